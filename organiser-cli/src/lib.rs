@@ -1,0 +1,1 @@
+//! The terminal adapter of Organiser.

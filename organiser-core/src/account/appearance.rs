@@ -1,0 +1,113 @@
+//! Appearance (document 1, "Appearance"): accent, theme and code theme.
+
+use jiff::Timestamp;
+use serde::{Deserialize, Serialize};
+
+use crate::account::owner;
+use crate::error::{Details, Result};
+use crate::input::{Field, Fields};
+use crate::organiser::{Cx, WriteCx};
+use crate::store::Tables;
+
+/// Accent colours, the first is the default.
+pub const ACCENTS: &[&str] = &["iris", "coral", "jade", "saffron", "orchid", "steel"];
+/// Themes, the first is the default (`light` is ours: the spec leaves the
+/// rest of this enum open).
+pub const THEMES: &[&str] = &["system", "light", "dark"];
+/// Code themes, the first is the default.
+pub const CODE_THEMES: &[&str] = &["match", "light", "dark"];
+
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub(crate) struct AppearanceSettings {
+    pub(crate) accent: String,
+    pub(crate) theme: String,
+    pub(crate) code_theme: String,
+}
+
+impl Default for AppearanceSettings {
+    fn default() -> Self {
+        AppearanceSettings {
+            accent: ACCENTS[0].into(),
+            theme: THEMES[0].into(),
+            code_theme: CODE_THEMES[0].into(),
+        }
+    }
+}
+
+/// `GET /appearance`.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub struct Appearance {
+    /// `iris` (default), `coral`, `jade`, `saffron`, `orchid`, `steel`.
+    pub accent: String,
+    /// `system` (default), `light`, `dark`.
+    pub theme: String,
+    /// `match` (default), `light`, `dark`.
+    pub code_theme: String,
+    /// When the owner record last changed.
+    #[serde(with = "crate::time::serde_timestamp")]
+    pub updated_at: Timestamp,
+}
+
+/// `PATCH /appearance`: only the fields sent change.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct AppearanceChange {
+    /// A new accent.
+    pub accent: Option<String>,
+    /// A new theme.
+    pub theme: Option<String>,
+    /// A new code theme.
+    pub code_theme: Option<String>,
+}
+
+pub(crate) fn parse(f: &mut Fields<'_>) -> AppearanceChange {
+    let text = |f: &mut Fields<'_>, name: &str| match f.string(name) {
+        Field::Value(v) => Some(v),
+        Field::Null => Some(String::new()),
+        Field::Absent => None,
+    };
+    AppearanceChange {
+        accent: text(f, "accent"),
+        theme: text(f, "theme"),
+        code_theme: text(f, "code_theme"),
+    }
+}
+
+pub(crate) fn get<T: Tables>(cx: &Cx<'_, T>) -> Result<Appearance> {
+    let owner = owner::load(cx)?;
+    Ok(Appearance {
+        accent: owner.appearance.accent,
+        theme: owner.appearance.theme,
+        code_theme: owner.appearance.code_theme,
+        updated_at: owner.updated_at,
+    })
+}
+
+pub(crate) fn change(cx: &mut WriteCx<'_>, change: AppearanceChange) -> Result<Appearance> {
+    let mut details = Details::new();
+    for (name, value, choices) in [
+        ("accent", &change.accent, ACCENTS),
+        ("theme", &change.theme, THEMES),
+        ("code_theme", &change.code_theme, CODE_THEMES),
+    ] {
+        if value.as_deref().is_some_and(|v| !choices.contains(&v)) {
+            details.add(name, format!("must be one of {}", choices.join(", ")));
+        }
+    }
+    details.into_validation()?;
+    let mut owner = owner::load(cx)?;
+    let before = owner.appearance.clone();
+    let a = &mut owner.appearance;
+    if let Some(v) = change.accent {
+        a.accent = v;
+    }
+    if let Some(v) = change.theme {
+        a.theme = v;
+    }
+    if let Some(v) = change.code_theme {
+        a.code_theme = v;
+    }
+    if owner.appearance != before {
+        owner::save(cx, &mut owner)?;
+    }
+    get(cx)
+}

@@ -1,0 +1,151 @@
+//! The route table: method and path to the core operation, with the
+//! read-only, idempotency and authentication flags of each route.
+
+use serde_json::Value;
+
+use super::{Method, Request, Response, Route};
+use crate::account::{appearance, owner, tokens};
+use crate::deletions::{self, DeletionQuery};
+use crate::error::{Error, Result};
+use crate::input::{self, Field};
+use crate::{discovery, licence, notices, system, vocabulary};
+
+use Method::{Delete, Get, Patch, Post, Put};
+
+pub(crate) fn route(req: &Request) -> Result<Route<'_>> {
+    let segments: Vec<&str> = req.path.split('/').filter(|s| !s.is_empty()).collect();
+    let auth = &req.auth;
+    let body = req.body.as_ref();
+    let q = &req.query;
+    let plain_http = req.plain_http;
+
+    let route = match (req.method, segments.as_slice()) {
+        (Get, [".well-known", "organiser"]) => Route::plain(move |inner| {
+            Ok(Response::data(200, &discovery::discovery(&inner.options.build.version, &req.base_url)))
+        })
+        .public(),
+
+        // Account
+        (Get, ["me"]) => Route::read(move |cx| Ok(Response::data(200, &owner::me(cx, auth)?))),
+        (Patch | Put, ["me"]) => Route::write(move |cx| {
+            let mut f = input::record(body, "me")?;
+            let change = owner::parse_change(&mut f);
+            f.finish()?;
+            Ok(Response::data(200, &owner::change(cx, auth, &change)?))
+        })
+        .exempt(),
+        (Put | Patch, ["me", "username"]) => Route::write(move |cx| {
+            let mut f = input::top(body)?;
+            let username = f.string("username");
+            f.finish()?;
+            Ok(Response::data(200, &owner::set_username(cx, auth, username)?))
+        })
+        .exempt(),
+        (Put | Patch, ["me", "password"]) => Route::write(move |cx| {
+            let mut f = input::top(body)?;
+            let current = f.string("current_password");
+            let new = f.string("password");
+            f.finish()?;
+            let current = field_str(&current);
+            let new = field_str(&new);
+            Ok(Response::data(200, &owner::set_password(cx, auth, current, new)?))
+        })
+        .exempt(),
+        (Get, ["appearance"]) => Route::read(|cx| Ok(Response::data(200, &appearance::get(cx)?))),
+        (Patch | Put, ["appearance"]) => Route::write(move |cx| {
+            let mut f = input::record(body, "appearance")?;
+            let change = appearance::parse(&mut f);
+            f.finish()?;
+            Ok(Response::data(200, &appearance::change(cx, change)?))
+        })
+        .exempt(),
+
+        // API tokens (session only)
+        (Get, ["api_tokens"]) => Route::read(move |cx| Ok(Response::data(200, &tokens::list(cx, auth)?))),
+        (Post, ["api_tokens"]) => Route::write(move |cx| {
+            auth.require_session()?;
+            let mut f = input::record(body, "api_token")?;
+            let name = f.string("name");
+            let expires_at = match f.raw("expires_at") {
+                Field::Value(Value::String(s)) => match crate::time::parse_timestamp(s) {
+                    Some(t) => Some(t),
+                    None => {
+                        f.add("expires_at", "must be an ISO 8601 date-time with Z or a UTC offset");
+                        None
+                    }
+                },
+                Field::Value(_) => {
+                    f.add("expires_at", "must be an ISO 8601 date-time with Z or a UTC offset");
+                    None
+                }
+                _ => None,
+            };
+            f.finish()?;
+            let name = field_str(&name).unwrap_or_default();
+            let made = tokens::create(cx, auth, name, expires_at)?;
+            Ok(Response::data(201, &made))
+        })
+        .exempt()
+        .idempotent(),
+        (Delete, ["api_tokens", id]) => {
+            let id: u64 = id.parse().map_err(|_| Error::NotFound)?;
+            Route::write(move |cx| {
+                tokens::revoke(cx, auth, id)?;
+                Ok(Response::no_content())
+            })
+            .exempt()
+        }
+
+        // System and updates
+        (Get, ["system"]) => Route::read(move |cx| Ok(Response::data(200, &system::get(cx, plain_http)?))),
+        (Patch | Put, ["system"]) => Route::write(move |cx| {
+            let mut f = input::record(body, "system")?;
+            let change = system::parse(&mut f);
+            f.finish()?;
+            Ok(Response::data(200, &system::change(cx, change, plain_http)?))
+        })
+        .exempt(),
+        (Post, ["system", "update_check"]) => Route::plain(move |inner| {
+            system::update::check(inner)?;
+            inner.read(|cx| Ok(Response::data(200, &system::get(cx, plain_http)?)))
+        })
+        .exempt(),
+
+        // Licence
+        (Get, ["licence"]) => Route::read(|cx| Ok(Response::data(200, &licence::get(cx)?))),
+        (Put | Patch, ["licence"]) => Route::write(move |cx| {
+            auth.require_session()?;
+            let mut f = input::top(body)?;
+            let key = f.string("key");
+            f.finish()?;
+            Ok(Response::data(200, &licence::add_key(cx, auth, field_str(&key))?))
+        })
+        .exempt(),
+        (Delete, ["licence"]) => Route::write(move |cx| Ok(Response::data(200, &licence::remove_key(cx, auth)?))).exempt(),
+        (Post, ["licence", "onboarding"]) => {
+            Route::write(move |cx| Ok(Response::data(200, &licence::onboard(cx, auth)?))).exempt()
+        }
+
+        // Fixed lists
+        (Get, ["vocabulary"]) => Route::plain(|inner| {
+            Ok(Response::data(200, &vocabulary::vocabulary(inner.options.build.is_dev())))
+        }),
+        (Get, ["licences"]) => Route::plain(|_| Ok(Response::data(200, notices::notices()))),
+
+        // Sync
+        (Get, ["deletions"]) => {
+            let query = DeletionQuery::parse(q)?;
+            Route::read(move |cx| Ok(Response::json(200, &deletions::list(cx, &query)?.to_body())))
+        }
+
+        _ => return Err(Error::NotFound),
+    };
+    Ok(route)
+}
+
+fn field_str(f: &Field<String>) -> Option<&str> {
+    match f {
+        Field::Value(s) => Some(s.as_str()),
+        _ => None,
+    }
+}

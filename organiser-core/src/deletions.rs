@@ -1,0 +1,112 @@
+//! Deletion records (document 1, "Deletion" and "Deletions (sync)"):
+//! written in the same transaction as the delete, removed again when the
+//! delete is undone, listed oldest first by (`deleted_at`, `id`).
+
+use jiff::Timestamp;
+use serde::Serialize;
+
+use crate::api::Query;
+use crate::error::{Details, Result};
+use crate::ids::Id;
+use crate::list::{Cursor, ListParams, Page, Scan, count, walk};
+use crate::organiser::{Cx, WriteCx};
+use crate::store::key::{Key, Reader};
+use crate::store::schema::{DELETIONS, DELETIONS_BY_RECORD};
+use crate::store::{Dir, Tables};
+
+/// One deletion record.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub struct Deletion {
+    /// The resource type (`task`, `task_list`, ...).
+    #[serde(rename = "type")]
+    pub kind: String,
+    /// The deleted record's ID.
+    pub id: Id,
+    /// When it was deleted.
+    #[serde(with = "crate::time::serde_timestamp")]
+    pub deleted_at: Timestamp,
+}
+
+/// `GET /deletions` parameters.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct DeletionQuery {
+    /// Only deletions at or after this instant.
+    pub since: Option<Timestamp>,
+    /// `cursor`, `limit` and `count`.
+    pub page: ListParams,
+}
+
+impl DeletionQuery {
+    pub(crate) fn parse(query: &Query) -> Result<DeletionQuery> {
+        let mut details = Details::new();
+        for refused in ["order", "direction", "updated_since"] {
+            if query.has(refused) {
+                details.add(refused, "is not accepted by this list (deletions are oldest first; use since)");
+            }
+        }
+        details.into_invalid_parameter()?;
+        Ok(DeletionQuery {
+            since: query.timestamp("since")?,
+            page: ListParams::parse(query, &[])?,
+        })
+    }
+}
+
+fn record_key(kind: &str, id: Id) -> Key {
+    Key::new().str(kind).id(id)
+}
+
+fn list_key(deleted_at: Timestamp, id: Id, kind: &str) -> Key {
+    Key::new().timestamp(deleted_at).id(id).str(kind)
+}
+
+/// Records that `kind` `id` was deleted now (replacing an older record of
+/// the same delete).
+pub(crate) fn record(cx: &WriteCx<'_>, kind: &str, id: Id) -> Result<()> {
+    unrecord(cx, kind, id)?;
+    let now = cx.now();
+    cx.index(DELETIONS, list_key(now, id, kind).as_slice())?;
+    cx.insert(DELETIONS_BY_RECORD, record_key(kind, id).as_slice(), &now.as_millisecond().to_be_bytes())
+}
+
+/// Removes the deletion record of `kind` `id` (the delete was undone).
+pub(crate) fn unrecord(cx: &WriteCx<'_>, kind: &str, id: Id) -> Result<()> {
+    let rk = record_key(kind, id);
+    if let Some(at) = cx.get(DELETIONS_BY_RECORD, rk.as_slice())? {
+        let ms = i64::from_be_bytes(at.as_slice().try_into().unwrap_or_default());
+        let at = Timestamp::from_millisecond(ms).unwrap_or_default();
+        cx.remove(DELETIONS, list_key(at, id, kind).as_slice())?;
+        cx.remove(DELETIONS_BY_RECORD, rk.as_slice())?;
+    }
+    Ok(())
+}
+
+pub(crate) fn list<T: Tables>(cx: &Cx<'_, T>, q: &DeletionQuery) -> Result<Page<Deletion>> {
+    let lo = match q.since {
+        Some(since) => Key::new().timestamp(since).into_vec(),
+        None => Vec::new(),
+    };
+    let scan = Scan::range(DELETIONS, lo, None, Dir::Asc);
+    let scope = format!("deletions|{}", q.since.map(|t| t.as_millisecond()).unwrap_or(i64::MIN));
+    let cursor = Cursor::new(&cx.org.secret, scope);
+    let after = q.page.cursor.as_deref().map(|c| cursor.decode(c)).transpose()?;
+    let decode = |k: &[u8]| {
+        let mut r = Reader::new(k);
+        let ms = r.i64();
+        let id = r.id();
+        let kind = r.str();
+        Deletion {
+            kind,
+            id,
+            deleted_at: Timestamp::from_millisecond(ms).unwrap_or_default(),
+        }
+    };
+    let (items, last) = walk(&cx.tx, &scan, after.as_deref(), q.page.limit, |k| Ok(Some(decode(k))))?;
+    let total_count = if q.page.count { Some(count(&cx.tx, &scan, |_| Ok(true))?) } else { None };
+    Ok(Page {
+        items,
+        next_cursor: last.map(|k| cursor.encode(&k)),
+        limit: q.page.limit,
+        total_count,
+    })
+}

@@ -1,0 +1,286 @@
+//! Typed reads of request bodies that keep "absent" apart from "null"
+//! (DESIGN.md "The core"), collecting every mistake into one 422 `details`.
+//!
+//! Bodies wrap their record under its singular name (`{task: {...}}`). A
+//! body that is not a JSON object is a 400 `invalid_json`; a field of the
+//! wrong type is a 422 on that field unless the spec says 400.
+
+use jiff::civil::Date;
+use serde_json::{Map, Value};
+
+use crate::error::{Details, Error, Result};
+use crate::ids::Id;
+
+/// A field of a change that may be left out, cleared with null, or set.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub enum Field<T> {
+    /// Not sent: leave it as it is.
+    #[default]
+    Absent,
+    /// Sent as null: clear it.
+    Null,
+    /// Sent with a value.
+    Value(T),
+}
+
+impl<T> Field<T> {
+    /// Whether the field was sent (as null or a value).
+    pub fn is_sent(&self) -> bool {
+        !matches!(self, Field::Absent)
+    }
+
+    /// `None` when absent, `Some(None)` for null, `Some(Some(v))` for a value.
+    pub fn sent(self) -> Option<Option<T>> {
+        match self {
+            Field::Absent => None,
+            Field::Null => Some(None),
+            Field::Value(v) => Some(Some(v)),
+        }
+    }
+
+    /// The new value given the current one.
+    pub fn apply(self, current: Option<T>) -> Option<T> {
+        match self {
+            Field::Absent => current,
+            Field::Null => None,
+            Field::Value(v) => Some(v),
+        }
+    }
+
+    /// Borrows the value.
+    pub fn as_ref(&self) -> Field<&T> {
+        match self {
+            Field::Absent => Field::Absent,
+            Field::Null => Field::Null,
+            Field::Value(v) => Field::Value(v),
+        }
+    }
+
+    /// Changes the value, keeping absent and null.
+    pub fn map<U>(self, f: impl FnOnce(T) -> U) -> Field<U> {
+        match self {
+            Field::Absent => Field::Absent,
+            Field::Null => Field::Null,
+            Field::Value(v) => Field::Value(f(v)),
+        }
+    }
+}
+
+impl<T> From<Option<T>> for Field<T> {
+    /// `Some(v)` sets, `None` clears.
+    fn from(v: Option<T>) -> Self {
+        match v {
+            Some(v) => Field::Value(v),
+            None => Field::Null,
+        }
+    }
+}
+
+/// The fields of one wrapped record, with the mistakes found so far.
+pub(crate) struct Fields<'a> {
+    map: Option<&'a Map<String, Value>>,
+    pub(crate) details: Details,
+}
+
+/// The object under `wrapper` in `body` (`{task: {...}}`). No body, or no
+/// wrapper, gives no fields.
+pub(crate) fn record<'a>(body: Option<&'a Value>, wrapper: &str) -> Result<Fields<'a>> {
+    let Some(body) = body else {
+        return Ok(Fields::empty());
+    };
+    let Value::Object(outer) = body else {
+        return Err(Error::InvalidJson("The body must be a JSON object".into()));
+    };
+    match outer.get(wrapper) {
+        None => Ok(Fields::empty()),
+        Some(Value::Object(map)) => Ok(Fields {
+            map: Some(map),
+            details: Details::new(),
+        }),
+        Some(_) => Err(Error::InvalidJson(format!("`{wrapper}` must be a JSON object"))),
+    }
+}
+
+/// The top-level object of `body`, for bodies that are not wrapped.
+pub(crate) fn top<'a>(body: Option<&'a Value>) -> Result<Fields<'a>> {
+    match body {
+        None => Ok(Fields::empty()),
+        Some(Value::Object(map)) => Ok(Fields {
+            map: Some(map),
+            details: Details::new(),
+        }),
+        Some(_) => Err(Error::InvalidJson("The body must be a JSON object".into())),
+    }
+}
+
+impl<'a> Fields<'a> {
+    fn empty() -> Self {
+        Fields {
+            map: None,
+            details: Details::new(),
+        }
+    }
+
+    /// The raw value of `name`: absent, null or a value.
+    pub(crate) fn raw(&self, name: &str) -> Field<&'a Value> {
+        match self.map.and_then(|m| m.get(name)) {
+            None => Field::Absent,
+            Some(Value::Null) => Field::Null,
+            Some(v) => Field::Value(v),
+        }
+    }
+
+    /// Whether `name` was sent at all.
+    pub(crate) fn has(&self, name: &str) -> bool {
+        self.raw(name).is_sent()
+    }
+
+    pub(crate) fn add(&mut self, field: &str, phrase: impl Into<String>) {
+        self.details.add(field, phrase);
+    }
+
+    /// A string that may be null.
+    pub(crate) fn string(&mut self, name: &str) -> Field<String> {
+        match self.raw(name) {
+            Field::Absent => Field::Absent,
+            Field::Null => Field::Null,
+            Field::Value(Value::String(s)) => Field::Value(s.clone()),
+            Field::Value(_) => {
+                self.add(name, "must be a string");
+                Field::Absent
+            }
+        }
+    }
+
+    /// A boolean that may be null.
+    pub(crate) fn bool(&mut self, name: &str) -> Field<bool> {
+        match self.raw(name) {
+            Field::Absent => Field::Absent,
+            Field::Null => Field::Null,
+            Field::Value(Value::Bool(b)) => Field::Value(*b),
+            Field::Value(_) => {
+                self.add(name, "must be true or false");
+                Field::Absent
+            }
+        }
+    }
+
+    /// A whole number that may be null.
+    pub(crate) fn integer(&mut self, name: &str) -> Field<i64> {
+        match self.raw(name) {
+            Field::Absent => Field::Absent,
+            Field::Null => Field::Null,
+            Field::Value(v) => match v.as_i64() {
+                Some(n) => Field::Value(n),
+                None => {
+                    match v.as_f64() {
+                        Some(f) if f.fract() == 0.0 && f.is_finite() => {
+                            return Field::Value(f.clamp(i64::MIN as f64, i64::MAX as f64) as i64);
+                        }
+                        _ => self.add(name, "must be a whole number"),
+                    }
+                    Field::Absent
+                }
+            },
+        }
+    }
+
+    /// A `YYYY-MM-DD` date that may be null; anything else is "is not a date".
+    pub(crate) fn date(&mut self, name: &str) -> Field<Date> {
+        match self.raw(name) {
+            Field::Absent => Field::Absent,
+            Field::Null => Field::Null,
+            Field::Value(Value::String(s)) if s.is_empty() => Field::Null,
+            Field::Value(Value::String(s)) => match crate::time::parse_date(s) {
+                Some(d) => Field::Value(d),
+                None => {
+                    self.add(name, "is not a date (YYYY-MM-DD)");
+                    Field::Absent
+                }
+            },
+            Field::Value(_) => {
+                self.add(name, "is not a date (YYYY-MM-DD)");
+                Field::Absent
+            }
+        }
+    }
+
+    /// An ID that may be null; a value that is not an ID is a 422 on the field.
+    pub(crate) fn id(&mut self, name: &str) -> Field<Id> {
+        match self.raw(name) {
+            Field::Absent => Field::Absent,
+            Field::Null => Field::Null,
+            Field::Value(Value::String(s)) if s.is_empty() => Field::Null,
+            Field::Value(Value::String(s)) => match Id::parse(s) {
+                Some(id) => Field::Value(id),
+                None => {
+                    self.add(name, "is not an ID");
+                    Field::Absent
+                }
+            },
+            Field::Value(_) => {
+                self.add(name, "is not an ID");
+                Field::Absent
+            }
+        }
+    }
+
+    /// One of `choices`, or null.
+    pub(crate) fn choice(&mut self, name: &str, choices: &[&str]) -> Field<String> {
+        match self.string(name) {
+            Field::Value(s) if choices.contains(&s.as_str()) => Field::Value(s),
+            Field::Value(_) => {
+                self.add(name, format!("must be one of {}", choices.join(", ")));
+                Field::Absent
+            }
+            other => other,
+        }
+    }
+
+    /// Ends reading: the collected mistakes as one 422, if any.
+    pub(crate) fn finish(self) -> Result<()> {
+        self.details.into_validation()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use serde_json::json;
+
+    #[test]
+    fn absent_null_and_values_stay_apart() {
+        let body = json!({"task": {"title": "a", "start_on": null, "deadline_on": "2026-01-02"}});
+        let mut f = record(Some(&body), "task").unwrap();
+        assert_eq!(f.string("title"), Field::Value("a".to_owned()));
+        assert_eq!(f.date("start_on"), Field::Null);
+        assert_eq!(f.date("deadline_on"), Field::Value("2026-01-02".parse().unwrap()));
+        assert_eq!(f.date("expires_on"), Field::Absent);
+        assert!(f.finish().is_ok());
+    }
+
+    #[test]
+    fn wrong_types_are_422_on_the_field() {
+        let body = json!({"task": {"title": 5, "start_on": "soon", "task_list_id": "x", "done": "yes"}});
+        let mut f = record(Some(&body), "task").unwrap();
+        f.string("title");
+        f.date("start_on");
+        f.id("task_list_id");
+        f.bool("done");
+        let err = f.finish().unwrap_err();
+        assert_eq!(err.status(), 422);
+        let d = err.details().unwrap();
+        for field in ["title", "start_on", "task_list_id", "done"] {
+            assert!(d.has(field), "{field}");
+        }
+    }
+
+    #[test]
+    fn a_body_that_is_not_an_object_is_400() {
+        for body in [json!([1]), json!("x"), json!({"task": [1]})] {
+            let err = record(Some(&body), "task").err().unwrap();
+            assert_eq!((err.status(), err.code()), (400, "invalid_json"));
+        }
+        assert!(record(None, "task").is_ok());
+    }
+}

@@ -1,0 +1,61 @@
+//! Every rule of Organiser, a self-hosted personal organiser for one owner,
+//! on a redb store.
+//!
+//! Open a store, then either call the typed operations or hand JSON API
+//! requests to [`Organiser::handle`], as the server and the CLI do:
+//!
+//! ```
+//! use organiser_core::{Auth, Method, Organiser, Request};
+//!
+//! let org = Organiser::in_memory();
+//! let me = org.me(&Auth::Local).unwrap();
+//! assert_eq!(me.username, "owner");
+//!
+//! let response = org.handle(&Request::new(Method::Get, "/me", Auth::Local));
+//! assert_eq!(response.status, 200);
+//! ```
+#![forbid(unsafe_code)]
+
+mod account;
+mod api;
+pub mod clock;
+mod config;
+mod deletions;
+mod discovery;
+mod error;
+mod ids;
+mod idempotency;
+mod input;
+mod licence;
+pub mod limits;
+mod list;
+mod net;
+mod notices;
+mod organiser;
+mod public;
+mod secrets;
+mod settle;
+mod store;
+mod system;
+mod text;
+pub mod time;
+mod vocabulary;
+
+pub use account::{ApiToken, Appearance, AppearanceChange, Auth, Me, NewToken, OwnerChange, OwnerInit, SignedIn};
+pub use api::{Method, Query, Request, Response};
+pub use clock::{Clock, ManualClock, StartingAt, SystemClock};
+pub use config::{APP, BuildInfo, Options, UpdateConfig, parse_public_key};
+pub use deletions::{Deletion, DeletionQuery};
+pub use discovery::Discovery;
+pub use error::{ConflictKind, Details, Error, Result};
+pub use ids::Id;
+pub use input::Field;
+pub use licence::{Licence, LicenceKeyPayload, LicenceProblem, LicenceState, Licensee, sign_key as sign_licence_key};
+pub use list::{Direction, ListParams, Page};
+pub use notices::notices;
+pub use organiser::{Organiser, STORE_FILE};
+pub use secrets::{KEY_FILE as SECRET_KEY_FILE, SecretKey, write_private};
+pub use store::OpenError;
+pub use system::{Manifest, ManifestRelease, SignedManifest, System, SystemChange, UpdateInfo, UpdateStatus};
+pub use text::squish;
+pub use vocabulary::vocabulary;

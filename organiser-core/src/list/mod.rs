@@ -1,0 +1,12 @@
+//! List parameters and page meta shared by every list endpoint (document 1,
+//! "List parameters and page meta"): `order`, `direction`, `updated_since`,
+//! `cursor`, `limit`, `count`, and keyset pages over index tables.
+
+mod cursor;
+mod page;
+mod params;
+
+pub(crate) use cursor::Cursor;
+pub use page::Page;
+pub(crate) use page::{Scan, count, walk};
+pub use params::{Direction, ListParams};

@@ -1,0 +1,144 @@
+//! Keyset pages over index tables: walk from the cursor, keep what the
+//! filter accepts, stop one past the limit to know whether more exist.
+
+use std::ops::Bound;
+
+use serde::Serialize;
+
+use crate::error::Result;
+use crate::store::{Dir, Tables, Tbl, key::prefix_end};
+
+/// One page of a list: `{data, meta}` in the API.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Page<T> {
+    /// The items, in order.
+    pub items: Vec<T>,
+    /// Resumes after the last item; `None` on the last page.
+    pub next_cursor: Option<String>,
+    /// The page size asked for (after clamping).
+    pub limit: usize,
+    /// The size of the whole filtered set, when `count=true`.
+    pub total_count: Option<u64>,
+}
+
+impl<T> Page<T> {
+    /// Changes every item, keeping the meta.
+    pub fn map<U>(self, f: impl FnMut(T) -> U) -> Page<U> {
+        Page {
+            items: self.items.into_iter().map(f).collect(),
+            next_cursor: self.next_cursor,
+            limit: self.limit,
+            total_count: self.total_count,
+        }
+    }
+
+    /// The `meta` object.
+    pub fn meta(&self) -> serde_json::Value {
+        let mut meta = serde_json::json!({
+            "next_cursor": self.next_cursor,
+            "limit": self.limit,
+        });
+        if let Some(total) = self.total_count {
+            meta["total_count"] = total.into();
+        }
+        meta
+    }
+}
+
+impl<T: Serialize> Page<T> {
+    /// `{data: [...], meta: {...}}`.
+    pub fn to_body(&self) -> serde_json::Value {
+        serde_json::json!({ "data": self.items, "meta": self.meta() })
+    }
+}
+
+/// A range of one index table, walked in one direction.
+#[derive(Clone)]
+pub(crate) struct Scan {
+    pub(crate) table: Tbl,
+    /// Inclusive lower bound.
+    pub(crate) lo: Vec<u8>,
+    /// Exclusive upper bound; `None` for the end of the table.
+    pub(crate) hi: Option<Vec<u8>>,
+    pub(crate) dir: Dir,
+}
+
+impl Scan {
+    /// Every key that starts with `prefix`.
+    pub(crate) fn prefix(table: Tbl, prefix: Vec<u8>, dir: Dir) -> Scan {
+        let hi = prefix_end(&prefix);
+        Scan { table, lo: prefix, hi, dir }
+    }
+
+    /// Keys from `lo` (inclusive) to `hi` (exclusive).
+    pub(crate) fn range(table: Tbl, lo: Vec<u8>, hi: Option<Vec<u8>>, dir: Dir) -> Scan {
+        Scan { table, lo, hi, dir }
+    }
+
+    fn bounds<'a>(&'a self, after: Option<&'a [u8]>) -> (Bound<&'a [u8]>, Bound<&'a [u8]>) {
+        let mut lo = Bound::Included(self.lo.as_slice());
+        let mut hi = match &self.hi {
+            Some(hi) => Bound::Excluded(hi.as_slice()),
+            None => Bound::Unbounded,
+        };
+        if let Some(after) = after {
+            match self.dir {
+                Dir::Asc => {
+                    if after >= self.lo.as_slice() {
+                        lo = Bound::Excluded(after);
+                    }
+                }
+                Dir::Desc => {
+                    if self.hi.as_deref().is_none_or(|h| after < h) {
+                        hi = Bound::Excluded(after);
+                    }
+                }
+            }
+        }
+        (lo, hi)
+    }
+}
+
+/// Walks `scan` after `after`, giving each key to `accept`, and returns up
+/// to `limit` accepted items with the key of the last one when more follow.
+pub(crate) fn walk<T>(
+    tx: &impl Tables,
+    scan: &Scan,
+    after: Option<&[u8]>,
+    limit: usize,
+    mut accept: impl FnMut(&[u8]) -> Result<Option<T>>,
+) -> Result<(Vec<T>, Option<Vec<u8>>)> {
+    let (lo, hi) = scan.bounds(after);
+    let mut items = Vec::with_capacity(limit.min(128));
+    let mut last_key: Option<Vec<u8>> = None;
+    let mut more = false;
+    tx.scan(scan.table, lo, hi, scan.dir, &mut |k, _| {
+        if items.len() == limit {
+            // One more accepted item means another page exists.
+            if accept(k)?.is_some() {
+                more = true;
+                return Ok(false);
+            }
+            return Ok(true);
+        }
+        if let Some(item) = accept(k)? {
+            items.push(item);
+            last_key = Some(k.to_vec());
+        }
+        Ok(true)
+    })?;
+    Ok((items, if more { last_key } else { None }))
+}
+
+/// How many keys of `scan` `accept` takes.
+pub(crate) fn count(tx: &impl Tables, scan: &Scan, mut accept: impl FnMut(&[u8]) -> Result<bool>) -> Result<u64> {
+    let (lo, hi) = scan.bounds(None);
+    let mut n = 0;
+    tx.scan(scan.table, lo, hi, scan.dir, &mut |k, _| {
+        if accept(k)? {
+            n += 1;
+        }
+        Ok(true)
+    })?;
+    Ok(n)
+}

@@ -1,0 +1,238 @@
+//! The handle on a store: `Organiser::open(dir)` and
+//! `Organiser::in_memory()`, and the transaction contexts every operation
+//! runs in (DESIGN.md "The core").
+
+use std::ops::Deref;
+use std::path::{Path, PathBuf};
+use std::sync::{Arc, RwLock};
+
+use jiff::Timestamp;
+use jiff::civil::Date;
+
+use crate::config::Options;
+use crate::error::Result;
+use crate::ids::{Id, IdGen};
+use crate::idempotency::InFlight;
+use crate::secrets::SecretKey;
+use crate::store::{OpenError, ReadTx, Store, Tables, WriteTx, schema};
+use crate::time::{Zone, to_millis};
+use crate::{account, settle};
+
+/// The store's file name inside the data directory.
+pub const STORE_FILE: &str = "organiser.redb";
+
+/// A handle on one store. Cheap to clone; share it between threads.
+#[derive(Clone)]
+pub struct Organiser {
+    pub(crate) inner: Arc<Inner>,
+}
+
+impl std::fmt::Debug for Organiser {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("Organiser")
+            .field("data_dir", &self.inner.data_dir)
+            .finish_non_exhaustive()
+    }
+}
+
+pub(crate) struct Inner {
+    pub(crate) store: Store,
+    pub(crate) options: Options,
+    pub(crate) secret: SecretKey,
+    pub(crate) ids: IdGen,
+    pub(crate) zone: RwLock<Zone>,
+    pub(crate) in_flight: InFlight,
+    pub(crate) data_dir: Option<PathBuf>,
+}
+
+impl Organiser {
+    /// Opens (creating) the store in the data directory `dir`, with the
+    /// options the environment asks for.
+    pub fn open(dir: impl AsRef<Path>) -> std::result::Result<Organiser, OpenError> {
+        let options = Options::from_env().map_err(OpenError::Io)?;
+        Organiser::open_with(dir, options)
+    }
+
+    /// Opens (creating) the store in the data directory `dir`.
+    pub fn open_with(dir: impl AsRef<Path>, options: Options) -> std::result::Result<Organiser, OpenError> {
+        let dir = dir.as_ref();
+        std::fs::create_dir_all(dir)
+            .map_err(|e| OpenError::Io(format!("cannot create the data directory {}: {e}", dir.display())))?;
+        let store = Store::open(&dir.join(STORE_FILE))?;
+        let secret = match &options.secret_key {
+            Some(key) => key.clone(),
+            None => SecretKey::load_or_create(dir)
+                .map_err(|e| OpenError::Io(format!("cannot read the secret key in {}: {e}", dir.display())))?,
+        };
+        Organiser::start(store, options, secret, Some(dir.to_path_buf()))
+    }
+
+    /// A throwaway store in memory, with default options.
+    pub fn in_memory() -> Organiser {
+        Organiser::in_memory_with(Options::default())
+    }
+
+    /// A throwaway store in memory.
+    pub fn in_memory_with(options: Options) -> Organiser {
+        let store = Store::in_memory().expect("an in-memory store opens");
+        let secret = options.secret_key.clone().unwrap_or_else(SecretKey::generate);
+        Organiser::start(store, options, secret, None).expect("an in-memory store initialises")
+    }
+
+    fn start(
+        store: Store,
+        options: Options,
+        secret: SecretKey,
+        data_dir: Option<PathBuf>,
+    ) -> std::result::Result<Organiser, OpenError> {
+        let now = to_millis(options.clock.now());
+        let tx = store.begin_write().map_err(|e| OpenError::Storage(e.to_string()))?;
+        schema::migrate(&tx)?;
+        let zone = account::owner::ensure(&tx, now).map_err(|e| OpenError::Storage(e.to_string()))?;
+        tx.commit().map_err(|e| OpenError::Storage(e.to_string()))?;
+        Ok(Organiser {
+            inner: Arc::new(Inner {
+                store,
+                options,
+                secret,
+                ids: IdGen::default(),
+                zone: RwLock::new(zone),
+                in_flight: InFlight::default(),
+                data_dir,
+            }),
+        })
+    }
+
+    /// The data directory, for a store opened from one.
+    pub fn data_dir(&self) -> Option<&Path> {
+        self.inner.data_dir.as_deref()
+    }
+
+    /// The current instant of the store's clock.
+    pub fn now(&self) -> Timestamp {
+        self.inner.options.clock.now()
+    }
+
+    /// Today in the owner's zone.
+    pub fn today(&self) -> Date {
+        self.zone().today(self.now())
+    }
+
+    /// The owner's zone.
+    pub fn zone(&self) -> Zone {
+        self.inner.zone()
+    }
+
+    /// The options the store was opened with.
+    pub fn options(&self) -> &Options {
+        &self.inner.options
+    }
+}
+
+impl Inner {
+    pub(crate) fn zone(&self) -> Zone {
+        self.zone.read().unwrap_or_else(|e| e.into_inner()).clone()
+    }
+
+    fn now(&self) -> Timestamp {
+        to_millis(self.options.clock.now())
+    }
+
+    /// Runs `f` on a snapshot.
+    pub(crate) fn read<T>(&self, f: impl FnOnce(&ReadCx<'_>) -> Result<T>) -> Result<T> {
+        let cx = Cx {
+            tx: self.store.begin_read()?,
+            now: self.now(),
+            zone: self.zone(),
+            org: self,
+            hooks: Vec::new(),
+        };
+        f(&cx)
+    }
+
+    /// Runs `f` on a snapshot in which nothing the clock has made due
+    /// (expiry, permanent deletion) is left unsettled.
+    pub(crate) fn read_settled<T>(&self, f: impl FnOnce(&ReadCx<'_>) -> Result<T>) -> Result<T> {
+        let due = self.read(|cx| settle::due(cx))?;
+        if due {
+            self.write(|_| Ok(()))?;
+        }
+        self.read(f)
+    }
+
+    /// Runs `f` in one write transaction, after settling what is due; all of
+    /// it lands or, when `f` fails, none of it.
+    pub(crate) fn write<T>(&self, f: impl FnOnce(&mut WriteCx<'_>) -> Result<T>) -> Result<T> {
+        let tx = self.store.begin_write()?;
+        let mut cx = Cx {
+            tx,
+            now: self.now(),
+            zone: self.zone(),
+            org: self,
+            hooks: Vec::new(),
+        };
+        settle::run(&mut cx)?;
+        let out = f(&mut cx)?;
+        let hooks = std::mem::take(&mut cx.hooks);
+        cx.tx.commit()?;
+        for hook in hooks {
+            hook(self);
+        }
+        Ok(out)
+    }
+}
+
+type Hook = Box<dyn FnOnce(&Inner) + Send>;
+
+/// A transaction with the instant it runs at and the owner's zone.
+pub(crate) struct Cx<'o, T> {
+    pub(crate) tx: T,
+    now: Timestamp,
+    zone: Zone,
+    pub(crate) org: &'o Inner,
+    hooks: Vec<Hook>,
+}
+
+pub(crate) type ReadCx<'o> = Cx<'o, ReadTx>;
+pub(crate) type WriteCx<'o> = Cx<'o, WriteTx>;
+
+impl<T: Tables> Cx<'_, T> {
+    /// The instant of this transaction, in whole milliseconds.
+    pub(crate) fn now(&self) -> Timestamp {
+        self.now
+    }
+
+    /// Today in the owner's zone.
+    pub(crate) fn today(&self) -> Date {
+        self.zone.today(self.now)
+    }
+
+    pub(crate) fn zone(&self) -> &Zone {
+        &self.zone
+    }
+}
+
+impl WriteCx<'_> {
+    pub(crate) fn new_id(&self) -> Id {
+        self.org.ids.next(self.now)
+    }
+
+    /// Runs `hook` once the transaction has committed.
+    pub(crate) fn on_commit(&mut self, hook: impl FnOnce(&Inner) + Send + 'static) {
+        self.hooks.push(Box::new(hook));
+    }
+
+    /// Uses `zone` for the rest of this transaction (the owner changed it).
+    pub(crate) fn set_zone(&mut self, zone: Zone) {
+        self.zone = zone.clone();
+        self.on_commit(move |inner| *inner.zone.write().unwrap_or_else(|e| e.into_inner()) = zone);
+    }
+}
+
+impl<T> Deref for Cx<'_, T> {
+    type Target = T;
+
+    fn deref(&self) -> &T {
+        &self.tx
+    }
+}

@@ -1,0 +1,269 @@
+//! The redb store (DESIGN.md "The core"): one `Store` with `read` and
+//! `write`, where a write that returns an error is dropped and so rolled
+//! back. Callers above this module never see a redb type.
+
+pub(crate) mod key;
+pub(crate) mod schema;
+
+use std::ops::Bound;
+use std::path::Path;
+
+use redb::{ReadableDatabase, ReadableTable, ReadableTableMetadata, TableDefinition};
+use serde::Serialize;
+use serde::de::DeserializeOwned;
+
+use crate::error::{Error, Result};
+
+/// Every table maps bytes to bytes: records are JSON under their ID, index
+/// entries are order-preserving keys with empty values.
+pub(crate) type Tbl = TableDefinition<'static, &'static [u8], &'static [u8]>;
+
+/// Which way a scan walks.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) enum Dir {
+    Asc,
+    Desc,
+}
+
+/// Why a store could not be opened.
+#[derive(Debug, thiserror::Error)]
+#[non_exhaustive]
+pub enum OpenError {
+    /// Another process holds the store.
+    #[error("the store is held by another process")]
+    Locked,
+    /// The store was written by a newer version of Organiser.
+    #[error("the store was written by a newer Organiser (schema {found}, this build reads up to {supported})")]
+    TooNew {
+        /// The store's schema version.
+        found: u32,
+        /// The newest this build reads.
+        supported: u32,
+    },
+    /// The data directory or store file could not be used.
+    #[error("{0}")]
+    Io(String),
+    /// The store failed to open or migrate.
+    #[error("{0}")]
+    Storage(String),
+}
+
+pub(crate) struct Store {
+    db: redb::Database,
+}
+
+impl Store {
+    pub(crate) fn open(path: &Path) -> std::result::Result<Store, OpenError> {
+        let db = redb::Database::create(path).map_err(|e| match e {
+            redb::DatabaseError::DatabaseAlreadyOpen => OpenError::Locked,
+            redb::DatabaseError::Storage(redb::StorageError::Io(io)) => {
+                OpenError::Io(format!("{}: {io}", path.display()))
+            }
+            other => OpenError::Storage(format!("{}: {other}", path.display())),
+        })?;
+        Ok(Store { db })
+    }
+
+    pub(crate) fn in_memory() -> std::result::Result<Store, OpenError> {
+        let db = redb::Database::builder()
+            .create_with_backend(redb::backends::InMemoryBackend::new())
+            .map_err(|e| OpenError::Storage(e.to_string()))?;
+        Ok(Store { db })
+    }
+
+    pub(crate) fn read<T>(&self, f: impl FnOnce(&ReadTx) -> Result<T>) -> Result<T> {
+        let tx = ReadTx(self.db.begin_read()?);
+        f(&tx)
+    }
+
+    pub(crate) fn begin_read(&self) -> Result<ReadTx> {
+        Ok(ReadTx(self.db.begin_read()?))
+    }
+
+    pub(crate) fn begin_write(&self) -> Result<WriteTx> {
+        Ok(WriteTx(self.db.begin_write()?))
+    }
+}
+
+/// A read transaction: a consistent snapshot.
+pub(crate) struct ReadTx(redb::ReadTransaction);
+
+/// A write transaction; nothing of it lands until [`WriteTx::commit`].
+pub(crate) struct WriteTx(redb::WriteTransaction);
+
+impl WriteTx {
+    pub(crate) fn commit(self) -> Result<()> {
+        Ok(self.0.commit()?)
+    }
+
+    pub(crate) fn insert(&self, t: Tbl, key: &[u8], value: &[u8]) -> Result<()> {
+        self.0.open_table(t)?.insert(key, value)?;
+        Ok(())
+    }
+
+    /// Removes `key`; whether it was there.
+    pub(crate) fn remove(&self, t: Tbl, key: &[u8]) -> Result<bool> {
+        Ok(self.0.open_table(t)?.remove(key)?.is_some())
+    }
+
+    pub(crate) fn put_json<T: Serialize>(&self, t: Tbl, key: &[u8], value: &T) -> Result<()> {
+        self.insert(t, key, &serde_json::to_vec(value)?)
+    }
+
+    /// Adds an index entry (an empty value).
+    pub(crate) fn index(&self, t: Tbl, key: &[u8]) -> Result<()> {
+        self.insert(t, key, &[])
+    }
+
+    /// Creates `t` when it does not exist yet.
+    pub(crate) fn ensure(&self, t: Tbl) -> Result<()> {
+        self.0.open_table(t)?;
+        Ok(())
+    }
+}
+
+/// What both kinds of transaction can read.
+pub(crate) trait Tables {
+    fn get(&self, t: Tbl, key: &[u8]) -> Result<Option<Vec<u8>>>;
+
+    /// Calls `f` with each entry between `lo` and `hi` in `dir` order until
+    /// it returns `false`.
+    fn scan(
+        &self,
+        t: Tbl,
+        lo: Bound<&[u8]>,
+        hi: Bound<&[u8]>,
+        dir: Dir,
+        f: &mut dyn FnMut(&[u8], &[u8]) -> Result<bool>,
+    ) -> Result<()>;
+
+    /// The number of entries in `t`.
+    fn len(&self, t: Tbl) -> Result<u64>;
+
+    fn contains(&self, t: Tbl, key: &[u8]) -> Result<bool> {
+        Ok(self.get(t, key)?.is_some())
+    }
+
+    fn get_json<T: DeserializeOwned>(&self, t: Tbl, key: &[u8]) -> Result<Option<T>> {
+        match self.get(t, key)? {
+            Some(bytes) => Ok(Some(serde_json::from_slice(&bytes)?)),
+            None => Ok(None),
+        }
+    }
+
+    /// Every key starting with `prefix`, in `dir` order, until `f` says stop.
+    fn scan_prefix(
+        &self,
+        t: Tbl,
+        prefix: &[u8],
+        dir: Dir,
+        f: &mut dyn FnMut(&[u8], &[u8]) -> Result<bool>,
+    ) -> Result<()> {
+        let end = key::prefix_end(prefix);
+        let hi = match &end {
+            Some(end) => Bound::Excluded(end.as_slice()),
+            None => Bound::Unbounded,
+        };
+        self.scan(t, Bound::Included(prefix), hi, dir, f)
+    }
+
+    /// The first key (in `dir` order) between `lo` and `hi`.
+    fn first_key(&self, t: Tbl, lo: Bound<&[u8]>, hi: Bound<&[u8]>, dir: Dir) -> Result<Option<Vec<u8>>> {
+        let mut found = None;
+        self.scan(t, lo, hi, dir, &mut |k, _| {
+            found = Some(k.to_vec());
+            Ok(false)
+        })?;
+        Ok(found)
+    }
+}
+
+fn scan_table(
+    table: &impl ReadableTable<&'static [u8], &'static [u8]>,
+    lo: Bound<&[u8]>,
+    hi: Bound<&[u8]>,
+    dir: Dir,
+    f: &mut dyn FnMut(&[u8], &[u8]) -> Result<bool>,
+) -> Result<()> {
+    if let (Bound::Included(a) | Bound::Excluded(a), Bound::Included(b) | Bound::Excluded(b)) = (lo, hi) {
+        let empty = a > b || (a == b && !(matches!(lo, Bound::Included(_)) && matches!(hi, Bound::Included(_))));
+        if empty {
+            return Ok(());
+        }
+    }
+    let range = table.range::<&[u8]>((lo, hi))?;
+    let step = |entry: std::result::Result<_, redb::StorageError>,
+                f: &mut dyn FnMut(&[u8], &[u8]) -> Result<bool>|
+     -> Result<bool> {
+        let (k, v): (redb::AccessGuard<&[u8]>, redb::AccessGuard<&[u8]>) = entry?;
+        f(k.value(), v.value())
+    };
+    match dir {
+        Dir::Asc => {
+            for entry in range {
+                if !step(entry, f)? {
+                    break;
+                }
+            }
+        }
+        Dir::Desc => {
+            for entry in range.rev() {
+                if !step(entry, f)? {
+                    break;
+                }
+            }
+        }
+    }
+    Ok(())
+}
+
+impl Tables for ReadTx {
+    fn get(&self, t: Tbl, key: &[u8]) -> Result<Option<Vec<u8>>> {
+        let table = self.0.open_table(t)?;
+        Ok(table.get(key)?.map(|v| v.value().to_vec()))
+    }
+
+    fn scan(
+        &self,
+        t: Tbl,
+        lo: Bound<&[u8]>,
+        hi: Bound<&[u8]>,
+        dir: Dir,
+        f: &mut dyn FnMut(&[u8], &[u8]) -> Result<bool>,
+    ) -> Result<()> {
+        scan_table(&self.0.open_table(t)?, lo, hi, dir, f)
+    }
+
+    fn len(&self, t: Tbl) -> Result<u64> {
+        Ok(self.0.open_table(t)?.len()?)
+    }
+}
+
+impl Tables for WriteTx {
+    fn get(&self, t: Tbl, key: &[u8]) -> Result<Option<Vec<u8>>> {
+        let table = self.0.open_table(t)?;
+        let value = table.get(key)?.map(|v| v.value().to_vec());
+        Ok(value)
+    }
+
+    fn scan(
+        &self,
+        t: Tbl,
+        lo: Bound<&[u8]>,
+        hi: Bound<&[u8]>,
+        dir: Dir,
+        f: &mut dyn FnMut(&[u8], &[u8]) -> Result<bool>,
+    ) -> Result<()> {
+        scan_table(&self.0.open_table(t)?, lo, hi, dir, f)
+    }
+
+    fn len(&self, t: Tbl) -> Result<u64> {
+        Ok(self.0.open_table(t)?.len()?)
+    }
+}
+
+impl From<OpenError> for Error {
+    fn from(e: OpenError) -> Self {
+        Error::Storage(e.to_string())
+    }
+}

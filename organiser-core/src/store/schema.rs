@@ -1,0 +1,173 @@
+//! Every table of the store, and the schema version with its migration steps.
+//!
+//! Records are JSON under their key; `*_BY_*` tables are indexes whose keys
+//! end with the record's ID and whose values are empty.
+
+use super::{Tbl, Tables, WriteTx};
+#[cfg(test)]
+use redb::TableHandle;
+use crate::error::Result;
+use redb::TableDefinition;
+
+const fn table(name: &'static str) -> Tbl {
+    TableDefinition::new(name)
+}
+
+/// `schema_version` and other facts about the store itself.
+pub(crate) const META: Tbl = table("meta");
+/// One-of-a-kind records by name: `owner`, `system`, `licence`.
+pub(crate) const SINGLETONS: Tbl = table("singletons");
+
+/// API tokens by their integer id (8 bytes, big-endian).
+pub(crate) const API_TOKENS: Tbl = table("api_tokens");
+/// Web sessions by the SHA-256 of their secret.
+pub(crate) const SESSIONS: Tbl = table("sessions");
+
+/// Deletion records: (deleted_at, type, id) -> ().
+pub(crate) const DELETIONS: Tbl = table("deletions");
+/// The deleted_at of a deletion record by (type, id), so it can be removed.
+pub(crate) const DELETIONS_BY_RECORD: Tbl = table("deletions_by_record");
+
+/// Stored responses by SHA-256 of the `Idempotency-Key`.
+pub(crate) const IDEMPOTENCY: Tbl = table("idempotency");
+/// (stored_at, key hash) -> (), to forget responses after 24 hours.
+pub(crate) const IDEMPOTENCY_BY_TIME: Tbl = table("idempotency_by_time");
+
+/// Restorable deletes waiting to become permanent: (due, type, id) -> ().
+pub(crate) const PURGES: Tbl = table("purges");
+
+/// Task lists by id.
+pub(crate) const TASK_LISTS: Tbl = table("task_lists");
+/// Live lists: (position, id).
+pub(crate) const TASK_LISTS_BY_POSITION: Tbl = table("task_lists_by_position");
+/// Live lists: (folded name, id), for order `name` and uniqueness.
+pub(crate) const TASK_LISTS_BY_NAME: Tbl = table("task_lists_by_name");
+/// Live lists: (updated_at, id).
+pub(crate) const TASK_LISTS_BY_UPDATED: Tbl = table("task_lists_by_updated");
+
+/// Tasks by id.
+pub(crate) const TASKS: Tbl = table("tasks");
+/// Live tasks by (home, status group, position, id): a home's manual order.
+pub(crate) const TASKS_BY_HOME: Tbl = table("tasks_by_home");
+/// Live tasks by (updated_at, id).
+pub(crate) const TASKS_BY_UPDATED: Tbl = table("tasks_by_updated");
+/// Live tasks by (created_at, id) is the id order itself; this indexes
+/// live tasks by id so lists never scan deleted ones.
+pub(crate) const TASKS_LIVE: Tbl = table("tasks_live");
+/// Live open tasks by (start_on or none last, id).
+pub(crate) const TASKS_OPEN_BY_START: Tbl = table("tasks_open_by_start");
+/// Live open tasks by (deadline_on or none last, id).
+pub(crate) const TASKS_OPEN_BY_DEADLINE: Tbl = table("tasks_open_by_deadline");
+/// Live open tasks with an expiry: (expires_on, id), to archive them.
+pub(crate) const TASKS_OPEN_BY_EXPIRY: Tbl = table("tasks_open_by_expiry");
+/// Live closed tasks: (closed_at, id) for the logbook.
+pub(crate) const TASKS_CLOSED: Tbl = table("tasks_closed");
+/// Live tasks by (status, id).
+pub(crate) const TASKS_BY_STATUS: Tbl = table("tasks_by_status");
+/// Counters kept beside the indexes: open tasks per home and per date.
+pub(crate) const TASK_COUNTERS: Tbl = table("task_counters");
+
+/// Every table, created when a store is made.
+pub(crate) const ALL: &[Tbl] = &[
+    META,
+    SINGLETONS,
+    API_TOKENS,
+    SESSIONS,
+    DELETIONS,
+    DELETIONS_BY_RECORD,
+    IDEMPOTENCY,
+    IDEMPOTENCY_BY_TIME,
+    PURGES,
+    TASK_LISTS,
+    TASK_LISTS_BY_POSITION,
+    TASK_LISTS_BY_NAME,
+    TASK_LISTS_BY_UPDATED,
+    TASKS,
+    TASKS_BY_HOME,
+    TASKS_BY_UPDATED,
+    TASKS_LIVE,
+    TASKS_OPEN_BY_START,
+    TASKS_OPEN_BY_DEADLINE,
+    TASKS_OPEN_BY_EXPIRY,
+    TASKS_CLOSED,
+    TASKS_BY_STATUS,
+    TASK_COUNTERS,
+];
+
+/// The schema this build writes.
+pub(crate) const VERSION: u32 = 1;
+
+const VERSION_KEY: &[u8] = b"schema_version";
+
+/// One migration step: brings a store from version `n` to `n + 1`.
+type Step = fn(&WriteTx) -> Result<()>;
+
+/// `STEPS[n]` migrates version `n` to `n + 1`; version 0 is an empty file.
+const STEPS: &[Step] = &[create_tables];
+
+fn create_tables(tx: &WriteTx) -> Result<()> {
+    for &t in ALL {
+        tx.ensure(t)?;
+    }
+    Ok(())
+}
+
+/// The store's schema version (0 for a new, empty file).
+pub(crate) fn version(tx: &impl Tables) -> Result<u32> {
+    Ok(tx
+        .get(META, VERSION_KEY)?
+        .and_then(|v| v.try_into().ok())
+        .map(u32::from_be_bytes)
+        .unwrap_or(0))
+}
+
+/// Runs every step from the store's version up to [`VERSION`]; an error
+/// when the store is newer than this build.
+pub(crate) fn migrate(tx: &WriteTx) -> std::result::Result<u32, super::OpenError> {
+    tx.ensure(META).map_err(storage)?;
+    let found = version(tx).map_err(storage)?;
+    if found > VERSION {
+        return Err(super::OpenError::TooNew {
+            found,
+            supported: VERSION,
+        });
+    }
+    for (n, step) in STEPS.iter().enumerate().skip(found as usize) {
+        step(tx).map_err(storage)?;
+        tx.insert(META, VERSION_KEY, &(n as u32 + 1).to_be_bytes())
+            .map_err(storage)?;
+    }
+    Ok(found)
+}
+
+fn storage(e: crate::error::Error) -> super::OpenError {
+    super::OpenError::Storage(e.to_string())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::store::{OpenError, Store};
+
+    #[test]
+    fn a_new_store_is_migrated_to_the_current_version() {
+        let store = Store::in_memory().unwrap();
+        let tx = store.begin_write().unwrap();
+        assert_eq!(migrate(&tx).unwrap(), 0);
+        assert_eq!(version(&tx).unwrap(), VERSION);
+        for &t in ALL.iter().filter(|&&t| t.name() != META.name()) {
+            assert_eq!(tx.len(t).unwrap(), 0);
+        }
+        // A second run is a no-op.
+        assert_eq!(migrate(&tx).unwrap(), VERSION);
+    }
+
+    #[test]
+    fn a_store_from_a_newer_build_is_refused() {
+        let store = Store::in_memory().unwrap();
+        let tx = store.begin_write().unwrap();
+        tx.ensure(META).unwrap();
+        tx.insert(META, VERSION_KEY, &(VERSION + 1).to_be_bytes()).unwrap();
+        assert!(matches!(migrate(&tx), Err(OpenError::TooNew { .. })));
+    }
+}

@@ -1,0 +1,2 @@
+//! Organiser
+pub use organiser_core::*;
