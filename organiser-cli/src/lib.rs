@@ -1,1 +1,88 @@
-//! The terminal adapter of Organiser.
+//! The terminal adapter of Organiser: the code of the `organiser` binary.
+//!
+//! Each command builds the same API [`organiser_core::Request`]s whether it
+//! runs in-process on the store or, when a server holds the store, over
+//! HTTP to that server: one code path per command (see [`backend`]).
+#![forbid(unsafe_code)]
+
+pub mod backend;
+mod commands;
+mod error;
+mod output;
+
+use std::io::Write;
+use std::path::PathBuf;
+use std::process::ExitCode;
+
+use clap::{Parser, Subcommand};
+
+pub use error::CliError;
+
+/// `organiser`: a self-hosted personal organiser.
+#[derive(Debug, Parser)]
+#[command(name = "organiser", version, about = "A self-hosted personal organiser", propagate_version = true)]
+pub struct Cli {
+    /// The data directory (default: $ORGANISER_DATA_DIR, else ~/.local/share/organiser).
+    #[arg(long, global = true, env = "ORGANISER_DATA_DIR", value_name = "DIR")]
+    pub data_dir: Option<PathBuf>,
+
+    /// Print the API's JSON instead of a table.
+    #[arg(long, global = true)]
+    pub json: bool,
+
+    #[command(subcommand)]
+    command: Command,
+}
+
+#[derive(Debug, Subcommand)]
+enum Command {
+    /// Set up the owner of a new store.
+    Init(commands::init::Init),
+    /// Make, list and revoke API tokens.
+    #[command(subcommand)]
+    Token(commands::token::Token),
+    /// Serve the JSON API.
+    Serve(commands::serve::Serve),
+    /// Show (or change) the owner.
+    Me(commands::me::MeCommand),
+    /// Set the owner's password (read from standard input).
+    Password(commands::me::Password),
+    /// Show the version and update status, or check for an update.
+    System(commands::system::SystemCommand),
+}
+
+/// Runs the command line and returns the process's exit code: 0 on
+/// success, 1 on an error (said on one line on standard error), 2 for a
+/// usage mistake. A closed pipe on standard output is not an error.
+pub fn main() -> ExitCode {
+    let cli = match Cli::try_parse() {
+        Ok(cli) => cli,
+        Err(e) => {
+            let _ = e.print();
+            return if e.use_stderr() { ExitCode::from(2) } else { ExitCode::SUCCESS };
+        }
+    };
+    match run(cli) {
+        Ok(()) => ExitCode::SUCCESS,
+        Err(CliError::BrokenPipe) => ExitCode::SUCCESS,
+        Err(e) => {
+            let _ = writeln!(std::io::stderr(), "error: {e}");
+            ExitCode::from(1)
+        }
+    }
+}
+
+fn run(cli: Cli) -> Result<(), CliError> {
+    let global = commands::Global {
+        data_dir: cli.data_dir,
+        json: cli.json,
+    };
+    match cli.command {
+        Command::Init(c) => c.run(&global),
+        Command::Token(c) => c.run(&global),
+        Command::Serve(c) => c.run(&global),
+        Command::Me(c) => c.run(&global),
+        Command::Password(c) => c.run(&global),
+        Command::System(c) => c.run(&global),
+    }
+}

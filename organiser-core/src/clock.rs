@@ -41,7 +41,8 @@ impl StartingAt {
 
 impl Clock for StartingAt {
     fn now(&self) -> Timestamp {
-        let elapsed = SignedDuration::try_from(self.origin.elapsed()).unwrap_or(SignedDuration::MAX);
+        let elapsed =
+            SignedDuration::try_from(self.origin.elapsed()).unwrap_or(SignedDuration::MAX);
         self.start.saturating_add(elapsed).unwrap_or(self.start)
     }
 }
@@ -90,7 +91,9 @@ pub fn from_env() -> Result<Arc<dyn Clock>, String> {
     match std::env::var("ORGANISER_NOW") {
         Ok(value) if !value.trim().is_empty() => {
             let start: Timestamp = value.trim().parse().map_err(|e| {
-                format!("ORGANISER_NOW must be an RFC 3339 instant such as 2026-01-01T09:00:00Z ({e})")
+                format!(
+                    "ORGANISER_NOW must be an RFC 3339 instant such as 2026-01-01T09:00:00Z ({e})"
+                )
             })?;
             Ok(Arc::new(StartingAt::new(start)))
         }

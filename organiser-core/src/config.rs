@@ -95,7 +95,9 @@ impl Default for UpdateConfig {
     fn default() -> Self {
         UpdateConfig {
             manifest_url: DEFAULT_UPDATE_URL.to_owned(),
-            public_key: Some(parse_public_key(DEFAULT_UPDATE_PUBLIC_KEY).expect("valid default key")),
+            public_key: Some(
+                parse_public_key(DEFAULT_UPDATE_PUBLIC_KEY).expect("valid default key"),
+            ),
             managed_by: None,
         }
     }
@@ -133,7 +135,8 @@ impl Default for Options {
             clock: Arc::new(SystemClock),
             build: BuildInfo::current(),
             secret_key: None,
-            licence_public_key: parse_public_key(DEFAULT_LICENCE_PUBLIC_KEY).expect("valid default key"),
+            licence_public_key: parse_public_key(DEFAULT_LICENCE_PUBLIC_KEY)
+                .expect("valid default key"),
             update: UpdateConfig::default(),
         }
     }
@@ -162,7 +165,10 @@ impl Options {
             options.update.public_key = if key == "none" {
                 None
             } else {
-                Some(parse_public_key(&key).map_err(|e| format!("ORGANISER_UPDATE_PUBLIC_KEY: {e}"))?)
+                Some(
+                    parse_public_key(&key)
+                        .map_err(|e| format!("ORGANISER_UPDATE_PUBLIC_KEY: {e}"))?,
+                )
             };
         }
         if let Some(url) = env_value("ORGANISER_UPDATE_URL") {
@@ -192,7 +198,10 @@ pub fn parse_public_key(text: &str) -> Result<VerifyingKey, String> {
 }
 
 fn env_value(name: &str) -> Option<String> {
-    std::env::var(name).ok().map(|v| v.trim().to_owned()).filter(|v| !v.is_empty())
+    std::env::var(name)
+        .ok()
+        .map(|v| v.trim().to_owned())
+        .filter(|v| !v.is_empty())
 }
 
 fn env_flag(name: &str) -> bool {

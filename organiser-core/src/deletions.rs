@@ -41,7 +41,10 @@ impl DeletionQuery {
         let mut details = Details::new();
         for refused in ["order", "direction", "updated_since"] {
             if query.has(refused) {
-                details.add(refused, "is not accepted by this list (deletions are oldest first; use since)");
+                details.add(
+                    refused,
+                    "is not accepted by this list (deletions are oldest first; use since)",
+                );
             }
         }
         details.into_invalid_parameter()?;
@@ -66,7 +69,11 @@ pub(crate) fn record(cx: &WriteCx<'_>, kind: &str, id: Id) -> Result<()> {
     unrecord(cx, kind, id)?;
     let now = cx.now();
     cx.index(DELETIONS, list_key(now, id, kind).as_slice())?;
-    cx.insert(DELETIONS_BY_RECORD, record_key(kind, id).as_slice(), &now.as_millisecond().to_be_bytes())
+    cx.insert(
+        DELETIONS_BY_RECORD,
+        record_key(kind, id).as_slice(),
+        &now.as_millisecond().to_be_bytes(),
+    )
 }
 
 /// Removes the deletion record of `kind` `id` (the delete was undone).
@@ -87,9 +94,17 @@ pub(crate) fn list<T: Tables>(cx: &Cx<'_, T>, q: &DeletionQuery) -> Result<Page<
         None => Vec::new(),
     };
     let scan = Scan::range(DELETIONS, lo, None, Dir::Asc);
-    let scope = format!("deletions|{}", q.since.map(|t| t.as_millisecond()).unwrap_or(i64::MIN));
+    let scope = format!(
+        "deletions|{}",
+        q.since.map(|t| t.as_millisecond()).unwrap_or(i64::MIN)
+    );
     let cursor = Cursor::new(&cx.org.secret, scope);
-    let after = q.page.cursor.as_deref().map(|c| cursor.decode(c)).transpose()?;
+    let after = q
+        .page
+        .cursor
+        .as_deref()
+        .map(|c| cursor.decode(c))
+        .transpose()?;
     let decode = |k: &[u8]| {
         let mut r = Reader::new(k);
         let ms = r.i64();
@@ -101,8 +116,14 @@ pub(crate) fn list<T: Tables>(cx: &Cx<'_, T>, q: &DeletionQuery) -> Result<Page<
             deleted_at: Timestamp::from_millisecond(ms).unwrap_or_default(),
         }
     };
-    let (items, last) = walk(&cx.tx, &scan, after.as_deref(), q.page.limit, |k| Ok(Some(decode(k))))?;
-    let total_count = if q.page.count { Some(count(&cx.tx, &scan, |_| Ok(true))?) } else { None };
+    let (items, last) = walk(&cx.tx, &scan, after.as_deref(), q.page.limit, |k| {
+        Ok(Some(decode(k)))
+    })?;
+    let total_count = if q.page.count {
+        Some(count(&cx.tx, &scan, |_| Ok(true))?)
+    } else {
+        None
+    };
     Ok(Page {
         items,
         next_cursor: last.map(|k| cursor.encode(&k)),

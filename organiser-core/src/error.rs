@@ -319,7 +319,11 @@ mod tests {
     #[test]
     fn every_error_has_the_spec_code_and_status() {
         let cases: Vec<(Error, &str, u16)> = vec![
-            (Error::bad_param("limit", "is not a number"), "invalid_parameter", 400),
+            (
+                Error::bad_param("limit", "is not a number"),
+                "invalid_parameter",
+                400,
+            ),
             (Error::InvalidJson("x".into()), "invalid_json", 400),
             (Error::Unauthorized, "unauthorized", 401),
             (Error::SessionRequired, "session_required", 403),
@@ -327,16 +331,34 @@ mod tests {
             (Error::NotFound, "not_found", 404),
             (Error::conflict("x"), "conflict", 409),
             (
-                Error::Conflict { kind: ConflictKind::FolderNotEmpty, message: "x".into() },
+                Error::Conflict {
+                    kind: ConflictKind::FolderNotEmpty,
+                    message: "x".into(),
+                },
                 "folder_not_empty",
                 409,
             ),
-            (Error::Conflict { kind: ConflictKind::InUse, message: "x".into() }, "in_use", 409),
+            (
+                Error::Conflict {
+                    kind: ConflictKind::InUse,
+                    message: "x".into(),
+                },
+                "in_use",
+                409,
+            ),
             (Error::IdempotencyKeyInUse, "idempotency_key_in_use", 409),
             (Error::LengthRequired, "length_required", 411),
-            (Error::PayloadTooLarge { limit: 1 }, "payload_too_large", 413),
+            (
+                Error::PayloadTooLarge { limit: 1 },
+                "payload_too_large",
+                413,
+            ),
             (Error::UnsupportedMediaType, "unsupported_media_type", 415),
-            (Error::invalid("name", "can't be blank"), "validation_failed", 422),
+            (
+                Error::invalid("name", "can't be blank"),
+                "validation_failed",
+                422,
+            ),
             (Error::IdempotencyKeyReused, "idempotency_key_reused", 422),
             (Error::ProviderError("x".into()), "provider_error", 422),
             (Error::KeyRequired("x".into()), "key_required", 422),

@@ -34,7 +34,11 @@ pub(crate) struct Claim<'a> {
 
 impl Drop for Claim<'_> {
     fn drop(&mut self) {
-        self.in_flight.0.lock().unwrap_or_else(|e| e.into_inner()).remove(&self.key);
+        self.in_flight
+            .0
+            .lock()
+            .unwrap_or_else(|e| e.into_inner())
+            .remove(&self.key);
     }
 }
 
@@ -74,15 +78,54 @@ pub(crate) fn check_key(key: &str) -> Result<()> {
     Ok(())
 }
 
-/// The fingerprint of a request: method, path and body.
+/// The fingerprint of a request: method, path and body, the body's object
+/// keys sorted so that key order does not make two requests differ.
 pub(crate) fn fingerprint(method: &str, path: &str, body: Option<&serde_json::Value>) -> [u8; 32] {
-    let body = body.map(|b| b.to_string()).unwrap_or_default();
-    sha256(format!("{method}\n{path}\n{body}").as_bytes())
+    fn canonical(v: &serde_json::Value, out: &mut String) {
+        match v {
+            serde_json::Value::Object(map) => {
+                let mut keys: Vec<&String> = map.keys().collect();
+                keys.sort();
+                out.push('{');
+                for (i, k) in keys.into_iter().enumerate() {
+                    if i > 0 {
+                        out.push(',');
+                    }
+                    out.push_str(&serde_json::Value::String(k.clone()).to_string());
+                    out.push(':');
+                    canonical(&map[k], out);
+                }
+                out.push('}');
+            }
+            serde_json::Value::Array(items) => {
+                out.push('[');
+                for (i, item) in items.iter().enumerate() {
+                    if i > 0 {
+                        out.push(',');
+                    }
+                    canonical(item, out);
+                }
+                out.push(']');
+            }
+            other => out.push_str(&other.to_string()),
+        }
+    }
+    let mut text = format!("{method}\n{path}\n");
+    if let Some(body) = body {
+        canonical(body, &mut text);
+    }
+    sha256(text.as_bytes())
 }
 
 pub(crate) fn begin<'a>(inner: &'a Inner, key: &str, fingerprint: [u8; 32]) -> Result<Begin<'a>> {
     let key = sha256(key.as_bytes());
-    if !inner.in_flight.0.lock().unwrap_or_else(|e| e.into_inner()).insert(key) {
+    if !inner
+        .in_flight
+        .0
+        .lock()
+        .unwrap_or_else(|e| e.into_inner())
+        .insert(key)
+    {
         return Err(Error::IdempotencyKeyInUse);
     }
     let claim = Claim {
@@ -105,9 +148,20 @@ pub(crate) fn begin<'a>(inner: &'a Inner, key: &str, fingerprint: [u8; 32]) -> R
 }
 
 /// Stores a success under its claim, inside the request's own transaction.
-pub(crate) fn save(cx: &WriteCx<'_>, claim: &Claim<'_>, status: u16, body: Option<&str>) -> Result<()> {
+pub(crate) fn save(
+    cx: &WriteCx<'_>,
+    claim: &Claim<'_>,
+    status: u16,
+    body: Option<&str>,
+) -> Result<()> {
     if let Some(old) = cx.get_json::<Stored>(IDEMPOTENCY, &claim.key)? {
-        cx.remove(IDEMPOTENCY_BY_TIME, Key::new().timestamp(old.stored_at).bytes(&claim.key).as_slice())?;
+        cx.remove(
+            IDEMPOTENCY_BY_TIME,
+            Key::new()
+                .timestamp(old.stored_at)
+                .bytes(&claim.key)
+                .as_slice(),
+        )?;
     }
     let stored = Stored {
         fingerprint: hex(&claim.fingerprint),
@@ -116,7 +170,10 @@ pub(crate) fn save(cx: &WriteCx<'_>, claim: &Claim<'_>, status: u16, body: Optio
         stored_at: cx.now(),
     };
     cx.put_json(IDEMPOTENCY, &claim.key, &stored)?;
-    cx.index(IDEMPOTENCY_BY_TIME, Key::new().timestamp(cx.now()).bytes(&claim.key).as_slice())
+    cx.index(
+        IDEMPOTENCY_BY_TIME,
+        Key::new().timestamp(cx.now()).bytes(&claim.key).as_slice(),
+    )
 }
 
 /// Forgets responses older than 24 hours.
@@ -162,8 +219,12 @@ mod tests {
     }
 
     fn run_and_save(org: &Organiser, key: &str, fp: [u8; 32]) {
-        let Begin::Run(claim) = begin(&org.inner, key, fp).unwrap() else { panic!("replayed") };
-        org.inner.write(|cx| save(cx, &claim, 201, Some("{\"data\":1}"))).unwrap();
+        let Begin::Run(claim) = begin(&org.inner, key, fp).unwrap() else {
+            panic!("replayed")
+        };
+        org.inner
+            .write(|cx| save(cx, &claim, 201, Some("{\"data\":1}")))
+            .unwrap();
     }
 
     #[test]
@@ -171,7 +232,10 @@ mod tests {
         let (org, _) = org();
         let fp = fingerprint("POST", "/task_lists", None);
         let first = begin(&org.inner, "k1", fp).unwrap();
-        assert!(matches!(begin(&org.inner, "k1", fp), Err(Error::IdempotencyKeyInUse)));
+        assert!(matches!(
+            begin(&org.inner, "k1", fp),
+            Err(Error::IdempotencyKeyInUse)
+        ));
         drop(first);
         assert!(matches!(begin(&org.inner, "k1", fp), Ok(Begin::Run(_))));
     }
@@ -182,11 +246,16 @@ mod tests {
         let fp = fingerprint("POST", "/task_lists", Some(&serde_json::json!({"a": 1})));
         run_and_save(&org, "k1", fp);
         match begin(&org.inner, "k1", fp).unwrap() {
-            Begin::Replay { status, body } => assert_eq!((status, body.as_deref()), (201, Some("{\"data\":1}"))),
+            Begin::Replay { status, body } => {
+                assert_eq!((status, body.as_deref()), (201, Some("{\"data\":1}")))
+            }
             Begin::Run(_) => panic!("ran twice"),
         }
         let other = fingerprint("POST", "/task_lists", Some(&serde_json::json!({"a": 2})));
-        assert!(matches!(begin(&org.inner, "k1", other), Err(Error::IdempotencyKeyReused)));
+        assert!(matches!(
+            begin(&org.inner, "k1", other),
+            Err(Error::IdempotencyKeyReused)
+        ));
     }
 
     #[test]
@@ -195,13 +264,26 @@ mod tests {
         let fp = fingerprint("POST", "/tasks", None);
         run_and_save(&org, "k1", fp);
         clock.advance_secs(IDEMPOTENCY_WINDOW_SECS - 1);
-        assert!(matches!(begin(&org.inner, "k1", fp), Ok(Begin::Replay { .. })));
+        assert!(matches!(
+            begin(&org.inner, "k1", fp),
+            Ok(Begin::Replay { .. })
+        ));
         clock.advance_secs(1);
         assert!(matches!(begin(&org.inner, "k1", fp), Ok(Begin::Run(_))));
         // The next write sweeps it out of the store.
         org.inner.write(|_| Ok(())).unwrap();
         let left = org.inner.read(|cx| cx.len(IDEMPOTENCY)).unwrap();
         assert_eq!(left, 0);
+    }
+
+    #[test]
+    fn key_order_does_not_change_the_fingerprint() {
+        let a = serde_json::json!({"task": {"title": "a", "start_on": null}});
+        let b: serde_json::Value = serde_json::from_str(r#"{"task":{"start_on":null,"title":"a"}}"#).unwrap();
+        assert_eq!(fingerprint("POST", "/tasks", Some(&a)), fingerprint("POST", "/tasks", Some(&b)));
+        let c = serde_json::json!({"task": {"title": "b"}});
+        assert_ne!(fingerprint("POST", "/tasks", Some(&a)), fingerprint("POST", "/tasks", Some(&c)));
+        assert_ne!(fingerprint("POST", "/tasks", None), fingerprint("POST", "/task_lists", None));
     }
 
     #[test]

@@ -125,7 +125,13 @@ mod tests {
     #[test]
     fn only_26_character_ulids_parse() {
         assert!(Id::parse("01ARZ3NDEKTSV4RRFFQ69G5FAV").is_some());
-        for bad in ["", "1", "01ARZ3NDEKTSV4RRFFQ69G5FA", "01ARZ3NDEKTSV4RRFFQ69G5FAV0", "ZZZZZZZZZZZZZZZZZZZZZZZZZZ"] {
+        for bad in [
+            "",
+            "1",
+            "01ARZ3NDEKTSV4RRFFQ69G5FA",
+            "01ARZ3NDEKTSV4RRFFQ69G5FAV0",
+            "ZZZZZZZZZZZZZZZZZZZZZZZZZZ",
+        ] {
             assert!(Id::parse(bad).is_none(), "{bad}");
         }
         let id = Id::parse("01arz3ndektsv4rrffq69g5fav").unwrap();

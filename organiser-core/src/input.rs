@@ -97,7 +97,9 @@ pub(crate) fn record<'a>(body: Option<&'a Value>, wrapper: &str) -> Result<Field
             map: Some(map),
             details: Details::new(),
         }),
-        Some(_) => Err(Error::InvalidJson(format!("`{wrapper}` must be a JSON object"))),
+        Some(_) => Err(Error::InvalidJson(format!(
+            "`{wrapper}` must be a JSON object"
+        ))),
     }
 }
 
@@ -254,14 +256,18 @@ mod tests {
         let mut f = record(Some(&body), "task").unwrap();
         assert_eq!(f.string("title"), Field::Value("a".to_owned()));
         assert_eq!(f.date("start_on"), Field::Null);
-        assert_eq!(f.date("deadline_on"), Field::Value("2026-01-02".parse().unwrap()));
+        assert_eq!(
+            f.date("deadline_on"),
+            Field::Value("2026-01-02".parse().unwrap())
+        );
         assert_eq!(f.date("expires_on"), Field::Absent);
         assert!(f.finish().is_ok());
     }
 
     #[test]
     fn wrong_types_are_422_on_the_field() {
-        let body = json!({"task": {"title": 5, "start_on": "soon", "task_list_id": "x", "done": "yes"}});
+        let body =
+            json!({"task": {"title": 5, "start_on": "soon", "task_list_id": "x", "done": "yes"}});
         let mut f = record(Some(&body), "task").unwrap();
         f.string("title");
         f.date("start_on");

@@ -23,8 +23,8 @@ mod config;
 mod deletions;
 mod discovery;
 mod error;
-mod ids;
 mod idempotency;
+mod ids;
 mod input;
 mod licence;
 pub mod limits;
@@ -41,7 +41,9 @@ mod text;
 pub mod time;
 mod vocabulary;
 
-pub use account::{ApiToken, Appearance, AppearanceChange, Auth, Me, NewToken, OwnerChange, OwnerInit, SignedIn};
+pub use account::{
+    ApiToken, Appearance, AppearanceChange, Auth, Me, NewToken, OwnerChange, OwnerInit, SignedIn,
+};
 pub use api::{Method, Query, Request, Response};
 pub use clock::{Clock, ManualClock, StartingAt, SystemClock};
 pub use config::{APP, BuildInfo, Options, UpdateConfig, parse_public_key};
@@ -50,12 +52,17 @@ pub use discovery::Discovery;
 pub use error::{ConflictKind, Details, Error, Result};
 pub use ids::Id;
 pub use input::Field;
-pub use licence::{Licence, LicenceKeyPayload, LicenceProblem, LicenceState, Licensee, sign_key as sign_licence_key};
+pub use licence::{
+    Licence, LicenceKeyPayload, LicenceProblem, LicenceState, Licensee,
+    sign_key as sign_licence_key,
+};
 pub use list::{Direction, ListParams, Page};
 pub use notices::notices;
 pub use organiser::{Organiser, STORE_FILE};
 pub use secrets::{KEY_FILE as SECRET_KEY_FILE, SecretKey, write_private};
 pub use store::OpenError;
-pub use system::{Manifest, ManifestRelease, SignedManifest, System, SystemChange, UpdateInfo, UpdateStatus};
+pub use system::{
+    Manifest, ManifestRelease, SignedManifest, System, SystemChange, UpdateInfo, UpdateStatus,
+};
 pub use text::squish;
 pub use vocabulary::vocabulary;

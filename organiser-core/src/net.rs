@@ -19,7 +19,10 @@ pub(crate) fn blocking_client(timeout: Duration) -> Result<reqwest::blocking::Cl
 }
 
 /// Reads at most `max` bytes of a response body; an error beyond that.
-pub(crate) fn read_capped(response: reqwest::blocking::Response, max: u64) -> std::result::Result<Vec<u8>, String> {
+pub(crate) fn read_capped(
+    response: reqwest::blocking::Response,
+    max: u64,
+) -> std::result::Result<Vec<u8>, String> {
     use std::io::Read;
     if response.content_length().is_some_and(|n| n > max) {
         return Err(format!("the answer is larger than {max} bytes"));

@@ -11,8 +11,8 @@ use jiff::civil::Date;
 
 use crate::config::Options;
 use crate::error::Result;
-use crate::ids::{Id, IdGen};
 use crate::idempotency::InFlight;
+use crate::ids::{Id, IdGen};
 use crate::secrets::SecretKey;
 use crate::store::{OpenError, ReadTx, Store, Tables, WriteTx, schema};
 use crate::time::{Zone, to_millis};
@@ -54,15 +54,26 @@ impl Organiser {
     }
 
     /// Opens (creating) the store in the data directory `dir`.
-    pub fn open_with(dir: impl AsRef<Path>, options: Options) -> std::result::Result<Organiser, OpenError> {
+    pub fn open_with(
+        dir: impl AsRef<Path>,
+        options: Options,
+    ) -> std::result::Result<Organiser, OpenError> {
         let dir = dir.as_ref();
-        std::fs::create_dir_all(dir)
-            .map_err(|e| OpenError::Io(format!("cannot create the data directory {}: {e}", dir.display())))?;
+        std::fs::create_dir_all(dir).map_err(|e| {
+            OpenError::Io(format!(
+                "cannot create the data directory {}: {e}",
+                dir.display()
+            ))
+        })?;
         let store = Store::open(&dir.join(STORE_FILE))?;
         let secret = match &options.secret_key {
             Some(key) => key.clone(),
-            None => SecretKey::load_or_create(dir)
-                .map_err(|e| OpenError::Io(format!("cannot read the secret key in {}: {e}", dir.display())))?,
+            None => SecretKey::load_or_create(dir).map_err(|e| {
+                OpenError::Io(format!(
+                    "cannot read the secret key in {}: {e}",
+                    dir.display()
+                ))
+            })?,
         };
         Organiser::start(store, options, secret, Some(dir.to_path_buf()))
     }
@@ -75,7 +86,10 @@ impl Organiser {
     /// A throwaway store in memory.
     pub fn in_memory_with(options: Options) -> Organiser {
         let store = Store::in_memory().expect("an in-memory store opens");
-        let secret = options.secret_key.clone().unwrap_or_else(SecretKey::generate);
+        let secret = options
+            .secret_key
+            .clone()
+            .unwrap_or_else(SecretKey::generate);
         Organiser::start(store, options, secret, None).expect("an in-memory store initialises")
     }
 
@@ -86,9 +100,12 @@ impl Organiser {
         data_dir: Option<PathBuf>,
     ) -> std::result::Result<Organiser, OpenError> {
         let now = to_millis(options.clock.now());
-        let tx = store.begin_write().map_err(|e| OpenError::Storage(e.to_string()))?;
+        let tx = store
+            .begin_write()
+            .map_err(|e| OpenError::Storage(e.to_string()))?;
         schema::migrate(&tx)?;
-        let zone = account::owner::ensure(&tx, now).map_err(|e| OpenError::Storage(e.to_string()))?;
+        let zone =
+            account::owner::ensure(&tx, now).map_err(|e| OpenError::Storage(e.to_string()))?;
         tx.commit().map_err(|e| OpenError::Storage(e.to_string()))?;
         Ok(Organiser {
             inner: Arc::new(Inner {

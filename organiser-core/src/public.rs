@@ -6,11 +6,11 @@ use jiff::Timestamp;
 use crate::account::{Auth, appearance, owner, sessions, tokens};
 use crate::deletions::{self, DeletionQuery};
 use crate::error::Result;
-use crate::{licence, system};
 use crate::{
-    ApiToken, Appearance, AppearanceChange, Deletion, Licence, Me, NewToken, Organiser, OwnerChange, OwnerInit, Page,
-    SignedIn, System, SystemChange,
+    ApiToken, Appearance, AppearanceChange, Deletion, Licence, Me, NewToken, Organiser,
+    OwnerChange, OwnerInit, Page, SignedIn, System, SystemChange,
 };
+use crate::{licence, system};
 
 impl Organiser {
     /// `GET /me` as `auth` sees it.
@@ -39,8 +39,14 @@ impl Organiser {
     }
 
     /// Makes an API token (session only); the secret is shown only here.
-    pub fn create_token(&self, auth: &Auth, name: &str, expires_at: Option<Timestamp>) -> Result<NewToken> {
-        self.inner.write(|cx| tokens::create(cx, auth, name, expires_at))
+    pub fn create_token(
+        &self,
+        auth: &Auth,
+        name: &str,
+        expires_at: Option<Timestamp>,
+    ) -> Result<NewToken> {
+        self.inner
+            .write(|cx| tokens::create(cx, auth, name, expires_at))
     }
 
     /// Every API token (session only).
@@ -60,23 +66,31 @@ impl Organiser {
 
     /// Signs the owner in with username and password.
     pub fn sign_in(&self, username: &str, password: &str) -> Result<SignedIn> {
-        self.inner.write(|cx| sessions::sign_in(cx, username, password))
+        self.inner
+            .write(|cx| sessions::sign_in(cx, username, password))
     }
 
     /// Ends a session.
     pub fn sign_out(&self, session_secret: &str) -> Result<()> {
-        self.inner.write(|cx| sessions::sign_out(cx, session_secret))
+        self.inner
+            .write(|cx| sessions::sign_out(cx, session_secret))
     }
 
     /// The principal a session cookie authenticates as; `csrf` must match
     /// for an unsafe method. 401 when it does not.
-    pub fn authenticate_session(&self, session_secret: &str, csrf: Option<&str>, unsafe_method: bool) -> Result<Auth> {
+    pub fn authenticate_session(
+        &self,
+        session_secret: &str,
+        csrf: Option<&str>,
+        unsafe_method: bool,
+    ) -> Result<Auth> {
         sessions::authenticate(&self.inner, session_secret, csrf, unsafe_method)
     }
 
     /// Sets the owner's password (session only).
     pub fn set_password(&self, auth: &Auth, current: Option<&str>, new: &str) -> Result<Me> {
-        self.inner.write(|cx| owner::set_password(cx, auth, current, Some(new)))
+        self.inner
+            .write(|cx| owner::set_password(cx, auth, current, Some(new)))
     }
 
     /// `GET /system`.
@@ -86,7 +100,8 @@ impl Organiser {
 
     /// `PATCH /system`.
     pub fn change_system(&self, change: SystemChange, plain_http: bool) -> Result<System> {
-        self.inner.write(|cx| system::change(cx, change, plain_http))
+        self.inner
+            .write(|cx| system::change(cx, change, plain_http))
     }
 
     /// `POST /system/update_check`: fetches the channel's manifest (waits up
@@ -114,6 +129,11 @@ impl Organiser {
     /// `PUT /licence` (session only).
     pub fn add_licence_key(&self, auth: &Auth, key: &str) -> Result<Licence> {
         self.inner.write(|cx| licence::add_key(cx, auth, Some(key)))
+    }
+
+    /// Discovery for a server reached at `base_url` (`GET /.well-known/organiser`).
+    pub fn discovery(&self, base_url: &str) -> crate::Discovery {
+        crate::discovery::discovery(&self.inner.options.build.version, base_url)
     }
 
     /// `GET /deletions`.

@@ -67,7 +67,9 @@ impl SecretKey {
             base64::engine::general_purpose::STANDARD
                 .decode(text)
                 .or_else(|_| base64::engine::general_purpose::URL_SAFE_NO_PAD.decode(text))
-                .map_err(|_| "the secret key must be 64 hex digits or base64 of 32 bytes".to_owned())?
+                .map_err(|_| {
+                    "the secret key must be 64 hex digits or base64 of 32 bytes".to_owned()
+                })?
         };
         let key: [u8; 32] = bytes
             .try_into()
@@ -177,7 +179,11 @@ mod tests {
         let mut tampered = sealed.clone();
         *tampered.last_mut().unwrap() ^= 1;
         assert!(key.open(&tampered).is_err());
-        assert_ne!(key.seal(b"same"), key.seal(b"same"), "a fresh nonce each time");
+        assert_ne!(
+            key.seal(b"same"),
+            key.seal(b"same"),
+            "a fresh nonce each time"
+        );
     }
 
     #[test]
@@ -189,7 +195,10 @@ mod tests {
         #[cfg(unix)]
         {
             use std::os::unix::fs::PermissionsExt;
-            let mode = fs::metadata(dir.path().join(KEY_FILE)).unwrap().permissions().mode();
+            let mode = fs::metadata(dir.path().join(KEY_FILE))
+                .unwrap()
+                .permissions()
+                .mode();
             assert_eq!(mode & 0o777, 0o600);
         }
     }

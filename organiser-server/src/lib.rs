@@ -1,1 +1,160 @@
-//! The HTTP adapter of Organiser.
+//! The HTTP adapter of Organiser: serves the JSON API of `spec/` over axum.
+//!
+//! It decides transport matters only (DESIGN.md "The core"): authentication
+//! headers and cookies, 401, 411, 413, 415, 429, `invalid_json`, the
+//! `X-Service-Version` and `X-Request-Id` headers, request logs and
+//! graceful shutdown. Every API request becomes one
+//! [`organiser_core::Request`] handed to [`Organiser::handle`].
+//!
+//! ```no_run
+//! # async fn run() -> std::io::Result<()> {
+//! let org = organiser_core::Organiser::in_memory();
+//! let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await?;
+//! organiser_server::serve(listener, org, organiser_server::Config::default(), std::future::pending()).await
+//! # }
+//! ```
+#![forbid(unsafe_code)]
+
+mod error;
+mod handler;
+mod middleware;
+mod rate_limit;
+mod server_file;
+mod session;
+
+use std::future::Future;
+use std::net::SocketAddr;
+use std::sync::Arc;
+use std::time::Duration;
+
+use axum::Router;
+use axum::routing::{any, post};
+use organiser_core::Organiser;
+
+pub use rate_limit::RateLimiter;
+pub use server_file::{SERVER_FILE, ServerFile, ServerInfo};
+
+/// How the server runs.
+#[derive(Debug, Clone)]
+pub struct Config {
+    /// General rate limit in requests per minute per address; 0 turns it off.
+    pub rate_limit: u32,
+    /// A token that authenticates as the owner at the machine (the local
+    /// administrator token of `server.json`).
+    pub local_token: Option<String>,
+    /// How often to see whether a scheduled update check is due; `None`
+    /// never runs scheduled checks.
+    pub update_tick: Option<Duration>,
+}
+
+impl Default for Config {
+    fn default() -> Self {
+        Config {
+            rate_limit: organiser_core::limits::GENERAL_RATE_PER_MINUTE,
+            local_token: None,
+            update_tick: Some(Duration::from_secs(60)),
+        }
+    }
+}
+
+impl Config {
+    /// The defaults with `ORGANISER_RATE_LIMIT` applied; an error names a
+    /// malformed value.
+    pub fn from_env() -> Result<Config, String> {
+        let mut config = Config::default();
+        if let Ok(value) = std::env::var("ORGANISER_RATE_LIMIT") {
+            config.rate_limit = value
+                .trim()
+                .parse()
+                .map_err(|_| format!("ORGANISER_RATE_LIMIT must be a whole number of requests per minute (0 turns it off), not {value:?}"))?;
+        }
+        Ok(config)
+    }
+}
+
+/// Shared by every request.
+#[derive(Clone)]
+pub(crate) struct AppState {
+    pub(crate) org: Organiser,
+    pub(crate) config: Arc<Config>,
+    pub(crate) general: Arc<RateLimiter>,
+    pub(crate) update_checks: Arc<RateLimiter>,
+}
+
+/// The router: every API route under `/api/v1`, discovery at the root.
+pub fn router(org: Organiser, config: Config) -> Router {
+    let general = RateLimiter::per_minute(config.rate_limit);
+    let update_checks = RateLimiter::per_minute(if config.rate_limit == 0 {
+        0
+    } else {
+        organiser_core::limits::UPDATE_CHECK_RATE_PER_MINUTE
+    });
+    let state = AppState {
+        org,
+        config: Arc::new(config),
+        general: Arc::new(general),
+        update_checks: Arc::new(update_checks),
+    };
+    Router::new()
+        .route("/api/v1/session", post(session::sign_in).delete(session::sign_out))
+        .fallback(any(handler::api))
+        .layer(axum::middleware::from_fn_with_state(state.clone(), middleware::rate_limit))
+        .layer(tower_http::catch_panic::CatchPanicLayer::custom(error::panic_response))
+        .layer(axum::middleware::from_fn_with_state(state.clone(), middleware::envelope))
+        .with_state(state)
+}
+
+/// Serves `org` on `listener` until `shutdown` completes, then finishes the
+/// requests in flight. Runs scheduled update checks while it serves.
+pub async fn serve(
+    listener: tokio::net::TcpListener,
+    org: Organiser,
+    config: Config,
+    shutdown: impl Future<Output = ()> + Send + 'static,
+) -> std::io::Result<()> {
+    let ticker = config.update_tick.map(|every| {
+        let org = org.clone();
+        tokio::spawn(async move {
+            let mut interval = tokio::time::interval(every);
+            loop {
+                interval.tick().await;
+                let org = org.clone();
+                let ran = tokio::task::spawn_blocking(move || org.run_scheduled_update_check()).await;
+                if let Ok(Err(error)) = ran {
+                    tracing::warn!(%error, "scheduled update check failed");
+                }
+            }
+        })
+    });
+    let app = router(org, config);
+    let result = axum::serve(listener, app.into_make_service_with_connect_info::<SocketAddr>())
+        .with_graceful_shutdown(shutdown)
+        .await;
+    if let Some(ticker) = ticker {
+        ticker.abort();
+    }
+    result
+}
+
+/// Completes on SIGINT (Ctrl-C) or SIGTERM.
+pub async fn shutdown_signal() {
+    let ctrl_c = async {
+        let _ = tokio::signal::ctrl_c().await;
+    };
+    #[cfg(unix)]
+    let term = async {
+        match tokio::signal::unix::signal(tokio::signal::unix::SignalKind::terminate()) {
+            Ok(mut signal) => {
+                signal.recv().await;
+            }
+            Err(_) => std::future::pending::<()>().await,
+        }
+    };
+    #[cfg(not(unix))]
+    let term = std::future::pending::<()>();
+    tokio::select! {
+        _ = ctrl_c => {}
+        _ = term => {}
+    }
+    tracing::info!("shutting down: finishing requests in flight");
+}

@@ -147,7 +147,13 @@ fn check_name(details: &mut Details, name: &str) -> String {
     if name.is_empty() {
         details.add("name", "can't be blank");
     } else if char_len(&name) > limits::text::OWNER_NAME {
-        details.add("name", format!("is too long (maximum is {} characters)", limits::text::OWNER_NAME));
+        details.add(
+            "name",
+            format!(
+                "is too long (maximum is {} characters)",
+                limits::text::OWNER_NAME
+            ),
+        );
     }
     name
 }
@@ -157,7 +163,13 @@ pub(crate) fn check_username(details: &mut Details, username: &str) -> String {
     if username.is_empty() {
         details.add("username", "can't be blank");
     } else if char_len(&username) > limits::text::OWNER_NAME {
-        details.add("username", format!("is too long (maximum is {} characters)", limits::text::OWNER_NAME));
+        details.add(
+            "username",
+            format!(
+                "is too long (maximum is {} characters)",
+                limits::text::OWNER_NAME
+            ),
+        );
     } else if !username
         .chars()
         .all(|c| c.is_alphanumeric() || matches!(c, '.' | '_' | '-' | '@' | '+'))
@@ -220,7 +232,10 @@ pub(crate) fn change(cx: &mut WriteCx<'_>, auth: &Auth, change: &OwnerChange) ->
     let mut owner = load(cx)?;
     let mut details = Details::new();
     let name = change.name.as_deref().map(|n| check_name(&mut details, n));
-    let zone = change.time_zone.as_deref().map(|z| check_zone(&mut details, z));
+    let zone = change
+        .time_zone
+        .as_deref()
+        .map(|z| check_zone(&mut details, z));
     details.into_validation()?;
     if let Some(name) = name {
         owner.name = name;
@@ -234,7 +249,11 @@ pub(crate) fn change(cx: &mut WriteCx<'_>, auth: &Auth, change: &OwnerChange) ->
 }
 
 /// `PUT /me/username`.
-pub(crate) fn set_username(cx: &mut WriteCx<'_>, auth: &Auth, username: Field<String>) -> Result<Me> {
+pub(crate) fn set_username(
+    cx: &mut WriteCx<'_>,
+    auth: &Auth,
+    username: Field<String>,
+) -> Result<Me> {
     auth.require_session()?;
     let mut details = Details::new();
     let username = match username {

@@ -18,7 +18,9 @@ pub(crate) fn hash(password: &str) -> Result<String> {
 }
 
 pub(crate) fn verify(password: &str, hash: &str) -> bool {
-    Argon2::default().verify_password(password.as_bytes(), hash).is_ok()
+    Argon2::default()
+        .verify_password(password.as_bytes(), hash)
+        .is_ok()
 }
 
 /// The phrases a new password earns, if any.

@@ -39,7 +39,11 @@ struct Session {
     expires_at: Timestamp,
 }
 
-pub(crate) fn sign_in(cx: &mut WriteCx<'_>, username: &str, password_text: &str) -> Result<SignedIn> {
+pub(crate) fn sign_in(
+    cx: &mut WriteCx<'_>,
+    username: &str,
+    password_text: &str,
+) -> Result<SignedIn> {
     let owner = owner::load(cx)?;
     let Some(hash) = owner.password_hash.as_deref() else {
         return Err(Error::invalid(
@@ -74,7 +78,12 @@ pub(crate) fn sign_out(cx: &mut WriteCx<'_>, secret: &str) -> Result<()> {
 /// The session a cookie names. `csrf` is the `X-CSRF-Token` header and is
 /// required (and must match) when `unsafe_method`; a missing, unknown or
 /// expired session, or a bad CSRF token, is 401.
-pub(crate) fn authenticate(inner: &Inner, secret: &str, csrf: Option<&str>, unsafe_method: bool) -> Result<Auth> {
+pub(crate) fn authenticate(
+    inner: &Inner,
+    secret: &str,
+    csrf: Option<&str>,
+    unsafe_method: bool,
+) -> Result<Auth> {
     let key = sha256(secret.as_bytes());
     let session: Session = inner
         .read(|cx| cx.get_json(SESSIONS, &key))?

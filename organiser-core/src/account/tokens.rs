@@ -96,7 +96,12 @@ pub(crate) fn create(
     }
     details.into_validation()?;
 
-    let last = cx.first_key(API_TOKENS, std::ops::Bound::Unbounded, std::ops::Bound::Unbounded, Dir::Desc)?;
+    let last = cx.first_key(
+        API_TOKENS,
+        std::ops::Bound::Unbounded,
+        std::ops::Bound::Unbounded,
+        Dir::Desc,
+    )?;
     let id = last
         .and_then(|k| k.try_into().ok())
         .map(u64::from_be_bytes)
@@ -171,7 +176,9 @@ pub(crate) fn authenticate(inner: &Inner, bearer: &str) -> Result<ApiToken> {
     }
     inner.write(|cx| {
         // Revoked meanwhile: refuse rather than bring it back.
-        let mut fresh: StoredToken = cx.get_json(API_TOKENS, &key(id))?.ok_or(Error::Unauthorized)?;
+        let mut fresh: StoredToken = cx
+            .get_json(API_TOKENS, &key(id))?
+            .ok_or(Error::Unauthorized)?;
         fresh.token.last_used_at = Some(cx.now());
         cx.put_json(API_TOKENS, &key(id), &fresh)?;
         Ok(fresh.token)
@@ -185,10 +192,19 @@ mod tests {
     #[test]
     fn bearer_secrets_split_into_id_and_secret() {
         let secret = "a".repeat(43);
-        assert_eq!(split(&format!("org_12_{secret}")), Some((12, secret.as_str())));
+        assert_eq!(
+            split(&format!("org_12_{secret}")),
+            Some((12, secret.as_str()))
+        );
         let with_underscore = format!("org_3_{}_x", "b".repeat(40));
         assert_eq!(split(&with_underscore).map(|(id, _)| id), Some(3));
-        for bad in ["", "org_", "org_x_abc", "org_1_short", "tok_1_aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa"] {
+        for bad in [
+            "",
+            "org_",
+            "org_x_abc",
+            "org_1_short",
+            "tok_1_aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa",
+        ] {
             assert_eq!(split(bad), None, "{bad}");
         }
     }

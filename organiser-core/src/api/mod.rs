@@ -251,14 +251,20 @@ impl Organiser {
 
 impl Inner {
     fn handle(&self, request: &Request) -> Result<Response> {
-        let route = routes::route(request)?;
-        if !route.public && request.auth == Auth::Anonymous {
+        let route = routes::route(request);
+        // Without credentials only public routes answer; an unknown route
+        // or a malformed query is 401 too, so nothing is revealed.
+        if request.auth == Auth::Anonymous && !route.as_ref().is_ok_and(|r| r.public) {
             return Err(Error::Unauthorized);
         }
+        let route = route?;
         if request.method != Method::Get && !route.read_only_exempt {
             self.read(|cx| licence::require_writable(cx))?;
         }
-        let key = request.idempotency_key.as_deref().filter(|_| route.idempotent);
+        let key = request
+            .idempotency_key
+            .as_deref()
+            .filter(|_| route.idempotent);
         let Some(key) = key else {
             return self.run(route.op);
         };
@@ -269,7 +275,11 @@ impl Inner {
             ));
         }
         idempotency::check_key(key)?;
-        let fingerprint = idempotency::fingerprint(request.method.as_str(), &request.path, request.body.as_ref());
+        let fingerprint = idempotency::fingerprint(
+            request.method.as_str(),
+            &request.path,
+            request.body.as_ref(),
+        );
         let claim = match idempotency::begin(self, key, fingerprint)? {
             Begin::Replay { status, body } => {
                 return Ok(Response {

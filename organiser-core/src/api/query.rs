@@ -22,13 +22,23 @@ impl Query {
     }
 
     /// Parameters from pairs (for callers that decoded them already).
-    pub fn from_pairs<K: Into<String>, V: Into<String>>(pairs: impl IntoIterator<Item = (K, V)>) -> Query {
-        Query(pairs.into_iter().map(|(k, v)| (k.into(), v.into())).collect())
+    pub fn from_pairs<K: Into<String>, V: Into<String>>(
+        pairs: impl IntoIterator<Item = (K, V)>,
+    ) -> Query {
+        Query(
+            pairs
+                .into_iter()
+                .map(|(k, v)| (k.into(), v.into()))
+                .collect(),
+        )
     }
 
     /// The value of `name`, if sent.
     pub fn get(&self, name: &str) -> Option<&str> {
-        self.0.iter().find(|(k, _)| k == name).map(|(_, v)| v.as_str())
+        self.0
+            .iter()
+            .find(|(k, _)| k == name)
+            .map(|(_, v)| v.as_str())
     }
 
     /// Whether `name` was sent.
@@ -76,7 +86,10 @@ impl Query {
             None => Ok(None),
             Some(v) => match v.parse::<u64>() {
                 Ok(n) if n >= min => Ok(Some(n)),
-                _ => Err(Error::bad_param(name, format!("must be a whole number of at least {min}"))),
+                _ => Err(Error::bad_param(
+                    name,
+                    format!("must be a whole number of at least {min}"),
+                )),
             },
         }
     }
@@ -85,9 +98,9 @@ impl Query {
     pub fn timestamp(&self, name: &str) -> Result<Option<jiff::Timestamp>> {
         match self.get(name) {
             None => Ok(None),
-            Some(v) => crate::time::parse_timestamp(v)
-                .map(Some)
-                .ok_or_else(|| Error::bad_param(name, "must be an ISO 8601 date-time with Z or a UTC offset")),
+            Some(v) => crate::time::parse_timestamp(v).map(Some).ok_or_else(|| {
+                Error::bad_param(name, "must be an ISO 8601 date-time with Z or a UTC offset")
+            }),
         }
     }
 }
@@ -98,7 +111,8 @@ mod tests {
 
     #[test]
     fn parameters_are_decoded() {
-        let q = Query::parse("q=caf%C3%A9+au+lait&inbox=true&since=2026-01-01T00:00:00%2B02:00").unwrap();
+        let q = Query::parse("q=caf%C3%A9+au+lait&inbox=true&since=2026-01-01T00:00:00%2B02:00")
+            .unwrap();
         assert_eq!(q.get("q"), Some("café au lait"));
         assert!(q.only_true("inbox").unwrap());
         assert!(q.timestamp("since").unwrap().is_some());

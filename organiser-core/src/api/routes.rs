@@ -21,7 +21,10 @@ pub(crate) fn route(req: &Request) -> Result<Route<'_>> {
 
     let route = match (req.method, segments.as_slice()) {
         (Get, [".well-known", "organiser"]) => Route::plain(move |inner| {
-            Ok(Response::data(200, &discovery::discovery(&inner.options.build.version, &req.base_url)))
+            Ok(Response::data(
+                200,
+                &discovery::discovery(&inner.options.build.version, &req.base_url),
+            ))
         })
         .public(),
 
@@ -38,7 +41,10 @@ pub(crate) fn route(req: &Request) -> Result<Route<'_>> {
             let mut f = input::top(body)?;
             let username = f.string("username");
             f.finish()?;
-            Ok(Response::data(200, &owner::set_username(cx, auth, username)?))
+            Ok(Response::data(
+                200,
+                &owner::set_username(cx, auth, username)?,
+            ))
         })
         .exempt(),
         (Put | Patch, ["me", "password"]) => Route::write(move |cx| {
@@ -48,7 +54,10 @@ pub(crate) fn route(req: &Request) -> Result<Route<'_>> {
             f.finish()?;
             let current = field_str(&current);
             let new = field_str(&new);
-            Ok(Response::data(200, &owner::set_password(cx, auth, current, new)?))
+            Ok(Response::data(
+                200,
+                &owner::set_password(cx, auth, current, new)?,
+            ))
         })
         .exempt(),
         (Get, ["appearance"]) => Route::read(|cx| Ok(Response::data(200, &appearance::get(cx)?))),
@@ -61,7 +70,9 @@ pub(crate) fn route(req: &Request) -> Result<Route<'_>> {
         .exempt(),
 
         // API tokens (session only)
-        (Get, ["api_tokens"]) => Route::read(move |cx| Ok(Response::data(200, &tokens::list(cx, auth)?))),
+        (Get, ["api_tokens"]) => {
+            Route::read(move |cx| Ok(Response::data(200, &tokens::list(cx, auth)?)))
+        }
         (Post, ["api_tokens"]) => Route::write(move |cx| {
             auth.require_session()?;
             let mut f = input::record(body, "api_token")?;
@@ -70,12 +81,18 @@ pub(crate) fn route(req: &Request) -> Result<Route<'_>> {
                 Field::Value(Value::String(s)) => match crate::time::parse_timestamp(s) {
                     Some(t) => Some(t),
                     None => {
-                        f.add("expires_at", "must be an ISO 8601 date-time with Z or a UTC offset");
+                        f.add(
+                            "expires_at",
+                            "must be an ISO 8601 date-time with Z or a UTC offset",
+                        );
                         None
                     }
                 },
                 Field::Value(_) => {
-                    f.add("expires_at", "must be an ISO 8601 date-time with Z or a UTC offset");
+                    f.add(
+                        "expires_at",
+                        "must be an ISO 8601 date-time with Z or a UTC offset",
+                    );
                     None
                 }
                 _ => None,
@@ -97,12 +114,17 @@ pub(crate) fn route(req: &Request) -> Result<Route<'_>> {
         }
 
         // System and updates
-        (Get, ["system"]) => Route::read(move |cx| Ok(Response::data(200, &system::get(cx, plain_http)?))),
+        (Get, ["system"]) => {
+            Route::read(move |cx| Ok(Response::data(200, &system::get(cx, plain_http)?)))
+        }
         (Patch | Put, ["system"]) => Route::write(move |cx| {
             let mut f = input::record(body, "system")?;
             let change = system::parse(&mut f);
             f.finish()?;
-            Ok(Response::data(200, &system::change(cx, change, plain_http)?))
+            Ok(Response::data(
+                200,
+                &system::change(cx, change, plain_http)?,
+            ))
         })
         .exempt(),
         (Post, ["system", "update_check"]) => Route::plain(move |inner| {
@@ -118,17 +140,26 @@ pub(crate) fn route(req: &Request) -> Result<Route<'_>> {
             let mut f = input::top(body)?;
             let key = f.string("key");
             f.finish()?;
-            Ok(Response::data(200, &licence::add_key(cx, auth, field_str(&key))?))
+            Ok(Response::data(
+                200,
+                &licence::add_key(cx, auth, field_str(&key))?,
+            ))
         })
         .exempt(),
-        (Delete, ["licence"]) => Route::write(move |cx| Ok(Response::data(200, &licence::remove_key(cx, auth)?))).exempt(),
+        (Delete, ["licence"]) => {
+            Route::write(move |cx| Ok(Response::data(200, &licence::remove_key(cx, auth)?)))
+                .exempt()
+        }
         (Post, ["licence", "onboarding"]) => {
             Route::write(move |cx| Ok(Response::data(200, &licence::onboard(cx, auth)?))).exempt()
         }
 
         // Fixed lists
         (Get, ["vocabulary"]) => Route::plain(|inner| {
-            Ok(Response::data(200, &vocabulary::vocabulary(inner.options.build.is_dev())))
+            Ok(Response::data(
+                200,
+                &vocabulary::vocabulary(inner.options.build.is_dev()),
+            ))
         }),
         (Get, ["licences"]) => Route::plain(|_| Ok(Response::data(200, notices::notices()))),
 

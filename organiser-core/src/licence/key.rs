@@ -45,7 +45,10 @@ pub fn sign(payload: &LicenceKeyPayload, signing_key: &ed25519_dalek::SigningKey
     use ed25519_dalek::Signer;
     let payload = URL_SAFE_NO_PAD.encode(serde_json::to_vec(payload).expect("payload serialises"));
     let signature = signing_key.sign(payload.as_bytes());
-    format!("{PREFIX}{payload}.{}", URL_SAFE_NO_PAD.encode(signature.to_bytes()))
+    format!(
+        "{PREFIX}{payload}.{}",
+        URL_SAFE_NO_PAD.encode(signature.to_bytes())
+    )
 }
 
 #[cfg(test)]

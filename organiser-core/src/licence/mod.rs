@@ -119,7 +119,10 @@ fn problem_for(licence: &StoredLicence, released_on: Option<Date>) -> Option<Lic
 
 /// Whether the licence covers a release made on `released_on`: true
 /// without a key (trial and read-only offer every release).
-pub(crate) fn covers_release<T: Tables>(cx: &Cx<'_, T>, released_on: Date) -> Result<Option<LicenceProblem>> {
+pub(crate) fn covers_release<T: Tables>(
+    cx: &Cx<'_, T>,
+    released_on: Date,
+) -> Result<Option<LicenceProblem>> {
     Ok(problem_for(&stored(cx)?, Some(released_on)))
 }
 
@@ -180,8 +183,14 @@ pub(crate) fn add_key(cx: &mut WriteCx<'_>, auth: &Auth, text: Option<&str>) -> 
     let payload = key::verify(text, &cx.org.options.licence_public_key)
         .ok_or_else(|| Error::invalid("key", "is not a valid licence key"))?;
     let mut licence = stored(cx)?;
-    if licence.payload.as_ref().is_some_and(|p| p.key_id == payload.key_id) {
-        return Err(Error::AlreadyAdded("This licence key is added already".into()));
+    if licence
+        .payload
+        .as_ref()
+        .is_some_and(|p| p.key_id == payload.key_id)
+    {
+        return Err(Error::AlreadyAdded(
+            "This licence key is added already".into(),
+        ));
     }
     licence.key = Some(text.trim().to_owned());
     licence.payload = Some(payload);

@@ -83,9 +83,19 @@ mod tests {
         let good = cursor.encode(b"abc");
         let mut forged = URL_SAFE_NO_PAD.decode(&good).unwrap();
         forged[2] ^= 1;
-        for bad in [URL_SAFE_NO_PAD.encode(forged), "%%%".into(), "AAAA".into(), String::new(), good[..good.len() - 2].to_owned()] {
+        for bad in [
+            URL_SAFE_NO_PAD.encode(forged),
+            "%%%".into(),
+            "AAAA".into(),
+            String::new(),
+            good[..good.len() - 2].to_owned(),
+        ] {
             let err = cursor.decode(&bad).unwrap_err();
-            assert_eq!((err.status(), err.code()), (400, "invalid_parameter"), "{bad}");
+            assert_eq!(
+                (err.status(), err.code()),
+                (400, "invalid_parameter"),
+                "{bad}"
+            );
         }
     }
 }

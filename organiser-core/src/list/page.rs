@@ -67,7 +67,12 @@ impl Scan {
     /// Every key that starts with `prefix`.
     pub(crate) fn prefix(table: Tbl, prefix: Vec<u8>, dir: Dir) -> Scan {
         let hi = prefix_end(&prefix);
-        Scan { table, lo: prefix, hi, dir }
+        Scan {
+            table,
+            lo: prefix,
+            hi,
+            dir,
+        }
     }
 
     /// Keys from `lo` (inclusive) to `hi` (exclusive).
@@ -131,7 +136,11 @@ pub(crate) fn walk<T>(
 }
 
 /// How many keys of `scan` `accept` takes.
-pub(crate) fn count(tx: &impl Tables, scan: &Scan, mut accept: impl FnMut(&[u8]) -> Result<bool>) -> Result<u64> {
+pub(crate) fn count(
+    tx: &impl Tables,
+    scan: &Scan,
+    mut accept: impl FnMut(&[u8]) -> Result<bool>,
+) -> Result<u64> {
     let (lo, hi) = scan.bounds(None);
     let mut n = 0;
     tx.scan(scan.table, lo, hi, scan.dir, &mut |k, _| {

@@ -130,7 +130,9 @@ impl ListParams {
             if let Some(order) = params.order.as_deref().filter(|o| *o != "updated_at") {
                 details.add(
                     "order",
-                    format!("cannot be {order} with updated_since (that list is ordered by updated_at)"),
+                    format!(
+                        "cannot be {order} with updated_since (that list is ordered by updated_at)"
+                    ),
                 );
             }
         }
@@ -149,7 +151,10 @@ mod tests {
     use super::*;
 
     fn parse(query: &str) -> Result<ListParams> {
-        ListParams::parse(&Query::parse(query).unwrap(), &["position", "name", "updated_at"])
+        ListParams::parse(
+            &Query::parse(query).unwrap(),
+            &["position", "name", "updated_at"],
+        )
     }
 
     #[test]
@@ -163,7 +168,12 @@ mod tests {
 
     #[test]
     fn limits_are_clamped_to_100() {
-        for (q, limit) in [("limit=100", 100), ("limit=101", 100), ("limit=99999999999999999999999", 100), ("limit=1", 1)] {
+        for (q, limit) in [
+            ("limit=100", 100),
+            ("limit=101", 100),
+            ("limit=99999999999999999999999", 100),
+            ("limit=1", 1),
+        ] {
             assert_eq!(parse(q).unwrap().limit, limit, "{q}");
         }
     }
@@ -192,8 +202,14 @@ mod tests {
 
     #[test]
     fn updated_since_takes_z_or_an_offset() {
-        let z = parse("updated_since=2026-01-01T10:00:00Z").unwrap().updated_since.unwrap();
-        let offset = parse("updated_since=2026-01-01T11:00:00%2B01:00").unwrap().updated_since.unwrap();
+        let z = parse("updated_since=2026-01-01T10:00:00Z")
+            .unwrap()
+            .updated_since
+            .unwrap();
+        let offset = parse("updated_since=2026-01-01T11:00:00%2B01:00")
+            .unwrap()
+            .updated_since
+            .unwrap();
         assert_eq!(z, offset);
     }
 }

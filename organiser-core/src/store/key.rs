@@ -35,7 +35,8 @@ impl Key {
     }
 
     pub(crate) fn i32(mut self, v: i32) -> Self {
-        self.0.extend_from_slice(&((v as u32) ^ (1 << 31)).to_be_bytes());
+        self.0
+            .extend_from_slice(&((v as u32) ^ (1 << 31)).to_be_bytes());
         self
     }
 
@@ -107,7 +108,9 @@ pub(crate) fn date_from_number(n: i32) -> Date {
 
 /// The ID at the end of an index key.
 pub(crate) fn tail_id(key: &[u8]) -> Id {
-    let bytes: [u8; 16] = key[key.len() - 16..].try_into().expect("an index key ends with an id");
+    let bytes: [u8; 16] = key[key.len() - 16..]
+        .try_into()
+        .expect("an index key ends with an id");
     Id::from_bytes(bytes)
 }
 
@@ -210,7 +213,10 @@ mod tests {
         sorted.sort();
         let mut keys: Vec<_> = ints.iter().map(|&v| Key::new().i64(v)).collect();
         keys.sort();
-        let back: Vec<i64> = keys.iter().map(|k| Reader::new(k.as_slice()).i64()).collect();
+        let back: Vec<i64> = keys
+            .iter()
+            .map(|k| Reader::new(k.as_slice()).i64())
+            .collect();
         assert_eq!(back, sorted);
 
         let strs = ["b", "a", "ab", "a\0b", "", "a\0"];
@@ -218,7 +224,10 @@ mod tests {
         sorted.sort();
         let mut keys: Vec<_> = strs.iter().map(|s| Key::new().str(s).tag(9)).collect();
         keys.sort();
-        let back: Vec<String> = keys.iter().map(|k| Reader::new(k.as_slice()).str()).collect();
+        let back: Vec<String> = keys
+            .iter()
+            .map(|k| Reader::new(k.as_slice()).str())
+            .collect();
         assert_eq!(back, sorted);
     }
 
@@ -228,8 +237,14 @@ mod tests {
         let mut keys = [d("2026-01-02"), None, d("1969-12-31"), d("2026-01-01")]
             .map(|x| (Key::new().opt_date_last(x), x));
         keys.sort();
-        let back: Vec<_> = keys.iter().map(|(k, _)| Reader::new(k.as_slice()).opt_date_last()).collect();
-        assert_eq!(back, vec![d("1969-12-31"), d("2026-01-01"), d("2026-01-02"), None]);
+        let back: Vec<_> = keys
+            .iter()
+            .map(|(k, _)| Reader::new(k.as_slice()).opt_date_last())
+            .collect();
+        assert_eq!(
+            back,
+            vec![d("1969-12-31"), d("2026-01-01"), d("2026-01-02"), None]
+        );
     }
 
     #[test]

@@ -33,7 +33,9 @@ pub enum OpenError {
     #[error("the store is held by another process")]
     Locked,
     /// The store was written by a newer version of Organiser.
-    #[error("the store was written by a newer Organiser (schema {found}, this build reads up to {supported})")]
+    #[error(
+        "the store was written by a newer Organiser (schema {found}, this build reads up to {supported})"
+    )]
     TooNew {
         /// The store's schema version.
         found: u32,
@@ -168,7 +170,13 @@ pub(crate) trait Tables {
     }
 
     /// The first key (in `dir` order) between `lo` and `hi`.
-    fn first_key(&self, t: Tbl, lo: Bound<&[u8]>, hi: Bound<&[u8]>, dir: Dir) -> Result<Option<Vec<u8>>> {
+    fn first_key(
+        &self,
+        t: Tbl,
+        lo: Bound<&[u8]>,
+        hi: Bound<&[u8]>,
+        dir: Dir,
+    ) -> Result<Option<Vec<u8>>> {
         let mut found = None;
         self.scan(t, lo, hi, dir, &mut |k, _| {
             found = Some(k.to_vec());
@@ -185,8 +193,11 @@ fn scan_table(
     dir: Dir,
     f: &mut dyn FnMut(&[u8], &[u8]) -> Result<bool>,
 ) -> Result<()> {
-    if let (Bound::Included(a) | Bound::Excluded(a), Bound::Included(b) | Bound::Excluded(b)) = (lo, hi) {
-        let empty = a > b || (a == b && !(matches!(lo, Bound::Included(_)) && matches!(hi, Bound::Included(_))));
+    if let (Bound::Included(a) | Bound::Excluded(a), Bound::Included(b) | Bound::Excluded(b)) =
+        (lo, hi)
+    {
+        let empty = a > b
+            || (a == b && !(matches!(lo, Bound::Included(_)) && matches!(hi, Bound::Included(_))));
         if empty {
             return Ok(());
         }

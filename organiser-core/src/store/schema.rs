@@ -3,11 +3,11 @@
 //! Records are JSON under their key; `*_BY_*` tables are indexes whose keys
 //! end with the record's ID and whose values are empty.
 
-use super::{Tbl, Tables, WriteTx};
-#[cfg(test)]
-use redb::TableHandle;
+use super::{Tables, Tbl, WriteTx};
 use crate::error::Result;
 use redb::TableDefinition;
+#[cfg(test)]
+use redb::TableHandle;
 
 const fn table(name: &'static str) -> Tbl {
     TableDefinition::new(name)
@@ -167,7 +167,8 @@ mod tests {
         let store = Store::in_memory().unwrap();
         let tx = store.begin_write().unwrap();
         tx.ensure(META).unwrap();
-        tx.insert(META, VERSION_KEY, &(VERSION + 1).to_be_bytes()).unwrap();
+        tx.insert(META, VERSION_KEY, &(VERSION + 1).to_be_bytes())
+            .unwrap();
         assert!(matches!(migrate(&tx), Err(OpenError::TooNew { .. })));
     }
 }

@@ -190,7 +190,11 @@ pub(crate) fn is_version_shape(v: &str) -> bool {
     core_ok && pre_ok && semver::Version::parse(v).is_ok()
 }
 
-pub(crate) fn change(cx: &mut WriteCx<'_>, change: SystemChange, plain_http: bool) -> Result<System> {
+pub(crate) fn change(
+    cx: &mut WriteCx<'_>,
+    change: SystemChange,
+    plain_http: bool,
+) -> Result<System> {
     let managed = cx.org.options.update.managed_by.is_some();
     let mut details = Details::new();
     if let Some(channel) = &change.channel {
@@ -199,7 +203,10 @@ pub(crate) fn change(cx: &mut WriteCx<'_>, change: SystemChange, plain_http: boo
         }
     }
     if change.update_checks.is_some() && managed {
-        details.add("update_checks", "are managed outside the app and cannot be changed here");
+        details.add(
+            "update_checks",
+            "are managed outside the app and cannot be changed here",
+        );
     }
     if let Field::Value(v) = &change.dismissed_version {
         if !is_version_shape(v) {

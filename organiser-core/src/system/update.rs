@@ -70,7 +70,9 @@ impl SignedManifest {
     }
 
     fn open(&self, key: &VerifyingKey) -> std::result::Result<Manifest, String> {
-        let json = STANDARD.decode(&self.manifest).map_err(|_| "the manifest is not base64")?;
+        let json = STANDARD
+            .decode(&self.manifest)
+            .map_err(|_| "the manifest is not base64")?;
         let signature: [u8; 64] = STANDARD
             .decode(&self.signature)
             .ok()
@@ -128,7 +130,11 @@ pub(crate) fn status<T: Tables>(cx: &Cx<'_, T>, s: &StoredSystem) -> Result<Upda
         return Ok(info);
     }
     let Some(result) = &s.result else {
-        info.status = if s.update_checks { UpdateStatus::Unknown } else { UpdateStatus::Off };
+        info.status = if s.update_checks {
+            UpdateStatus::Unknown
+        } else {
+            UpdateStatus::Off
+        };
         return Ok(info);
     };
     info.latest_version = Some(result.latest_version.clone());
@@ -147,7 +153,9 @@ pub(crate) fn status<T: Tables>(cx: &Cx<'_, T>, s: &StoredSystem) -> Result<Upda
             None => UpdateStatus::Available,
             Some(problem) => {
                 info.not_covered_reason = Some(match problem {
-                    LicenceProblem::Revoked => "The licence key was revoked, so it covers no new release.".to_owned(),
+                    LicenceProblem::Revoked => {
+                        "The licence key was revoked, so it covers no new release.".to_owned()
+                    }
                     LicenceProblem::NotCovered => format!(
                         "Version {} was released on {}, after the updates the licence covers.",
                         result.latest_version, result.latest_released_on
@@ -163,7 +171,10 @@ pub(crate) fn status<T: Tables>(cx: &Cx<'_, T>, s: &StoredSystem) -> Result<Upda
 /// Fetches and checks the manifest of `channel`.
 fn fetch(inner: &Inner, channel: &str) -> std::result::Result<Manifest, String> {
     let options = &inner.options.update;
-    let key = options.public_key.as_ref().ok_or("this build has no release signing key")?;
+    let key = options
+        .public_key
+        .as_ref()
+        .ok_or("this build has no release signing key")?;
     let url = options.manifest_url.replace("{channel}", channel);
     let client = crate::net::blocking_client(Duration::from_secs(UPDATE_CHECK_WAIT_SECS))
         .map_err(|e| e.to_string())?;
@@ -178,11 +189,14 @@ fn fetch(inner: &Inner, channel: &str) -> std::result::Result<Manifest, String> 
         return Err(format!("the update server answered {}", response.status()));
     }
     let body = crate::net::read_capped(response, MAX_MANIFEST_BYTES)?;
-    let signed: SignedManifest =
-        serde_json::from_slice(&body).map_err(|_| "the update server's answer is not a signed manifest".to_owned())?;
+    let signed: SignedManifest = serde_json::from_slice(&body)
+        .map_err(|_| "the update server's answer is not a signed manifest".to_owned())?;
     let manifest = signed.open(key)?;
     if manifest.channel != channel {
-        return Err(format!("the manifest is for the {} channel, not {channel}", manifest.channel));
+        return Err(format!(
+            "the manifest is for the {} channel, not {channel}",
+            manifest.channel
+        ));
     }
     Ok(manifest)
 }
@@ -234,7 +248,10 @@ pub(crate) fn scheduled_due<T: Tables>(cx: &Cx<'_, T>) -> Result<bool> {
         return Ok(false);
     }
     let s = stored(cx)?;
-    Ok(s.update_checks && (s.check_queued || s.last_attempt_at.is_none_or(|t| cx.now().duration_since(t) >= DAILY)))
+    Ok(s.update_checks
+        && (s.check_queued
+            || s.last_attempt_at
+                .is_none_or(|t| cx.now().duration_since(t) >= DAILY)))
 }
 
 #[cfg(test)]
@@ -253,7 +270,12 @@ mod tests {
     fn channels_pick_their_latest_release() {
         let manifest = Manifest {
             channel: "beta".into(),
-            releases: vec![release("1.2.0"), release("1.3.0-beta.2"), release("1.3.0-beta.10"), release("1.2.1")],
+            releases: vec![
+                release("1.2.0"),
+                release("1.3.0-beta.2"),
+                release("1.3.0-beta.10"),
+                release("1.2.1"),
+            ],
             revoked_keys: vec![],
         };
         assert_eq!(latest(&manifest, "stable").unwrap().version, "1.2.1");
@@ -275,7 +297,11 @@ mod tests {
         };
         let signed = SignedManifest::sign(&manifest, &key);
         assert_eq!(signed.open(&key.verifying_key()).unwrap(), manifest);
-        assert!(signed.open(&SigningKey::from_bytes(&[4; 32]).verifying_key()).is_err());
+        assert!(
+            signed
+                .open(&SigningKey::from_bytes(&[4; 32]).verifying_key())
+                .is_err()
+        );
         let tampered = SignedManifest {
             manifest: STANDARD.encode(br#"{"channel":"stable","releases":[]}"#),
             ..signed

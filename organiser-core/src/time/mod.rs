@@ -37,7 +37,11 @@ pub fn parse_date(s: &str) -> Option<Date> {
     if b.len() != 10 || b[4] != b'-' || b[7] != b'-' {
         return None;
     }
-    if !b.iter().enumerate().all(|(i, c)| i == 4 || i == 7 || c.is_ascii_digit()) {
+    if !b
+        .iter()
+        .enumerate()
+        .all(|(i, c)| i == 4 || i == 7 || c.is_ascii_digit())
+    {
         return None;
     }
     s.parse::<Date>().ok()
@@ -50,7 +54,8 @@ pub fn days_between(a: Date, b: Date) -> i64 {
 
 /// `date` plus `days` (which may be negative), clamped to jiff's range.
 pub fn add_days(date: Date, days: i64) -> Date {
-    date.checked_add(days.days()).unwrap_or(if days < 0 { Date::MIN } else { Date::MAX })
+    date.checked_add(days.days())
+        .unwrap_or(if days < 0 { Date::MIN } else { Date::MAX })
 }
 
 /// Serde for instants in the API's shape.
@@ -85,7 +90,8 @@ pub mod serde_timestamp {
         /// Reads an RFC 3339 instant or null.
         pub fn deserialize<'de, D: Deserializer<'de>>(d: D) -> Result<Option<Timestamp>, D::Error> {
             let s = Option::<std::borrow::Cow<'de, str>>::deserialize(d)?;
-            s.map(|s| s.parse().map_err(serde::de::Error::custom)).transpose()
+            s.map(|s| s.parse().map_err(serde::de::Error::custom))
+                .transpose()
         }
     }
 }

@@ -202,8 +202,14 @@ impl Zone {
                 // zone is named after ("London" over "Edinburgh").
                 let mut matching = zones().filter(|z| z.iana.eq_ignore_ascii_case(name));
                 let first = matching.next()?;
-                let city = |z: &ZoneInfo| z.iana.rsplit('/').next() == Some(&z.name.replace(' ', "_"));
-                Some(std::iter::once(first).chain(matching).find(city).unwrap_or(first))
+                let city =
+                    |z: &ZoneInfo| z.iana.rsplit('/').next() == Some(&z.name.replace(' ', "_"));
+                Some(
+                    std::iter::once(first)
+                        .chain(matching)
+                        .find(city)
+                        .unwrap_or(first),
+                )
             })?;
         let tz = jiff::tz::db().get(info.iana).ok()?;
         Some(Zone { info, tz })
@@ -256,7 +262,12 @@ mod tests {
     #[test]
     fn every_picker_zone_is_in_the_bundled_database() {
         for z in zones() {
-            assert!(jiff::tz::db().get(z.iana).is_ok(), "{} -> {}", z.name, z.iana);
+            assert!(
+                jiff::tz::db().get(z.iana).is_ok(),
+                "{} -> {}",
+                z.name,
+                z.iana
+            );
         }
         assert_eq!(zones().count(), 151);
     }
@@ -267,8 +278,14 @@ mod tests {
             ("London", Some(("London", "Europe/London"))),
             ("london", Some(("London", "Europe/London"))),
             ("Europe/London", Some(("London", "Europe/London"))),
-            ("Eastern Time (US & Canada)", Some(("Eastern Time (US & Canada)", "America/New_York"))),
-            ("America/New_York", Some(("Eastern Time (US & Canada)", "America/New_York"))),
+            (
+                "Eastern Time (US & Canada)",
+                Some(("Eastern Time (US & Canada)", "America/New_York")),
+            ),
+            (
+                "America/New_York",
+                Some(("Eastern Time (US & Canada)", "America/New_York")),
+            ),
             ("Asia/Tokyo", Some(("Tokyo", "Asia/Tokyo"))),
             ("UTC", Some(("UTC", "Etc/UTC"))),
             ("Mars/Olympus_Mons", None),
@@ -283,10 +300,22 @@ mod tests {
     #[test]
     fn today_is_the_date_in_the_zone() {
         let now: Timestamp = "2026-06-30T23:30:00Z".parse().unwrap();
-        assert_eq!(Zone::find("UTC").unwrap().today(now).to_string(), "2026-06-30");
-        assert_eq!(Zone::find("Tokyo").unwrap().today(now).to_string(), "2026-07-01");
-        assert_eq!(Zone::find("Hawaii").unwrap().today(now).to_string(), "2026-06-30");
-        assert_eq!(Zone::find("Samoa").unwrap().today(now).to_string(), "2026-07-01");
+        assert_eq!(
+            Zone::find("UTC").unwrap().today(now).to_string(),
+            "2026-06-30"
+        );
+        assert_eq!(
+            Zone::find("Tokyo").unwrap().today(now).to_string(),
+            "2026-07-01"
+        );
+        assert_eq!(
+            Zone::find("Hawaii").unwrap().today(now).to_string(),
+            "2026-06-30"
+        );
+        assert_eq!(
+            Zone::find("Samoa").unwrap().today(now).to_string(),
+            "2026-07-01"
+        );
     }
 
     #[test]

@@ -1,0 +1,155 @@
+//! Where a command's requests go: the store in-process, or the server that
+//! holds it (its `server.json`), or any server named by `ORGANISER_URL` and
+//! `ORGANISER_TOKEN`. Commands build one [`Request`] either way.
+
+use std::path::{Path, PathBuf};
+use std::time::Duration;
+
+use organiser_core::{Auth, Method, OpenError, Organiser, Query, Request, Response};
+use organiser_server::ServerInfo;
+use serde_json::Value;
+
+use crate::error::CliError;
+
+/// The data directory: `--data-dir`, else `ORGANISER_DATA_DIR` (clap reads
+/// both), else the platform's data directory.
+pub fn data_dir(given: Option<&Path>) -> Result<PathBuf, CliError> {
+    match given {
+        Some(dir) => Ok(dir.to_path_buf()),
+        None => dirs::data_dir()
+            .map(|d| d.join("organiser"))
+            .ok_or_else(|| CliError::msg("no data directory: pass --data-dir or set ORGANISER_DATA_DIR")),
+    }
+}
+
+/// Opens the store in `dir` in-process, with errors that say what to do.
+pub fn open_store(dir: &Path) -> Result<Organiser, OpenError> {
+    Organiser::open(dir)
+}
+
+/// Phrases an open error for people.
+pub fn open_error(dir: &Path, e: OpenError) -> CliError {
+    match e {
+        OpenError::Locked => match ServerInfo::read(dir) {
+            Some(info) => CliError::msg(format!(
+                "the store in {} is held by the server at {} (pid {}); stop it first",
+                dir.display(),
+                info.url,
+                info.pid
+            )),
+            None => CliError::msg(format!(
+                "the store in {} is held by another process; stop it, or point --data-dir elsewhere",
+                dir.display()
+            )),
+        },
+        OpenError::TooNew { .. } => CliError::msg(format!("{} ({}): upgrade Organiser", e, dir.display())),
+        other => CliError::msg(format!("cannot open the data directory {}: {other}", dir.display())),
+    }
+}
+
+/// Where requests go.
+pub enum Backend {
+    /// The store, opened in this process; requests run as the owner at the machine.
+    Local(Organiser),
+    /// A server over HTTP.
+    Remote {
+        /// Its base address.
+        url: String,
+        /// The bearer token to send.
+        token: String,
+        /// The HTTP client.
+        client: reqwest::blocking::Client,
+    },
+}
+
+impl Backend {
+    /// `ORGANISER_URL` + `ORGANISER_TOKEN` when set; else the store in
+    /// `dir`, or the server holding it.
+    pub fn open(dir: Option<&Path>) -> Result<Backend, CliError> {
+        if let (Ok(url), Ok(token)) = (std::env::var("ORGANISER_URL"), std::env::var("ORGANISER_TOKEN")) {
+            if !url.trim().is_empty() {
+                return Backend::remote(url.trim(), token.trim());
+            }
+        }
+        let dir = data_dir(dir)?;
+        match open_store(&dir) {
+            Ok(org) => Ok(Backend::Local(org)),
+            Err(OpenError::Locked) => match ServerInfo::read(&dir) {
+                Some(info) => Backend::remote(&info.url, &info.token),
+                None => Err(open_error(&dir, OpenError::Locked)),
+            },
+            Err(e) => Err(open_error(&dir, e)),
+        }
+    }
+
+    fn remote(url: &str, token: &str) -> Result<Backend, CliError> {
+        let _ = rustls::crypto::ring::default_provider().install_default();
+        let client = reqwest::blocking::Client::builder()
+            .timeout(Duration::from_secs(120))
+            .build()
+            .map_err(|e| CliError::msg(format!("HTTP client: {e}")))?;
+        Ok(Backend::Remote {
+            url: url.trim_end_matches('/').to_owned(),
+            token: token.to_owned(),
+            client,
+        })
+    }
+
+    /// Sends one request and returns the response, whatever its status.
+    pub fn call(&self, request: Request) -> Result<Response, CliError> {
+        match self {
+            Backend::Local(org) => Ok(org.handle(&request)),
+            Backend::Remote { url, token, client } => {
+                let method = reqwest::Method::from_bytes(request.method.as_str().as_bytes()).expect("a method");
+                let mut builder = client
+                    .request(method, format!("{url}/api/v1{}", request.path))
+                    .bearer_auth(token);
+                let pairs: Vec<(&str, &str)> = request.query.pairs().collect();
+                if !pairs.is_empty() {
+                    builder = builder.query(&pairs);
+                }
+                if let Some(body) = &request.body {
+                    builder = builder.json(body);
+                }
+                let response = builder
+                    .send()
+                    .map_err(|e| CliError::msg(format!("cannot reach the server at {url}: {e}")))?;
+                let status = response.status().as_u16();
+                let body = response
+                    .bytes()
+                    .map_err(|e| CliError::msg(format!("the server at {url} broke off its answer: {e}")))?;
+                Ok(Response {
+                    status,
+                    body: if body.is_empty() { None } else { Some(body.to_vec()) },
+                    replayed: false,
+                })
+            }
+        }
+    }
+
+    /// Sends a request and returns its JSON body; an error status becomes
+    /// the API's message.
+    pub fn send(&self, method: Method, path: &str, query: Query, body: Option<Value>) -> Result<Value, CliError> {
+        let mut request = Request::new(method, path, Auth::Local).with_query(query);
+        request.body = body;
+        let response = self.call(request)?;
+        let json = response.json_value();
+        if (200..300).contains(&response.status) {
+            return Ok(json);
+        }
+        let error = &json["error"];
+        Err(CliError::Api {
+            status: response.status,
+            code: error["code"].as_str().unwrap_or("error").to_owned(),
+            message: error["message"]
+                .as_str()
+                .map(str::to_owned)
+                .unwrap_or_else(|| format!("the server answered {}", response.status)),
+        })
+    }
+
+    /// GET `path`.
+    pub fn get(&self, path: &str, query: Query) -> Result<Value, CliError> {
+        self.send(Method::Get, path, query, None)
+    }
+}

@@ -1,0 +1,69 @@
+//! `organiser serve`: serves the JSON API until SIGINT or SIGTERM.
+
+use std::net::SocketAddr;
+
+use clap::Args;
+use organiser_server::{Config, ServerFile, ServerInfo};
+
+use super::Global;
+use crate::backend::{data_dir, open_error, open_store};
+use crate::error::CliError;
+
+#[derive(Debug, Args)]
+pub(crate) struct Serve {
+    /// The address to listen on.
+    #[arg(long, default_value = "127.0.0.1:7420", value_name = "ADDR")]
+    listen: SocketAddr,
+}
+
+impl Serve {
+    pub(crate) fn run(self, global: &Global) -> Result<(), CliError> {
+        init_logging();
+        let dir = data_dir(global.data_dir.as_deref())?;
+        let org = open_store(&dir).map_err(|e| open_error(&dir, e))?;
+        let mut config = Config::from_env().map_err(CliError::msg)?;
+        let token = ServerFile::new_token();
+        config.local_token = Some(token.clone());
+        let runtime = tokio::runtime::Builder::new_multi_thread()
+            .enable_all()
+            .build()
+            .map_err(|e| CliError::msg(format!("cannot start the runtime: {e}")))?;
+        runtime.block_on(async move {
+            let listener = tokio::net::TcpListener::bind(self.listen)
+                .await
+                .map_err(|e| CliError::msg(format!("cannot listen on {}: {e}", self.listen)))?;
+            let addr = listener.local_addr()?;
+            let url = format!("http://{addr}");
+            let _file = ServerFile::write(
+                &dir,
+                &ServerInfo {
+                    url: url.clone(),
+                    token,
+                    pid: std::process::id(),
+                },
+            )
+            .map_err(|e| CliError::msg(format!("cannot write server.json in {}: {e}", dir.display())))?;
+            tracing::info!(%url, data_dir = %dir.display(), "serving");
+            eprintln!("Serving {} on {url} (Ctrl-C to stop)", dir.display());
+            organiser_server::serve(listener, org, config, organiser_server::shutdown_signal())
+                .await
+                .map_err(|e| CliError::msg(format!("the server stopped: {e}")))
+        })
+    }
+}
+
+/// Structured request logs on standard error: `ORGANISER_LOG=json` for JSON
+/// lines; `RUST_LOG` filters (default `info`).
+fn init_logging() {
+    use tracing_subscriber::EnvFilter;
+    let filter = EnvFilter::try_from_default_env().unwrap_or_else(|_| EnvFilter::new("info"));
+    let builder = tracing_subscriber::fmt()
+        .with_env_filter(filter)
+        .with_ansi(std::io::IsTerminal::is_terminal(&std::io::stderr()))
+        .with_writer(std::io::stderr);
+    if std::env::var("ORGANISER_LOG").is_ok_and(|v| v == "json") {
+        let _ = builder.json().flatten_event(true).try_init();
+    } else {
+        let _ = builder.try_init();
+    }
+}

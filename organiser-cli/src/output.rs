@@ -1,0 +1,82 @@
+//! Output: tables for people (comfy-table, colour only on a terminal
+//! without NO_COLOR), JSON for scripts.
+
+use std::io::{IsTerminal, Write};
+
+use comfy_table::{Cell, Color, ContentArrangement, Table, presets};
+use serde_json::Value;
+
+use crate::error::CliError;
+
+/// Whether standard output takes colour.
+pub(crate) fn colour() -> bool {
+    std::env::var_os("NO_COLOR").is_none_or(|v| v.is_empty()) && std::io::stdout().is_terminal()
+}
+
+/// A table in the house style.
+pub(crate) fn table(header: &[&str]) -> Table {
+    let mut table = Table::new();
+    table.load_style(presets::NOTHING).set_content_arrangement(ContentArrangement::Dynamic);
+    if colour() {
+        table.enforce_styling();
+    } else {
+        table.force_no_tty();
+    }
+    let bold = colour();
+    table.set_header(header.iter().map(|h| {
+        let cell = Cell::new(h);
+        if bold { cell.add_attribute(comfy_table::Attribute::Bold) } else { cell }
+    }));
+    table
+}
+
+/// A cell in red when colour is on.
+pub(crate) fn red(text: impl ToString) -> Cell {
+    let cell = Cell::new(text.to_string());
+    if colour() { cell.fg(Color::Red) } else { cell }
+}
+
+/// Prints a line; a closed pipe stops quietly.
+pub(crate) fn line(text: impl std::fmt::Display) -> Result<(), CliError> {
+    let mut out = std::io::stdout().lock();
+    writeln!(out, "{text}")?;
+    Ok(())
+}
+
+/// Prints `value` as pretty JSON.
+pub(crate) fn json(value: &Value) -> Result<(), CliError> {
+    line(serde_json::to_string_pretty(value).unwrap_or_default())
+}
+
+/// Prints a table flush left, columns two spaces apart, trimmed of
+/// trailing spaces.
+pub(crate) fn print_table(table: &Table) -> Result<(), CliError> {
+    let mut table = table.clone();
+    for column in table.column_iter_mut() {
+        column.set_padding((0, 2));
+    }
+    let mut out = std::io::stdout().lock();
+    for row in table.lines() {
+        writeln!(out, "{}", row.trim_end())?;
+    }
+    Ok(())
+}
+
+/// A two-column table of names and values.
+pub(crate) fn fields(rows: &[(&str, String)]) -> Result<(), CliError> {
+    let mut t = Table::new();
+    t.load_style(presets::NOTHING).force_no_tty();
+    for (k, v) in rows {
+        t.add_row(vec![Cell::new(k), Cell::new(v)]);
+    }
+    print_table(&t)
+}
+
+/// A JSON value as table text: strings bare, null as a dash.
+pub(crate) fn text(v: &Value) -> String {
+    match v {
+        Value::Null => "-".to_owned(),
+        Value::String(s) => s.clone(),
+        other => other.to_string(),
+    }
+}

@@ -1,0 +1,205 @@
+//! Every API request: authentication, body checks, one call to the core,
+//! and the core's response as HTTP.
+
+use axum::body::{Body, Bytes};
+use axum::extract::State;
+use axum::http::{HeaderMap, HeaderValue, Method as HttpMethod, StatusCode, Uri, header};
+use axum::response::{IntoResponse, Response};
+use organiser_core::limits::MAX_JSON_BODY_BYTES;
+use organiser_core::{APP, Auth, Error, Method, Query, Request};
+use subtle::ConstantTimeEq;
+
+use crate::AppState;
+use crate::error::{ApiError, json_body};
+use crate::session::SESSION_COOKIE;
+
+const API_PREFIX: &str = "/api/v1";
+
+pub(crate) async fn api(
+    State(state): State<AppState>,
+    method: HttpMethod,
+    uri: Uri,
+    headers: HeaderMap,
+    body: Body,
+) -> Response {
+    match translate(&state, &method, &uri, &headers, body).await {
+        Ok(Translated::Core(request)) => {
+            let org = state.org.clone();
+            let head = request.method == Method::Get && method == HttpMethod::HEAD;
+            let answer = tokio::task::spawn_blocking(move || org.handle(&request)).await;
+            match answer {
+                Ok(response) => render(response, head),
+                Err(_) => ApiError(Error::Internal("the request's task failed".into())).into_response(),
+            }
+        }
+        Ok(Translated::Discovery) => {
+            let discovery = state.org.discovery(&base_url(&headers));
+            match serde_json::to_string(&discovery) {
+                Ok(body) => (StatusCode::OK, json_body(body)).into_response(),
+                Err(e) => ApiError(Error::Internal(e.to_string())).into_response(),
+            }
+        }
+        Err(error) => ApiError(error).into_response(),
+    }
+}
+
+enum Translated {
+    Core(Box<Request>),
+    Discovery,
+}
+
+/// The address the client reached us at, for discovery.
+fn base_url(headers: &HeaderMap) -> String {
+    let host = headers
+        .get("x-forwarded-host")
+        .or_else(|| headers.get(header::HOST))
+        .and_then(|h| h.to_str().ok())
+        .unwrap_or("localhost");
+    let scheme = if plain_http(headers) { "http" } else { "https" };
+    format!("{scheme}://{host}")
+}
+
+/// Whether the request came over plain HTTP: we serve no TLS ourselves, so
+/// only a proxy saying `X-Forwarded-Proto: https` makes it secure.
+fn plain_http(headers: &HeaderMap) -> bool {
+    !headers
+        .get("x-forwarded-proto")
+        .and_then(|v| v.to_str().ok())
+        .is_some_and(|v| v.eq_ignore_ascii_case("https"))
+}
+
+async fn translate(
+    state: &AppState,
+    method: &HttpMethod,
+    uri: &Uri,
+    headers: &HeaderMap,
+    body: Body,
+) -> Result<Translated, Error> {
+    let path = uri.path();
+    let discovery = format!("/.well-known/{APP}");
+    if path == discovery && (method == HttpMethod::GET || method == HttpMethod::HEAD) {
+        return Ok(Translated::Discovery);
+    }
+    let Some(api_path) = path.strip_prefix(API_PREFIX).filter(|p| p.is_empty() || p.starts_with('/')) else {
+        return Err(Error::NotFound);
+    };
+    let Some(core_method) = Method::parse(method.as_str()) else {
+        return Err(Error::NotFound);
+    };
+    let auth = authenticate(state, headers, method).await?;
+    let body = read_body(headers, body).await?;
+    let query = Query::parse(uri.query().unwrap_or_default())?;
+    let idempotency_key = match headers.get("idempotency-key") {
+        None => None,
+        Some(v) => Some(
+            v.to_str()
+                .map_err(|_| Error::bad_param("Idempotency-Key", "must be visible ASCII"))?
+                .to_owned(),
+        ),
+    };
+    Ok(Translated::Core(Box::new(Request {
+        method: core_method,
+        path: api_path.to_owned(),
+        query,
+        body,
+        auth,
+        idempotency_key,
+        plain_http: plain_http(headers),
+        base_url: base_url(headers),
+    })))
+}
+
+/// Bearer token (the local administrator's, or an API token), else a
+/// session cookie, else nobody. A bad credential is 401 at once.
+async fn authenticate(state: &AppState, headers: &HeaderMap, method: &HttpMethod) -> Result<Auth, Error> {
+    if let Some(value) = headers.get(header::AUTHORIZATION) {
+        let value = value.to_str().map_err(|_| Error::Unauthorized)?;
+        let token = value
+            .strip_prefix("Bearer ")
+            .or_else(|| value.strip_prefix("bearer "))
+            .ok_or(Error::Unauthorized)?
+            .trim();
+        if let Some(local) = &state.config.local_token {
+            if bool::from(token.as_bytes().ct_eq(local.as_bytes())) {
+                return Ok(Auth::Local);
+            }
+        }
+        let org = state.org.clone();
+        let token = token.to_owned();
+        return tokio::task::spawn_blocking(move || org.authenticate_token(&token))
+            .await
+            .map_err(|_| Error::Internal("authentication task failed".into()))?;
+    }
+    if let Some(secret) = cookie(headers, SESSION_COOKIE) {
+        let csrf = headers
+            .get("x-csrf-token")
+            .and_then(|v| v.to_str().ok())
+            .map(str::to_owned);
+        let unsafe_method = !matches!(*method, HttpMethod::GET | HttpMethod::HEAD | HttpMethod::OPTIONS);
+        let org = state.org.clone();
+        return tokio::task::spawn_blocking(move || org.authenticate_session(&secret, csrf.as_deref(), unsafe_method))
+            .await
+            .map_err(|_| Error::Internal("authentication task failed".into()))?;
+    }
+    Ok(Auth::Anonymous)
+}
+
+pub(crate) fn cookie(headers: &HeaderMap, name: &str) -> Option<String> {
+    headers
+        .get_all(header::COOKIE)
+        .iter()
+        .filter_map(|v| v.to_str().ok())
+        .flat_map(|v| v.split(';'))
+        .filter_map(|pair| pair.trim().split_once('='))
+        .find(|(k, _)| *k == name)
+        .map(|(_, v)| v.to_owned())
+}
+
+fn is_json(headers: &HeaderMap) -> bool {
+    let Some(value) = headers.get(header::CONTENT_TYPE).and_then(|v| v.to_str().ok()) else {
+        return false;
+    };
+    let essence = value.split(';').next().unwrap_or_default().trim().to_ascii_lowercase();
+    essence == "application/json" || (essence.starts_with("application/") && essence.ends_with("+json"))
+}
+
+/// The JSON body: 413 past the limit, 415 when it is not JSON, 400 when it
+/// does not parse. An empty body is no body.
+pub(crate) async fn read_body(headers: &HeaderMap, body: Body) -> Result<Option<serde_json::Value>, Error> {
+    let too_large = Error::PayloadTooLarge {
+        limit: MAX_JSON_BODY_BYTES,
+    };
+    let declared = headers
+        .get(header::CONTENT_LENGTH)
+        .and_then(|v| v.to_str().ok())
+        .and_then(|v| v.parse::<u64>().ok());
+    if declared.is_some_and(|n| n > MAX_JSON_BODY_BYTES) {
+        return Err(too_large);
+    }
+    let bytes: Bytes = axum::body::to_bytes(body, MAX_JSON_BODY_BYTES as usize)
+        .await
+        .map_err(|_| too_large)?;
+    if bytes.is_empty() {
+        return Ok(None);
+    }
+    if !is_json(headers) {
+        return Err(Error::UnsupportedMediaType);
+    }
+    serde_json::from_slice(&bytes)
+        .map(Some)
+        .map_err(|e| Error::InvalidJson(format!("The body is not valid JSON: {e}")))
+}
+
+fn render(response: organiser_core::Response, head: bool) -> Response {
+    let status = StatusCode::from_u16(response.status).unwrap_or(StatusCode::INTERNAL_SERVER_ERROR);
+    let mut out = match response.body {
+        Some(body) if !head => (status, json_body(body)).into_response(),
+        Some(_) => (status, [(header::CONTENT_TYPE, HeaderValue::from_static("application/json"))]).into_response(),
+        None => status.into_response(),
+    };
+    if response.replayed {
+        out.headers_mut()
+            .insert("idempotent-replayed", HeaderValue::from_static("true"));
+    }
+    out
+}
