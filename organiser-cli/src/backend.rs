@@ -18,7 +18,9 @@ pub fn data_dir(given: Option<&Path>) -> Result<PathBuf, CliError> {
         Some(dir) => Ok(dir.to_path_buf()),
         None => dirs::data_dir()
             .map(|d| d.join("organiser"))
-            .ok_or_else(|| CliError::msg("no data directory: pass --data-dir or set ORGANISER_DATA_DIR")),
+            .ok_or_else(|| {
+                CliError::msg("no data directory: pass --data-dir or set ORGANISER_DATA_DIR")
+            }),
     }
 }
 
@@ -42,8 +44,13 @@ pub fn open_error(dir: &Path, e: OpenError) -> CliError {
                 dir.display()
             )),
         },
-        OpenError::TooNew { .. } => CliError::msg(format!("{} ({}): upgrade Organiser", e, dir.display())),
-        other => CliError::msg(format!("cannot open the data directory {}: {other}", dir.display())),
+        OpenError::TooNew { .. } => {
+            CliError::msg(format!("{} ({}): upgrade Organiser", e, dir.display()))
+        }
+        other => CliError::msg(format!(
+            "cannot open the data directory {}: {other}",
+            dir.display()
+        )),
     }
 }
 
@@ -66,7 +73,10 @@ impl Backend {
     /// `ORGANISER_URL` + `ORGANISER_TOKEN` when set; else the store in
     /// `dir`, or the server holding it.
     pub fn open(dir: Option<&Path>) -> Result<Backend, CliError> {
-        if let (Ok(url), Ok(token)) = (std::env::var("ORGANISER_URL"), std::env::var("ORGANISER_TOKEN")) {
+        if let (Ok(url), Ok(token)) = (
+            std::env::var("ORGANISER_URL"),
+            std::env::var("ORGANISER_TOKEN"),
+        ) {
             if !url.trim().is_empty() {
                 return Backend::remote(url.trim(), token.trim());
             }
@@ -100,7 +110,8 @@ impl Backend {
         match self {
             Backend::Local(org) => Ok(org.handle(&request)),
             Backend::Remote { url, token, client } => {
-                let method = reqwest::Method::from_bytes(request.method.as_str().as_bytes()).expect("a method");
+                let method = reqwest::Method::from_bytes(request.method.as_str().as_bytes())
+                    .expect("a method");
                 let mut builder = client
                     .request(method, format!("{url}/api/v1{}", request.path))
                     .bearer_auth(token);
@@ -115,12 +126,16 @@ impl Backend {
                     .send()
                     .map_err(|e| CliError::msg(format!("cannot reach the server at {url}: {e}")))?;
                 let status = response.status().as_u16();
-                let body = response
-                    .bytes()
-                    .map_err(|e| CliError::msg(format!("the server at {url} broke off its answer: {e}")))?;
+                let body = response.bytes().map_err(|e| {
+                    CliError::msg(format!("the server at {url} broke off its answer: {e}"))
+                })?;
                 Ok(Response {
                     status,
-                    body: if body.is_empty() { None } else { Some(body.to_vec()) },
+                    body: if body.is_empty() {
+                        None
+                    } else {
+                        Some(body.to_vec())
+                    },
                     replayed: false,
                 })
             }
@@ -129,7 +144,13 @@ impl Backend {
 
     /// Sends a request and returns its JSON body; an error status becomes
     /// the API's message.
-    pub fn send(&self, method: Method, path: &str, query: Query, body: Option<Value>) -> Result<Value, CliError> {
+    pub fn send(
+        &self,
+        method: Method,
+        path: &str,
+        query: Query,
+        body: Option<Value>,
+    ) -> Result<Value, CliError> {
         let mut request = Request::new(method, path, Auth::Local).with_query(query);
         request.body = body;
         let response = self.call(request)?;

@@ -20,7 +20,12 @@ pub use error::CliError;
 
 /// `organiser`: a self-hosted personal organiser.
 #[derive(Debug, Parser)]
-#[command(name = "organiser", version, about = "A self-hosted personal organiser", propagate_version = true)]
+#[command(
+    name = "organiser",
+    version,
+    about = "A self-hosted personal organiser",
+    propagate_version = true
+)]
 pub struct Cli {
     /// The data directory (default: $ORGANISER_DATA_DIR, else ~/.local/share/organiser).
     #[arg(long, global = true, env = "ORGANISER_DATA_DIR", value_name = "DIR")]
@@ -59,7 +64,11 @@ pub fn main() -> ExitCode {
         Ok(cli) => cli,
         Err(e) => {
             let _ = e.print();
-            return if e.use_stderr() { ExitCode::from(2) } else { ExitCode::SUCCESS };
+            return if e.use_stderr() {
+                ExitCode::from(2)
+            } else {
+                ExitCode::SUCCESS
+            };
         }
     };
     match run(cli) {

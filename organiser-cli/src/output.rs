@@ -16,7 +16,9 @@ pub(crate) fn colour() -> bool {
 /// A table in the house style.
 pub(crate) fn table(header: &[&str]) -> Table {
     let mut table = Table::new();
-    table.load_style(presets::NOTHING).set_content_arrangement(ContentArrangement::Dynamic);
+    table
+        .load_style(presets::NOTHING)
+        .set_content_arrangement(ContentArrangement::Dynamic);
     if colour() {
         table.enforce_styling();
     } else {
@@ -25,7 +27,11 @@ pub(crate) fn table(header: &[&str]) -> Table {
     let bold = colour();
     table.set_header(header.iter().map(|h| {
         let cell = Cell::new(h);
-        if bold { cell.add_attribute(comfy_table::Attribute::Bold) } else { cell }
+        if bold {
+            cell.add_attribute(comfy_table::Attribute::Bold)
+        } else {
+            cell
+        }
     }));
     table
 }

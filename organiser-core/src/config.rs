@@ -16,22 +16,22 @@ use crate::secrets::SecretKey;
 pub const APP: &str = "organiser";
 
 /// The release date of this version, when built as a release.
-pub const RELEASED_ON: &str = "2026-11-21";
+pub(crate) const RELEASED_ON: &str = "2026-11-21";
 
 /// The oldest desktop app that can open this server.
-pub const MIN_SHELL_VERSION: &str = "1.0.0";
+pub(crate) const MIN_SHELL_VERSION: &str = "1.0.0";
 
 /// The public key that signs licence keys, unless configured otherwise.
-pub const DEFAULT_LICENCE_PUBLIC_KEY: &str =
+pub(crate) const DEFAULT_LICENCE_PUBLIC_KEY: &str =
     "775a63d4e4f3e7095b6a68cca435931d51819c7e3faca3947d80b0412e52b79e";
 
 /// The public key that signs update manifests, unless configured otherwise.
-pub const DEFAULT_UPDATE_PUBLIC_KEY: &str =
+pub(crate) const DEFAULT_UPDATE_PUBLIC_KEY: &str =
     "5ef97dc8afef0c021450d99f78c1b2e67ee140f8a391c7ad056438f3242bf06e";
 
 /// Where the signed manifest of a channel is fetched from; `{channel}` is
 /// replaced by `stable` or `beta`.
-pub const DEFAULT_UPDATE_URL: &str = "https://updates.organiser.app/v1/{channel}.json";
+pub(crate) const DEFAULT_UPDATE_URL: &str = "https://updates.organiser.app/v1/{channel}.json";
 
 /// Which build this is.
 #[derive(Debug, Clone, PartialEq, Eq)]

@@ -279,11 +279,21 @@ mod tests {
     #[test]
     fn key_order_does_not_change_the_fingerprint() {
         let a = serde_json::json!({"task": {"title": "a", "start_on": null}});
-        let b: serde_json::Value = serde_json::from_str(r#"{"task":{"start_on":null,"title":"a"}}"#).unwrap();
-        assert_eq!(fingerprint("POST", "/tasks", Some(&a)), fingerprint("POST", "/tasks", Some(&b)));
+        let b: serde_json::Value =
+            serde_json::from_str(r#"{"task":{"start_on":null,"title":"a"}}"#).unwrap();
+        assert_eq!(
+            fingerprint("POST", "/tasks", Some(&a)),
+            fingerprint("POST", "/tasks", Some(&b))
+        );
         let c = serde_json::json!({"task": {"title": "b"}});
-        assert_ne!(fingerprint("POST", "/tasks", Some(&a)), fingerprint("POST", "/tasks", Some(&c)));
-        assert_ne!(fingerprint("POST", "/tasks", None), fingerprint("POST", "/task_lists", None));
+        assert_ne!(
+            fingerprint("POST", "/tasks", Some(&a)),
+            fingerprint("POST", "/tasks", Some(&c))
+        );
+        assert_ne!(
+            fingerprint("POST", "/tasks", None),
+            fingerprint("POST", "/task_lists", None)
+        );
     }
 
     #[test]

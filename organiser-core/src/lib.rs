@@ -57,7 +57,7 @@ pub use licence::{
     sign_key as sign_licence_key,
 };
 pub use list::{Direction, ListParams, Page};
-pub use notices::notices;
+pub use notices::{LicenceText, NoticeGroup, NoticePackage, Notices, notices};
 pub use organiser::{Organiser, STORE_FILE};
 pub use secrets::{KEY_FILE as SECRET_KEY_FILE, SecretKey, write_private};
 pub use store::OpenError;
@@ -65,4 +65,8 @@ pub use system::{
     Manifest, ManifestRelease, SignedManifest, System, SystemChange, UpdateInfo, UpdateStatus,
 };
 pub use text::squish;
-pub use vocabulary::vocabulary;
+pub use vocabulary::{
+    CalendarSourceChoice, Choice, ContactLabels, FrequencyChoice, IconChoice, LabelChoices,
+    PersonLinkChoice, ProjectStatusChoice, RelationshipChoice, TextLimits, Tone, UploadRule,
+    Uploads, Vocabulary, vocabulary,
+};

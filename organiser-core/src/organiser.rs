@@ -170,7 +170,7 @@ impl Inner {
     /// Runs `f` on a snapshot in which nothing the clock has made due
     /// (expiry, permanent deletion) is left unsettled.
     pub(crate) fn read_settled<T>(&self, f: impl FnOnce(&ReadCx<'_>) -> Result<T>) -> Result<T> {
-        let due = self.read(|cx| settle::due(cx))?;
+        let due = self.read(settle::due)?;
         if due {
             self.write(|_| Ok(()))?;
         }

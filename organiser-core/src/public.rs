@@ -30,7 +30,7 @@ impl Organiser {
 
     /// `GET /appearance`.
     pub fn appearance(&self) -> Result<Appearance> {
-        self.inner.read(|cx| appearance::get(cx))
+        self.inner.read(appearance::get)
     }
 
     /// `PATCH /appearance`.
@@ -113,7 +113,7 @@ impl Organiser {
 
     /// Runs the daily (or queued) update check when one is due; whether it ran.
     pub fn run_scheduled_update_check(&self) -> Result<bool> {
-        if self.inner.read(|cx| system::update::scheduled_due(cx))? {
+        if self.inner.read(system::update::scheduled_due)? {
             system::update::check(&self.inner)?;
             Ok(true)
         } else {
@@ -123,7 +123,7 @@ impl Organiser {
 
     /// `GET /licence`.
     pub fn licence(&self) -> Result<Licence> {
-        self.inner.read(|cx| licence::get(cx))
+        self.inner.read(licence::get)
     }
 
     /// `PUT /licence` (session only).

@@ -14,12 +14,12 @@ pub fn squish(s: &str) -> String {
 }
 
 /// The key two names are compared by when case does not matter.
-pub fn fold_case(s: &str) -> String {
+pub(crate) fn fold_case(s: &str) -> String {
     s.to_lowercase()
 }
 
 /// The number of characters (not bytes) of `s`.
-pub fn char_len(s: &str) -> usize {
+pub(crate) fn char_len(s: &str) -> usize {
     s.chars().count()
 }
 

@@ -9,7 +9,8 @@ pub(crate) struct ApiError(pub(crate) Error);
 
 impl IntoResponse for ApiError {
     fn into_response(self) -> Response {
-        let status = StatusCode::from_u16(self.0.status()).unwrap_or(StatusCode::INTERNAL_SERVER_ERROR);
+        let status =
+            StatusCode::from_u16(self.0.status()).unwrap_or(StatusCode::INTERNAL_SERVER_ERROR);
         if status.is_server_error() {
             tracing::error!(error = %self.0, "request failed");
         }
@@ -31,7 +32,13 @@ impl From<Error> for ApiError {
 
 /// A JSON body with its content type.
 pub(crate) fn json_body(body: impl Into<axum::body::Body>) -> impl IntoResponse {
-    ([(header::CONTENT_TYPE, HeaderValue::from_static("application/json"))], body.into())
+    (
+        [(
+            header::CONTENT_TYPE,
+            HeaderValue::from_static("application/json"),
+        )],
+        body.into(),
+    )
 }
 
 /// A panic becomes a 500 that says nothing of it.

@@ -29,7 +29,9 @@ pub(crate) async fn api(
             let answer = tokio::task::spawn_blocking(move || org.handle(&request)).await;
             match answer {
                 Ok(response) => render(response, head),
-                Err(_) => ApiError(Error::Internal("the request's task failed".into())).into_response(),
+                Err(_) => {
+                    ApiError(Error::Internal("the request's task failed".into())).into_response()
+                }
             }
         }
         Ok(Translated::Discovery) => {
@@ -80,7 +82,10 @@ async fn translate(
     if path == discovery && (method == HttpMethod::GET || method == HttpMethod::HEAD) {
         return Ok(Translated::Discovery);
     }
-    let Some(api_path) = path.strip_prefix(API_PREFIX).filter(|p| p.is_empty() || p.starts_with('/')) else {
+    let Some(api_path) = path
+        .strip_prefix(API_PREFIX)
+        .filter(|p| p.is_empty() || p.starts_with('/'))
+    else {
         return Err(Error::NotFound);
     };
     let Some(core_method) = Method::parse(method.as_str()) else {
@@ -111,7 +116,11 @@ async fn translate(
 
 /// Bearer token (the local administrator's, or an API token), else a
 /// session cookie, else nobody. A bad credential is 401 at once.
-async fn authenticate(state: &AppState, headers: &HeaderMap, method: &HttpMethod) -> Result<Auth, Error> {
+async fn authenticate(
+    state: &AppState,
+    headers: &HeaderMap,
+    method: &HttpMethod,
+) -> Result<Auth, Error> {
     if let Some(value) = headers.get(header::AUTHORIZATION) {
         let value = value.to_str().map_err(|_| Error::Unauthorized)?;
         let token = value
@@ -135,11 +144,16 @@ async fn authenticate(state: &AppState, headers: &HeaderMap, method: &HttpMethod
             .get("x-csrf-token")
             .and_then(|v| v.to_str().ok())
             .map(str::to_owned);
-        let unsafe_method = !matches!(*method, HttpMethod::GET | HttpMethod::HEAD | HttpMethod::OPTIONS);
+        let unsafe_method = !matches!(
+            *method,
+            HttpMethod::GET | HttpMethod::HEAD | HttpMethod::OPTIONS
+        );
         let org = state.org.clone();
-        return tokio::task::spawn_blocking(move || org.authenticate_session(&secret, csrf.as_deref(), unsafe_method))
-            .await
-            .map_err(|_| Error::Internal("authentication task failed".into()))?;
+        return tokio::task::spawn_blocking(move || {
+            org.authenticate_session(&secret, csrf.as_deref(), unsafe_method)
+        })
+        .await
+        .map_err(|_| Error::Internal("authentication task failed".into()))?;
     }
     Ok(Auth::Anonymous)
 }
@@ -156,16 +170,28 @@ pub(crate) fn cookie(headers: &HeaderMap, name: &str) -> Option<String> {
 }
 
 fn is_json(headers: &HeaderMap) -> bool {
-    let Some(value) = headers.get(header::CONTENT_TYPE).and_then(|v| v.to_str().ok()) else {
+    let Some(value) = headers
+        .get(header::CONTENT_TYPE)
+        .and_then(|v| v.to_str().ok())
+    else {
         return false;
     };
-    let essence = value.split(';').next().unwrap_or_default().trim().to_ascii_lowercase();
-    essence == "application/json" || (essence.starts_with("application/") && essence.ends_with("+json"))
+    let essence = value
+        .split(';')
+        .next()
+        .unwrap_or_default()
+        .trim()
+        .to_ascii_lowercase();
+    essence == "application/json"
+        || (essence.starts_with("application/") && essence.ends_with("+json"))
 }
 
 /// The JSON body: 413 past the limit, 415 when it is not JSON, 400 when it
 /// does not parse. An empty body is no body.
-pub(crate) async fn read_body(headers: &HeaderMap, body: Body) -> Result<Option<serde_json::Value>, Error> {
+pub(crate) async fn read_body(
+    headers: &HeaderMap,
+    body: Body,
+) -> Result<Option<serde_json::Value>, Error> {
     let too_large = Error::PayloadTooLarge {
         limit: MAX_JSON_BODY_BYTES,
     };
@@ -194,7 +220,14 @@ fn render(response: organiser_core::Response, head: bool) -> Response {
     let status = StatusCode::from_u16(response.status).unwrap_or(StatusCode::INTERNAL_SERVER_ERROR);
     let mut out = match response.body {
         Some(body) if !head => (status, json_body(body)).into_response(),
-        Some(_) => (status, [(header::CONTENT_TYPE, HeaderValue::from_static("application/json"))]).into_response(),
+        Some(_) => (
+            status,
+            [(
+                header::CONTENT_TYPE,
+                HeaderValue::from_static("application/json"),
+            )],
+        )
+            .into_response(),
         None => status.into_response(),
     };
     if response.replayed {

@@ -96,11 +96,22 @@ pub fn router(org: Organiser, config: Config) -> Router {
         update_checks: Arc::new(update_checks),
     };
     Router::new()
-        .route("/api/v1/session", post(session::sign_in).delete(session::sign_out))
+        .route(
+            "/api/v1/session",
+            post(session::sign_in).delete(session::sign_out),
+        )
         .fallback(any(handler::api))
-        .layer(axum::middleware::from_fn_with_state(state.clone(), middleware::rate_limit))
-        .layer(tower_http::catch_panic::CatchPanicLayer::custom(error::panic_response))
-        .layer(axum::middleware::from_fn_with_state(state.clone(), middleware::envelope))
+        .layer(axum::middleware::from_fn_with_state(
+            state.clone(),
+            middleware::rate_limit,
+        ))
+        .layer(tower_http::catch_panic::CatchPanicLayer::custom(
+            error::panic_response,
+        ))
+        .layer(axum::middleware::from_fn_with_state(
+            state.clone(),
+            middleware::envelope,
+        ))
         .with_state(state)
 }
 
@@ -119,7 +130,8 @@ pub async fn serve(
             loop {
                 interval.tick().await;
                 let org = org.clone();
-                let ran = tokio::task::spawn_blocking(move || org.run_scheduled_update_check()).await;
+                let ran =
+                    tokio::task::spawn_blocking(move || org.run_scheduled_update_check()).await;
                 if let Ok(Err(error)) = ran {
                     tracing::warn!(%error, "scheduled update check failed");
                 }
@@ -127,9 +139,12 @@ pub async fn serve(
         })
     });
     let app = router(org, config);
-    let result = axum::serve(listener, app.into_make_service_with_connect_info::<SocketAddr>())
-        .with_graceful_shutdown(shutdown)
-        .await;
+    let result = axum::serve(
+        listener,
+        app.into_make_service_with_connect_info::<SocketAddr>(),
+    )
+    .with_graceful_shutdown(shutdown)
+    .await;
     if let Some(ticker) = ticker {
         ticker.abort();
     }

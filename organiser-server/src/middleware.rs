@@ -22,7 +22,9 @@ fn request_id(request: &Request) -> HeaderValue {
     request
         .headers()
         .get(&REQUEST_ID)
-        .filter(|v| !v.is_empty() && v.len() <= 128 && v.as_bytes().iter().all(u8::is_ascii_graphic))
+        .filter(|v| {
+            !v.is_empty() && v.len() <= 128 && v.as_bytes().iter().all(u8::is_ascii_graphic)
+        })
         .cloned()
         .unwrap_or_else(|| {
             let mut bytes = [0u8; 16];
@@ -32,7 +34,11 @@ fn request_id(request: &Request) -> HeaderValue {
         })
 }
 
-pub(crate) async fn envelope(State(state): State<AppState>, request: Request, next: Next) -> Response {
+pub(crate) async fn envelope(
+    State(state): State<AppState>,
+    request: Request,
+    next: Next,
+) -> Response {
     let started = Instant::now();
     let id = request_id(&request);
     let method = request.method().clone();
@@ -63,15 +69,25 @@ pub(crate) async fn envelope(State(state): State<AppState>, request: Request, ne
 }
 
 /// The general limit per address, and the update-check limit on top of it.
-pub(crate) async fn rate_limit(State(state): State<AppState>, request: Request, next: Next) -> Response {
-    let Some(ip) = request.extensions().get::<ConnectInfo<SocketAddr>>().map(|c| c.0.ip()) else {
+pub(crate) async fn rate_limit(
+    State(state): State<AppState>,
+    request: Request,
+    next: Next,
+) -> Response {
+    let Some(ip) = request
+        .extensions()
+        .get::<ConnectInfo<SocketAddr>>()
+        .map(|c| c.0.ip())
+    else {
         return next.run(request).await;
     };
     let now = state.org.now();
     if let Err(retry_after) = state.general.admit(ip, now) {
         return ApiError(Error::RateLimited { retry_after }).into_response();
     }
-    if request.method() == axum::http::Method::POST && request.uri().path() == "/api/v1/system/update_check" {
+    if request.method() == axum::http::Method::POST
+        && request.uri().path() == "/api/v1/system/update_check"
+    {
         if let Err(retry_after) = state.update_checks.admit(ip, now) {
             return ApiError(Error::RateLimited { retry_after }).into_response();
         }

@@ -34,10 +34,17 @@ impl RateLimiter {
         }
         let mut admitted = self.admitted.lock().unwrap_or_else(|e| e.into_inner());
         if admitted.len() > 10_000 {
-            admitted.retain(|_, times| times.back().is_some_and(|t| now.duration_since(*t) < WINDOW));
+            admitted.retain(|_, times| {
+                times
+                    .back()
+                    .is_some_and(|t| now.duration_since(*t) < WINDOW)
+            });
         }
         let times = admitted.entry(ip).or_default();
-        while times.front().is_some_and(|t| now.duration_since(*t) >= WINDOW) {
+        while times
+            .front()
+            .is_some_and(|t| now.duration_since(*t) >= WINDOW)
+        {
             times.pop_front();
         }
         if times.len() < self.limit as usize {
@@ -72,7 +79,11 @@ mod tests {
         assert!(limiter.admit(ip, at("2026-01-01T00:01:00Z")).is_ok());
         assert_eq!(limiter.admit(ip, at("2026-01-01T00:01:00Z")), Err(10));
         // Another address has its own window.
-        assert!(limiter.admit("10.0.0.2".parse().unwrap(), at("2026-01-01T00:01:00Z")).is_ok());
+        assert!(
+            limiter
+                .admit("10.0.0.2".parse().unwrap(), at("2026-01-01T00:01:00Z"))
+                .is_ok()
+        );
     }
 
     #[test]

@@ -15,10 +15,16 @@ use crate::handler::{cookie, read_body};
 pub(crate) const SESSION_COOKIE: &str = "organiser_session";
 
 fn text<'a>(body: &'a serde_json::Value, name: &str) -> Option<&'a str> {
-    body.get("session").and_then(|s| s.get(name)).and_then(|v| v.as_str())
+    body.get("session")
+        .and_then(|s| s.get(name))
+        .and_then(|v| v.as_str())
 }
 
-pub(crate) async fn sign_in(State(state): State<AppState>, headers: HeaderMap, body: Body) -> Response {
+pub(crate) async fn sign_in(
+    State(state): State<AppState>,
+    headers: HeaderMap,
+    body: Body,
+) -> Response {
     let body = match read_body(&headers, body).await {
         Ok(body) => body.unwrap_or_default(),
         Err(e) => return ApiError(e).into_response(),
@@ -29,7 +35,10 @@ pub(crate) async fn sign_in(State(state): State<AppState>, headers: HeaderMap, b
     let signed = tokio::task::spawn_blocking(move || org.sign_in(&username, &password)).await;
     match signed {
         Ok(Ok(signed)) => {
-            let cookie = format!("{SESSION_COOKIE}={}; Path=/; HttpOnly; SameSite=Lax", signed.secret);
+            let cookie = format!(
+                "{SESSION_COOKIE}={}; Path=/; HttpOnly; SameSite=Lax",
+                signed.secret
+            );
             let body = serde_json::json!({ "data": signed }).to_string();
             let mut response = (StatusCode::CREATED, json_body(body)).into_response();
             if let Ok(value) = HeaderValue::from_str(&cookie) {

@@ -38,8 +38,22 @@ fn show(me: &Value, global: &Global) -> Result<(), CliError> {
     output::fields(&[
         ("Name", output::text(&d["name"])),
         ("Username", output::text(&d["username"])),
-        ("Password", if d["has_password"] == true { "set".into() } else { "not set".into() }),
-        ("Zone", format!("{} ({})", output::text(&d["time_zone"]), output::text(&d["time_zone_iana"]))),
+        (
+            "Password",
+            if d["has_password"] == true {
+                "set".into()
+            } else {
+                "not set".into()
+            },
+        ),
+        (
+            "Zone",
+            format!(
+                "{} ({})",
+                output::text(&d["time_zone"]),
+                output::text(&d["time_zone_iana"])
+            ),
+        ),
         ("Today", output::text(&d["today"])),
     ])
 }
@@ -57,7 +71,12 @@ impl MeCommand {
                 if let Some(zone) = time_zone {
                     change.insert("time_zone".into(), zone.into());
                 }
-                backend.send(Method::Patch, "/me", Query::default(), Some(json!({ "me": change })))?
+                backend.send(
+                    Method::Patch,
+                    "/me",
+                    Query::default(),
+                    Some(json!({ "me": change })),
+                )?
             }
         };
         show(&me, global)

@@ -42,7 +42,12 @@ impl Serve {
                     pid: std::process::id(),
                 },
             )
-            .map_err(|e| CliError::msg(format!("cannot write server.json in {}: {e}", dir.display())))?;
+            .map_err(|e| {
+                CliError::msg(format!(
+                    "cannot write server.json in {}: {e}",
+                    dir.display()
+                ))
+            })?;
             tracing::info!(%url, data_dir = %dir.display(), "serving");
             eprintln!("Serving {} on {url} (Ctrl-C to stop)", dir.display());
             organiser_server::serve(listener, org, config, organiser_server::shutdown_signal())

@@ -36,8 +36,14 @@ fn show(system: &Value, licence: &Value, global: &Global) -> Result<(), CliError
         ("Channel", output::text(&d["channel"])),
         (
             "Update checks",
-            match (d["update_checks_managed"] == true, d["update_checks"] == true) {
-                (true, _) => format!("managed by {}", output::text(&d["update_checks_managed_by"])),
+            match (
+                d["update_checks_managed"] == true,
+                d["update_checks"] == true,
+            ) {
+                (true, _) => format!(
+                    "managed by {}",
+                    output::text(&d["update_checks_managed_by"])
+                ),
                 (false, true) => "daily".into(),
                 (false, false) => "off".into(),
             },
@@ -62,9 +68,15 @@ impl SystemCommand {
         let backend = global.backend()?;
         let system = match self.action {
             None => backend.get("/system", Query::default())?,
-            Some(SystemAction::Check) => backend.send(Method::Post, "/system/update_check", Query::default(), None)?,
+            Some(SystemAction::Check) => {
+                backend.send(Method::Post, "/system/update_check", Query::default(), None)?
+            }
         };
-        let licence = if global.json { Value::Null } else { backend.get("/licence", Query::default())? };
+        let licence = if global.json {
+            Value::Null
+        } else {
+            backend.get("/licence", Query::default())?
+        };
         show(&system, &licence, global)
     }
 }

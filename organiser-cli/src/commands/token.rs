@@ -34,7 +34,8 @@ impl Token {
         match self {
             Token::Create { name, expires_at } => {
                 let body = json!({ "api_token": { "name": name, "expires_at": expires_at } });
-                let made = backend.send(Method::Post, "/api_tokens", Query::default(), Some(body))?;
+                let made =
+                    backend.send(Method::Post, "/api_tokens", Query::default(), Some(body))?;
                 if global.json {
                     return output::json(&made);
                 }
@@ -58,7 +59,12 @@ impl Token {
                 output::print_table(&table)
             }
             Token::Revoke { id } => {
-                backend.send(Method::Delete, &format!("/api_tokens/{id}"), Query::default(), None)?;
+                backend.send(
+                    Method::Delete,
+                    &format!("/api_tokens/{id}"),
+                    Query::default(),
+                    None,
+                )?;
                 if global.json {
                     return output::json(&json!({ "data": { "revoked": id } }));
                 }

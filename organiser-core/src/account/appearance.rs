@@ -10,12 +10,12 @@ use crate::organiser::{Cx, WriteCx};
 use crate::store::Tables;
 
 /// Accent colours, the first is the default.
-pub const ACCENTS: &[&str] = &["iris", "coral", "jade", "saffron", "orchid", "steel"];
+pub(crate) const ACCENTS: &[&str] = &["iris", "coral", "jade", "saffron", "orchid", "steel"];
 /// Themes, the first is the default (`light` is ours: the spec leaves the
 /// rest of this enum open).
-pub const THEMES: &[&str] = &["system", "light", "dark"];
+pub(crate) const THEMES: &[&str] = &["system", "light", "dark"];
 /// Code themes, the first is the default.
-pub const CODE_THEMES: &[&str] = &["match", "light", "dark"];
+pub(crate) const CODE_THEMES: &[&str] = &["match", "light", "dark"];
 
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 pub(crate) struct AppearanceSettings {

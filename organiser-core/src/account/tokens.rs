@@ -18,7 +18,7 @@ use crate::store::{Dir, Tables};
 use crate::text::{char_len, squish};
 
 /// Every token begins with this, so it is recognisable in a leak scan.
-pub const PREFIX: &str = "org_";
+pub(crate) const PREFIX: &str = "org_";
 
 /// `last_used_at` is rewritten at most this often.
 const LAST_USED_GRANULARITY: SignedDuration = SignedDuration::from_secs(60);

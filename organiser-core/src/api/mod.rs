@@ -166,14 +166,18 @@ impl Response {
     }
 }
 
+type ReadOp<'r> = Box<dyn FnOnce(&ReadCx<'_>) -> Result<Response> + 'r>;
+type WriteOp<'r> = Box<dyn FnOnce(&mut WriteCx<'_>) -> Result<Response> + 'r>;
+type PlainOp<'r> = Box<dyn FnOnce(&Inner) -> Result<Response> + 'r>;
+
 /// How a route runs.
 pub(crate) enum Op<'r> {
     /// On a snapshot after settling what the clock made due.
-    Read(Box<dyn FnOnce(&ReadCx<'_>) -> Result<Response> + 'r>),
+    Read(ReadOp<'r>),
     /// In one write transaction.
-    Write(Box<dyn FnOnce(&mut WriteCx<'_>) -> Result<Response> + 'r>),
+    Write(WriteOp<'r>),
     /// With no transaction of its own (fixed data, or work that waits on the network).
-    Plain(Box<dyn FnOnce(&Inner) -> Result<Response> + 'r>),
+    Plain(PlainOp<'r>),
 }
 
 /// A matched route.
@@ -259,7 +263,7 @@ impl Inner {
         }
         let route = route?;
         if request.method != Method::Get && !route.read_only_exempt {
-            self.read(|cx| licence::require_writable(cx))?;
+            self.read(licence::require_writable)?;
         }
         let key = request
             .idempotency_key

@@ -126,15 +126,14 @@ impl ListParams {
                 _ => details.add("count", "must be true or false"),
             }
         }
-        if params.updated_since.is_some() {
-            if let Some(order) = params.order.as_deref().filter(|o| *o != "updated_at") {
-                details.add(
-                    "order",
-                    format!(
-                        "cannot be {order} with updated_since (that list is ordered by updated_at)"
-                    ),
-                );
-            }
+        let other_order = params.order.as_deref().filter(|o| *o != "updated_at");
+        if let (Some(_), Some(order)) = (params.updated_since, other_order) {
+            details.add(
+                "order",
+                format!(
+                    "cannot be {order} with updated_since (that list is ordered by updated_at)"
+                ),
+            );
         }
         details.into_invalid_parameter()?;
         Ok(params)

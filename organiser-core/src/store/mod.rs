@@ -18,6 +18,9 @@ use crate::error::{Error, Result};
 /// entries are order-preserving keys with empty values.
 pub(crate) type Tbl = TableDefinition<'static, &'static [u8], &'static [u8]>;
 
+/// Called with each key and value of a scan; `Ok(false)` stops it.
+pub(crate) type Visit<'a> = &'a mut dyn FnMut(&[u8], &[u8]) -> Result<bool>;
+
 /// Which way a scan walks.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub(crate) enum Dir {
@@ -136,7 +139,7 @@ pub(crate) trait Tables {
         lo: Bound<&[u8]>,
         hi: Bound<&[u8]>,
         dir: Dir,
-        f: &mut dyn FnMut(&[u8], &[u8]) -> Result<bool>,
+        f: Visit<'_>,
     ) -> Result<()>;
 
     /// The number of entries in `t`.
@@ -154,13 +157,7 @@ pub(crate) trait Tables {
     }
 
     /// Every key starting with `prefix`, in `dir` order, until `f` says stop.
-    fn scan_prefix(
-        &self,
-        t: Tbl,
-        prefix: &[u8],
-        dir: Dir,
-        f: &mut dyn FnMut(&[u8], &[u8]) -> Result<bool>,
-    ) -> Result<()> {
+    fn scan_prefix(&self, t: Tbl, prefix: &[u8], dir: Dir, f: Visit<'_>) -> Result<()> {
         let end = key::prefix_end(prefix);
         let hi = match &end {
             Some(end) => Bound::Excluded(end.as_slice()),
@@ -191,7 +188,7 @@ fn scan_table(
     lo: Bound<&[u8]>,
     hi: Bound<&[u8]>,
     dir: Dir,
-    f: &mut dyn FnMut(&[u8], &[u8]) -> Result<bool>,
+    f: Visit<'_>,
 ) -> Result<()> {
     if let (Bound::Included(a) | Bound::Excluded(a), Bound::Included(b) | Bound::Excluded(b)) =
         (lo, hi)
@@ -203,9 +200,7 @@ fn scan_table(
         }
     }
     let range = table.range::<&[u8]>((lo, hi))?;
-    let step = |entry: std::result::Result<_, redb::StorageError>,
-                f: &mut dyn FnMut(&[u8], &[u8]) -> Result<bool>|
-     -> Result<bool> {
+    let step = |entry: std::result::Result<_, redb::StorageError>, f: Visit<'_>| -> Result<bool> {
         let (k, v): (redb::AccessGuard<&[u8]>, redb::AccessGuard<&[u8]>) = entry?;
         f(k.value(), v.value())
     };
@@ -240,7 +235,7 @@ impl Tables for ReadTx {
         lo: Bound<&[u8]>,
         hi: Bound<&[u8]>,
         dir: Dir,
-        f: &mut dyn FnMut(&[u8], &[u8]) -> Result<bool>,
+        f: Visit<'_>,
     ) -> Result<()> {
         scan_table(&self.0.open_table(t)?, lo, hi, dir, f)
     }
@@ -263,7 +258,7 @@ impl Tables for WriteTx {
         lo: Bound<&[u8]>,
         hi: Bound<&[u8]>,
         dir: Dir,
-        f: &mut dyn FnMut(&[u8], &[u8]) -> Result<bool>,
+        f: Visit<'_>,
     ) -> Result<()> {
         scan_table(&self.0.open_table(t)?, lo, hi, dir, f)
     }

@@ -18,7 +18,7 @@ use crate::store::schema::SINGLETONS;
 const KEY: &[u8] = b"system";
 
 /// Release channels.
-pub const CHANNELS: &[&str] = &["stable", "beta"];
+pub(crate) const CHANNELS: &[&str] = &["stable", "beta"];
 
 /// `GET /system`.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize)]
@@ -197,10 +197,12 @@ pub(crate) fn change(
 ) -> Result<System> {
     let managed = cx.org.options.update.managed_by.is_some();
     let mut details = Details::new();
-    if let Some(channel) = &change.channel {
-        if !CHANNELS.contains(&channel.as_str()) {
-            details.add("channel", "must be stable or beta");
-        }
+    if change
+        .channel
+        .as_deref()
+        .is_some_and(|c| !CHANNELS.contains(&c))
+    {
+        details.add("channel", "must be stable or beta");
     }
     if change.update_checks.is_some() && managed {
         details.add(
@@ -208,21 +210,21 @@ pub(crate) fn change(
             "are managed outside the app and cannot be changed here",
         );
     }
-    if let Field::Value(v) = &change.dismissed_version {
-        if !is_version_shape(v) {
-            details.add("dismissed_version", "must look like 1.2.3 or 1.2.3-beta.1");
-        }
+    if let Field::Value(v) = &change.dismissed_version
+        && !is_version_shape(v)
+    {
+        details.add("dismissed_version", "must look like 1.2.3 or 1.2.3-beta.1");
     }
     details.into_validation()?;
 
     let mut s = stored(cx)?;
-    if let Some(channel) = change.channel {
-        if channel != s.channel {
-            s.channel = channel;
-            s.result = None;
-            s.error = None;
-            s.check_queued = true;
-        }
+    if let Some(channel) = change.channel
+        && channel != s.channel
+    {
+        s.channel = channel;
+        s.result = None;
+        s.error = None;
+        s.check_queued = true;
     }
     if let Some(on) = change.update_checks {
         if on && !s.update_checks {

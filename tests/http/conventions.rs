@@ -1,0 +1,288 @@
+//! Document 1, "Conventions", "Authentication", "Errors", "Limits": headers,
+//! envelopes, 401, 404, 413, 415, 400, 429 and 500.
+
+use std::sync::Arc;
+use std::sync::atomic::{AtomicBool, Ordering};
+
+use organiser::{Auth, Clock, ManualClock, Options, Organiser};
+use serde_json::json;
+
+use crate::common::{Setup, TestServer, send};
+
+#[test]
+fn every_response_carries_the_version_and_a_request_id() {
+    let s = TestServer::start();
+    let replies = [
+        send(s.req("GET", "/me")),
+        send(s.bare("GET", "/me")),
+        send(s.req("GET", "/no_such_thing")),
+        send(s.bare("GET", "//nowhere")),
+        send(
+            s.req("PATCH", "/appearance")
+                .body("x")
+                .header("content-type", "text/plain"),
+        ),
+        send(s.bare("GET", "//.well-known/organiser")),
+    ];
+    let mut ids = Vec::new();
+    for reply in replies {
+        assert_eq!(
+            reply.header("x-service-version"),
+            Some("dev"),
+            "{}",
+            reply.status
+        );
+        let id = reply.header("x-request-id").expect("request id").to_owned();
+        assert!(!id.is_empty());
+        ids.push(id);
+    }
+    ids.sort();
+    ids.dedup();
+    assert_eq!(ids.len(), 6, "each request has its own id");
+}
+
+#[test]
+fn a_client_request_id_is_kept() {
+    let s = TestServer::start();
+    let reply = send(s.req("GET", "/me").header("x-request-id", "trace-42"));
+    assert_eq!(reply.header("x-request-id"), Some("trace-42"));
+}
+
+#[test]
+fn a_missing_or_bad_token_is_401() {
+    let s = TestServer::start();
+    let expired = s
+        .org
+        .create_token(
+            &Auth::Local,
+            "short",
+            Some("2026-03-10T10:00:00Z".parse().unwrap()),
+        )
+        .unwrap()
+        .secret;
+    let revoked = s.org.create_token(&Auth::Local, "gone", None).unwrap();
+    s.org.revoke_token(&Auth::Local, revoked.token.id).unwrap();
+    let tampered = format!("{}x", &s.token[..s.token.len() - 1]);
+    s.advance(2 * 3600);
+    for request in [
+        s.bare("GET", "/me"),
+        s.bare("GET", "/me").bearer_auth("nonsense"),
+        s.bare("GET", "/me").bearer_auth(&tampered),
+        s.bare("GET", "/me").bearer_auth(&expired),
+        s.bare("GET", "/me").bearer_auth(&revoked.secret),
+        s.bare("GET", "/me")
+            .header("authorization", "Basic b3duZXI6cGFzcw=="),
+        s.bare("GET", "/no_such_thing"),
+        s.bare("POST", "/api_tokens").json(&json!({})),
+    ] {
+        send(request).expect_error(401, "unauthorized", None);
+    }
+}
+
+#[test]
+fn tokens_record_when_they_were_last_used() {
+    let s = TestServer::start();
+    let first = s.get("/me").expect(200);
+    assert_eq!(
+        first.data()["token"]["last_used_at"],
+        "2026-03-10T09:00:00.000Z"
+    );
+    assert_eq!(first.data()["token"]["name"], "tests");
+    assert!(first.data()["token"]["id"].is_u64());
+    assert!(first.data()["token"].get("secret").is_none());
+    s.advance(30);
+    let soon = s.get("/me");
+    assert_eq!(
+        soon.data()["token"]["last_used_at"],
+        "2026-03-10T09:00:00.000Z",
+        "kept to the minute"
+    );
+    s.advance(60);
+    let later = s.get("/me");
+    assert_eq!(
+        later.data()["token"]["last_used_at"],
+        "2026-03-10T09:01:30.000Z"
+    );
+}
+
+#[test]
+fn unknown_routes_are_404_not_found() {
+    let s = TestServer::start();
+    for (method, path) in [
+        ("GET", "/no_such_thing"),
+        ("GET", "/me/extra"),
+        ("DELETE", "/me"),
+        ("POST", "/vocabulary"),
+        ("DELETE", "/api_tokens/not-a-number"),
+    ] {
+        send(s.req(method, path)).expect_error(404, "not_found", None);
+    }
+    send(s.bare("GET", "//anything")).expect_error(404, "not_found", None);
+}
+
+#[test]
+fn a_body_that_is_not_json_is_415() {
+    let s = TestServer::start();
+    for content_type in [
+        Some("text/plain"),
+        Some("application/x-www-form-urlencoded"),
+        None,
+    ] {
+        let mut request = s
+            .req("PATCH", "/appearance")
+            .body(r#"{"appearance":{"accent":"jade"}}"#);
+        if let Some(ct) = content_type {
+            request = request.header("content-type", ct);
+        }
+        send(request).expect_error(415, "unsupported_media_type", None);
+    }
+    assert_eq!(
+        s.get("/appearance").data()["accent"],
+        "iris",
+        "nothing changed"
+    );
+    // A charset parameter is fine.
+    let ok = send(
+        s.req("PATCH", "/appearance")
+            .header("content-type", "application/json; charset=utf-8")
+            .body(r#"{"appearance":{"accent":"jade"}}"#),
+    );
+    assert_eq!(ok.expect(200).data()["accent"], "jade");
+}
+
+#[test]
+fn malformed_json_is_400_invalid_json() {
+    let s = TestServer::start();
+    for body in [
+        "{",
+        "{\"appearance\":",
+        "[1,2]",
+        "\"text\"",
+        "{\"appearance\": 5}",
+        "nul",
+    ] {
+        send(
+            s.req("PATCH", "/appearance")
+                .header("content-type", "application/json")
+                .body(body),
+        )
+        .expect_error(400, "invalid_json", None);
+    }
+}
+
+#[test]
+fn a_body_over_2_mb_is_413() {
+    let s = TestServer::start();
+    let big = format!(
+        "{{\"appearance\":{{\"accent\":\"{}\"}}}}",
+        "a".repeat(2 * 1024 * 1024)
+    );
+    send(
+        s.req("PATCH", "/appearance")
+            .header("content-type", "application/json")
+            .body(big.clone()),
+    )
+    .expect_error(413, "payload_too_large", None);
+    // Without a Content-Length (chunked) the limit holds as the body streams in.
+    let chunks = futures_stream(big.into_bytes());
+    send(
+        s.req("PATCH", "/appearance")
+            .header("content-type", "application/json")
+            .body(chunks),
+    )
+    .expect_error(413, "payload_too_large", None);
+    assert_eq!(s.get("/appearance").data()["accent"], "iris");
+}
+
+/// A body reqwest sends chunked, with no Content-Length.
+fn futures_stream(bytes: Vec<u8>) -> reqwest::blocking::Body {
+    reqwest::blocking::Body::new(std::io::Cursor::new(bytes))
+}
+
+#[test]
+fn duplicate_query_parameters_are_400() {
+    let s = TestServer::start();
+    s.get("/deletions?limit=1&limit=2")
+        .expect_error(400, "invalid_parameter", Some("limit"));
+}
+
+#[test]
+fn the_general_rate_limit_is_strict_with_retry_after() {
+    let s = TestServer::with(Setup {
+        rate_limit: 5,
+        ..Setup::default()
+    });
+    for _ in 0..5 {
+        s.get("/me").expect(200);
+    }
+    let refused = s.get("/me").expect_error(429, "rate_limited", None);
+    assert_eq!(refused.header("retry-after"), Some("60"));
+    assert!(refused.header("x-request-id").is_some());
+    // Unauthenticated requests count too, and are refused the same way.
+    send(s.bare("GET", "/me")).expect_error(429, "rate_limited", None);
+    s.advance(59);
+    assert_eq!(s.get("/me").expect(429).header("retry-after"), Some("1"));
+    s.advance(1);
+    s.get("/me").expect(200);
+}
+
+/// A clock that can be made to panic, to reach the server's 500 path.
+struct Treacherous {
+    inner: ManualClock,
+    armed: Arc<AtomicBool>,
+}
+
+impl Clock for Treacherous {
+    fn now(&self) -> jiff::Timestamp {
+        if self.armed.load(Ordering::SeqCst) {
+            panic!("secret internals: clock exploded at table tasks page 7");
+        }
+        self.inner.now()
+    }
+}
+
+#[test]
+fn a_server_failure_is_500_internal_error_and_leaks_nothing() {
+    let armed = Arc::new(AtomicBool::new(false));
+    let clock = ManualClock::at("2026-03-10T09:00:00Z");
+    let org = Organiser::in_memory_with(Options {
+        clock: Arc::new(Treacherous {
+            inner: clock.clone(),
+            armed: armed.clone(),
+        }),
+        ..Options::default()
+    });
+    let s = TestServer::serve(org, clock, 0);
+    s.get("/me").expect(200);
+    armed.store(true, Ordering::SeqCst);
+    let reply = s.get("/me").expect_error(500, "internal_error", None);
+    let text = reply.body.to_string();
+    assert!(
+        !text.contains("secret") && !text.contains("tasks"),
+        "{text}"
+    );
+    assert!(reply.body["error"].get("details").is_none());
+    assert!(reply.header("x-request-id").is_some());
+    armed.store(false, Ordering::SeqCst);
+    s.get("/me").expect(200);
+}
+
+#[test]
+fn discovery_needs_no_token_and_reveals_nothing_about_the_owner() {
+    let s = TestServer::start();
+    let root = send(s.bare("GET", "//.well-known/organiser")).expect(200);
+    assert_eq!(root.body["app"], "organiser");
+    assert_eq!(root.body["version"], "dev");
+    assert!(root.body["min_shell_version"].is_string());
+    assert_eq!(root.body["api_versions"][0]["version"], "v1");
+    assert!(
+        root.body["api_versions"][0]["base_url"]
+            .as_str()
+            .unwrap()
+            .ends_with("/api/v1")
+    );
+    let wrapped = send(s.bare("GET", "/.well-known/organiser")).expect(200);
+    assert_eq!(wrapped.body["data"], root.body);
+    let text = root.body.to_string();
+    assert!(!text.contains("owner") && !text.contains("UTC"));
+}
