@@ -132,11 +132,6 @@ impl<'a> Fields<'a> {
         }
     }
 
-    /// Whether `name` was sent at all.
-    pub(crate) fn has(&self, name: &str) -> bool {
-        self.raw(name).is_sent()
-    }
-
     pub(crate) fn add(&mut self, field: &str, phrase: impl Into<String>) {
         self.details.add(field, phrase);
     }
@@ -149,19 +144,6 @@ impl<'a> Fields<'a> {
             Field::Value(Value::String(s)) => Field::Value(s.clone()),
             Field::Value(_) => {
                 self.add(name, "must be a string");
-                Field::Absent
-            }
-        }
-    }
-
-    /// A boolean that may be null.
-    pub(crate) fn bool(&mut self, name: &str) -> Field<bool> {
-        match self.raw(name) {
-            Field::Absent => Field::Absent,
-            Field::Null => Field::Null,
-            Field::Value(Value::Bool(b)) => Field::Value(*b),
-            Field::Value(_) => {
-                self.add(name, "must be true or false");
                 Field::Absent
             }
         }
@@ -227,18 +209,6 @@ impl<'a> Fields<'a> {
         }
     }
 
-    /// One of `choices`, or null.
-    pub(crate) fn choice(&mut self, name: &str, choices: &[&str]) -> Field<String> {
-        match self.string(name) {
-            Field::Value(s) if choices.contains(&s.as_str()) => Field::Value(s),
-            Field::Value(_) => {
-                self.add(name, format!("must be one of {}", choices.join(", ")));
-                Field::Absent
-            }
-            other => other,
-        }
-    }
-
     /// Ends reading: the collected mistakes as one 422, if any.
     pub(crate) fn finish(self) -> Result<()> {
         self.details.into_validation()
@@ -266,17 +236,16 @@ mod tests {
 
     #[test]
     fn wrong_types_are_422_on_the_field() {
-        let body =
-            json!({"task": {"title": 5, "start_on": "soon", "task_list_id": "x", "done": "yes"}});
+        let body = json!({"task": {"title": 5, "start_on": "soon", "task_list_id": "x", "position": "top"}});
         let mut f = record(Some(&body), "task").unwrap();
         f.string("title");
         f.date("start_on");
         f.id("task_list_id");
-        f.bool("done");
+        f.integer("position");
         let err = f.finish().unwrap_err();
         assert_eq!(err.status(), 422);
         let d = err.details().unwrap();
-        for field in ["title", "start_on", "task_list_id", "done"] {
+        for field in ["title", "start_on", "task_list_id", "position"] {
             assert!(d.has(field), "{field}");
         }
     }

@@ -23,6 +23,8 @@ mod config;
 mod deletions;
 mod discovery;
 mod error;
+mod homes;
+mod html;
 mod idempotency;
 mod ids;
 mod input;
@@ -33,10 +35,13 @@ mod net;
 mod notices;
 mod organiser;
 mod public;
+mod restore;
 mod secrets;
 mod settle;
 mod store;
 mod system;
+mod task_lists;
+mod tasks;
 mod text;
 pub mod time;
 mod vocabulary;
@@ -50,6 +55,7 @@ pub use config::{APP, BuildInfo, Options, UpdateConfig, parse_public_key};
 pub use deletions::{Deletion, DeletionQuery};
 pub use discovery::Discovery;
 pub use error::{ConflictKind, Details, Error, Result};
+pub use homes::Home;
 pub use ids::Id;
 pub use input::Field;
 pub use licence::{
@@ -63,6 +69,11 @@ pub use secrets::{KEY_FILE as SECRET_KEY_FILE, SecretKey, write_private};
 pub use store::OpenError;
 pub use system::{
     Manifest, ManifestRelease, SignedManifest, System, SystemChange, UpdateInfo, UpdateStatus,
+};
+pub use task_lists::{TaskList, TaskListInput, TaskListQuery};
+pub use tasks::{
+    PageCounts, Task, TaskCounts, TaskCountsQuery, TaskInput, TaskListCount, TaskOrder, TaskQuery,
+    TaskStatus, View,
 };
 pub use text::squish;
 pub use vocabulary::{

@@ -6,11 +6,15 @@ use jiff::Timestamp;
 use crate::account::{Auth, appearance, owner, sessions, tokens};
 use crate::deletions::{self, DeletionQuery};
 use crate::error::Result;
+use crate::ids::Id;
 use crate::{
     ApiToken, Appearance, AppearanceChange, Deletion, Licence, Me, NewToken, Organiser,
     OwnerChange, OwnerInit, Page, SignedIn, System, SystemChange,
 };
-use crate::{licence, system};
+use crate::{
+    Task, TaskCounts, TaskCountsQuery, TaskInput, TaskList, TaskListInput, TaskListQuery, TaskQuery,
+};
+use crate::{licence, system, task_lists, tasks};
 
 impl Organiser {
     /// `GET /me` as `auth` sees it.
@@ -134,6 +138,71 @@ impl Organiser {
     /// Discovery for a server reached at `base_url` (`GET /.well-known/organiser`).
     pub fn discovery(&self, base_url: &str) -> crate::Discovery {
         crate::discovery::discovery(&self.inner.options.build.version, base_url)
+    }
+
+    /// `GET /task_lists`.
+    pub fn task_lists(&self, query: &TaskListQuery) -> Result<Page<TaskList>> {
+        self.inner.read_settled(|cx| task_lists::list(cx, query))
+    }
+
+    /// `POST /task_lists`.
+    pub fn create_task_list(&self, input: &TaskListInput) -> Result<TaskList> {
+        self.inner.write(|cx| task_lists::create(cx, input))
+    }
+
+    /// `GET /task_lists/{id}`.
+    pub fn task_list(&self, id: Id) -> Result<TaskList> {
+        self.inner.read_settled(|cx| task_lists::get(cx, id))
+    }
+
+    /// `PATCH /task_lists/{id}`.
+    pub fn change_task_list(&self, id: Id, input: &TaskListInput) -> Result<TaskList> {
+        self.inner.write(|cx| task_lists::change(cx, id, input))
+    }
+
+    /// `DELETE /task_lists/{id}`: the list and its tasks.
+    pub fn delete_task_list(&self, id: Id) -> Result<()> {
+        self.inner.write(|cx| task_lists::delete(cx, id))
+    }
+
+    /// `POST /task_lists/{id}/restoration`.
+    pub fn restore_task_list(&self, id: Id) -> Result<TaskList> {
+        self.inner.write(|cx| task_lists::restore(cx, id))
+    }
+
+    /// `GET /tasks`.
+    pub fn tasks(&self, query: &TaskQuery) -> Result<Page<Task>> {
+        self.inner.read_settled(|cx| tasks::list(cx, query))
+    }
+
+    /// `POST /tasks`.
+    pub fn create_task(&self, input: &TaskInput) -> Result<Task> {
+        self.inner.write(|cx| tasks::create(cx, input))
+    }
+
+    /// `GET /tasks/{id}`.
+    pub fn task(&self, id: Id) -> Result<Task> {
+        self.inner.read_settled(|cx| tasks::get(cx, id))
+    }
+
+    /// `PATCH /tasks/{id}`.
+    pub fn change_task(&self, id: Id, input: &TaskInput) -> Result<Task> {
+        self.inner.write(|cx| tasks::change(cx, id, input))
+    }
+
+    /// `DELETE /tasks/{id}`.
+    pub fn delete_task(&self, id: Id) -> Result<()> {
+        self.inner.write(|cx| tasks::delete(cx, id))
+    }
+
+    /// `POST /tasks/{id}/restoration`.
+    pub fn restore_task(&self, id: Id) -> Result<Task> {
+        self.inner.write(|cx| tasks::restore(cx, id))
+    }
+
+    /// `GET /task_counts`.
+    pub fn task_counts(&self, query: &TaskCountsQuery) -> Result<TaskCounts> {
+        self.inner.read_settled(|cx| tasks::counts(cx, query))
     }
 
     /// `GET /deletions`.

@@ -7,7 +7,10 @@ use super::{Method, Request, Response, Route};
 use crate::account::{appearance, owner, tokens};
 use crate::deletions::{self, DeletionQuery};
 use crate::error::{Error, Result};
+use crate::ids::Id;
 use crate::input::{self, Field};
+use crate::task_lists::{self, TaskListQuery};
+use crate::tasks::{self, TaskCountsQuery, TaskQuery};
 use crate::{discovery, licence, notices, system, vocabulary};
 
 use Method::{Delete, Get, Patch, Post, Put};
@@ -169,9 +172,90 @@ pub(crate) fn route(req: &Request) -> Result<Route<'_>> {
             Route::read(move |cx| Ok(Response::json(200, &deletions::list(cx, &query)?.to_body())))
         }
 
+        // Task lists
+        (Get, ["task_lists"]) => {
+            let query = TaskListQuery::parse(q)?;
+            Route::read(move |cx| {
+                Ok(Response::json(
+                    200,
+                    &task_lists::list(cx, &query)?.to_body(),
+                ))
+            })
+        }
+        (Post, ["task_lists"]) => Route::write(move |cx| {
+            let input = task_lists::parse(body)?;
+            Ok(Response::data(201, &task_lists::create(cx, &input)?))
+        })
+        .idempotent(),
+        (Get, ["task_lists", id]) => {
+            let id = path_id(id)?;
+            Route::read(move |cx| Ok(Response::data(200, &task_lists::get(cx, id)?)))
+        }
+        (Patch | Put, ["task_lists", id]) => {
+            let id = path_id(id)?;
+            Route::write(move |cx| {
+                let input = task_lists::parse(body)?;
+                Ok(Response::data(200, &task_lists::change(cx, id, &input)?))
+            })
+        }
+        (Delete, ["task_lists", id]) => {
+            let id = path_id(id)?;
+            Route::write(move |cx| {
+                task_lists::delete(cx, id)?;
+                Ok(Response::no_content())
+            })
+        }
+        (Post, ["task_lists", id, "restoration"]) => {
+            let id = path_id(id)?;
+            Route::write(move |cx| Ok(Response::data(200, &task_lists::restore(cx, id)?)))
+                .idempotent()
+        }
+
+        // Tasks
+        (Get, ["tasks"]) => {
+            let query = TaskQuery::parse(q)?;
+            Route::read(move |cx| Ok(Response::json(200, &tasks::list(cx, &query)?.to_body())))
+        }
+        (Post, ["tasks"]) => Route::write(move |cx| {
+            let input = tasks::parse(body)?;
+            Ok(Response::data(201, &tasks::create(cx, &input)?))
+        })
+        .idempotent(),
+        (Get, ["tasks", id]) => {
+            let id = path_id(id)?;
+            Route::read(move |cx| Ok(Response::data(200, &tasks::get(cx, id)?)))
+        }
+        (Patch | Put, ["tasks", id]) => {
+            let id = path_id(id)?;
+            Route::write(move |cx| {
+                let input = tasks::parse(body)?;
+                Ok(Response::data(200, &tasks::change(cx, id, &input)?))
+            })
+        }
+        (Delete, ["tasks", id]) => {
+            let id = path_id(id)?;
+            Route::write(move |cx| {
+                tasks::delete(cx, id)?;
+                Ok(Response::no_content())
+            })
+        }
+        (Post, ["tasks", id, "restoration"]) => {
+            let id = path_id(id)?;
+            Route::write(move |cx| Ok(Response::data(200, &tasks::restore(cx, id)?))).idempotent()
+        }
+        (Get, ["task_counts"]) => {
+            let query = TaskCountsQuery::parse(q)?;
+            Route::read(move |cx| Ok(Response::data(200, &tasks::counts(cx, &query)?)))
+        }
+
         _ => return Err(Error::NotFound),
     };
     Ok(route)
+}
+
+/// A path segment that must be an ID; anything else is 404.
+fn path_id(segment: &str) -> Result<Id> {
+    Id::parse(segment).ok_or(Error::NotFound)
 }
 
 fn field_str(f: &Field<String>) -> Option<&str> {

@@ -6,7 +6,7 @@ use std::ops::Bound;
 use serde::Serialize;
 
 use crate::error::Result;
-use crate::store::{Dir, Tables, Tbl, key::prefix_end};
+use crate::store::{Dir, Tables, Tbl};
 
 /// One page of a list: `{data, meta}` in the API.
 #[derive(Debug, Clone, PartialEq)]
@@ -64,17 +64,6 @@ pub(crate) struct Scan {
 }
 
 impl Scan {
-    /// Every key that starts with `prefix`.
-    pub(crate) fn prefix(table: Tbl, prefix: Vec<u8>, dir: Dir) -> Scan {
-        let hi = prefix_end(&prefix);
-        Scan {
-            table,
-            lo: prefix,
-            hi,
-            dir,
-        }
-    }
-
     /// Keys from `lo` (inclusive) to `hi` (exclusive).
     pub(crate) fn range(table: Tbl, lo: Vec<u8>, hi: Option<Vec<u8>>, dir: Dir) -> Scan {
         Scan { table, lo, hi, dir }

@@ -45,14 +45,6 @@ impl Key {
         self
     }
 
-    /// An optional ID; none sorts first.
-    pub(crate) fn opt_id(self, id: Option<Id>) -> Self {
-        match id {
-            None => self.tag(0),
-            Some(id) => self.tag(1).id(id),
-        }
-    }
-
     pub(crate) fn timestamp(self, t: Timestamp) -> Self {
         self.i64(t.as_millisecond())
     }
@@ -150,17 +142,6 @@ impl<'a> Reader<'a> {
         Id::from_bytes(head.try_into().expect("16 bytes"))
     }
 
-    pub(crate) fn date(&mut self) -> Date {
-        date_from_number(self.i32())
-    }
-
-    pub(crate) fn opt_date_last(&mut self) -> Option<Date> {
-        match self.tag() {
-            0 => Some(self.date()),
-            _ => None,
-        }
-    }
-
     pub(crate) fn str(&mut self) -> String {
         let mut out = Vec::new();
         let mut i = 0;
@@ -182,10 +163,6 @@ impl<'a> Reader<'a> {
         }
         self.0 = &self.0[i.min(self.0.len())..];
         String::from_utf8(out).unwrap_or_default()
-    }
-
-    pub(crate) fn rest(&self) -> &'a [u8] {
-        self.0
     }
 }
 
@@ -237,10 +214,7 @@ mod tests {
         let mut keys = [d("2026-01-02"), None, d("1969-12-31"), d("2026-01-01")]
             .map(|x| (Key::new().opt_date_last(x), x));
         keys.sort();
-        let back: Vec<_> = keys
-            .iter()
-            .map(|(k, _)| Reader::new(k.as_slice()).opt_date_last())
-            .collect();
+        let back: Vec<_> = keys.iter().map(|(_, x)| *x).collect();
         assert_eq!(
             back,
             vec![d("1969-12-31"), d("2026-01-01"), d("2026-01-02"), None]

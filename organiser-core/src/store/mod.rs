@@ -8,7 +8,9 @@ pub(crate) mod schema;
 use std::ops::Bound;
 use std::path::Path;
 
-use redb::{ReadableDatabase, ReadableTable, ReadableTableMetadata, TableDefinition};
+#[cfg(test)]
+use redb::ReadableTableMetadata;
+use redb::{ReadableDatabase, ReadableTable, TableDefinition};
 use serde::Serialize;
 use serde::de::DeserializeOwned;
 
@@ -76,11 +78,6 @@ impl Store {
         Ok(Store { db })
     }
 
-    pub(crate) fn read<T>(&self, f: impl FnOnce(&ReadTx) -> Result<T>) -> Result<T> {
-        let tx = ReadTx(self.db.begin_read()?);
-        f(&tx)
-    }
-
     pub(crate) fn begin_read(&self) -> Result<ReadTx> {
         Ok(ReadTx(self.db.begin_read()?))
     }
@@ -143,11 +140,8 @@ pub(crate) trait Tables {
     ) -> Result<()>;
 
     /// The number of entries in `t`.
+    #[cfg(test)]
     fn len(&self, t: Tbl) -> Result<u64>;
-
-    fn contains(&self, t: Tbl, key: &[u8]) -> Result<bool> {
-        Ok(self.get(t, key)?.is_some())
-    }
 
     fn get_json<T: DeserializeOwned>(&self, t: Tbl, key: &[u8]) -> Result<Option<T>> {
         match self.get(t, key)? {
@@ -240,6 +234,7 @@ impl Tables for ReadTx {
         scan_table(&self.0.open_table(t)?, lo, hi, dir, f)
     }
 
+    #[cfg(test)]
     fn len(&self, t: Tbl) -> Result<u64> {
         Ok(self.0.open_table(t)?.len()?)
     }
@@ -263,6 +258,7 @@ impl Tables for WriteTx {
         scan_table(&self.0.open_table(t)?, lo, hi, dir, f)
     }
 
+    #[cfg(test)]
     fn len(&self, t: Tbl) -> Result<u64> {
         Ok(self.0.open_table(t)?.len()?)
     }

@@ -1,0 +1,119 @@
+//! A task's home (document 2, "Task", `task_list_id`, `person_id`,
+//! `project_id`): at most one is set; none is the Inbox.
+
+use crate::error::Result;
+use crate::ids::Id;
+use crate::organiser::Cx;
+use crate::store::Tables;
+use crate::store::key::{Key, Reader};
+
+/// Where a task lives.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum Home {
+    /// No home: the Inbox.
+    Inbox,
+    /// A task list.
+    List(Id),
+    /// A person.
+    Person(Id),
+    /// A project.
+    Project(Id),
+}
+
+impl Home {
+    /// The home named by the three fields (at most one set).
+    pub fn from_fields(
+        task_list_id: Option<Id>,
+        person_id: Option<Id>,
+        project_id: Option<Id>,
+    ) -> Home {
+        match (task_list_id, person_id, project_id) {
+            (Some(id), _, _) => Home::List(id),
+            (_, Some(id), _) => Home::Person(id),
+            (_, _, Some(id)) => Home::Project(id),
+            _ => Home::Inbox,
+        }
+    }
+
+    /// `task_list_id`.
+    pub fn task_list_id(self) -> Option<Id> {
+        match self {
+            Home::List(id) => Some(id),
+            _ => None,
+        }
+    }
+
+    /// `person_id`.
+    pub fn person_id(self) -> Option<Id> {
+        match self {
+            Home::Person(id) => Some(id),
+            _ => None,
+        }
+    }
+
+    /// `project_id`.
+    pub fn project_id(self) -> Option<Id> {
+        match self {
+            Home::Project(id) => Some(id),
+            _ => None,
+        }
+    }
+
+    /// The field that names this home (`None` for the Inbox).
+    pub(crate) fn field(self) -> Option<&'static str> {
+        match self {
+            Home::Inbox => None,
+            Home::List(_) => Some("task_list_id"),
+            Home::Person(_) => Some("person_id"),
+            Home::Project(_) => Some("project_id"),
+        }
+    }
+
+    fn tag(self) -> u8 {
+        match self {
+            Home::Inbox => 0,
+            Home::List(_) => 1,
+            Home::Person(_) => 2,
+            Home::Project(_) => 3,
+        }
+    }
+
+    fn id(self) -> Option<Id> {
+        match self {
+            Home::Inbox => None,
+            Home::List(id) | Home::Person(id) | Home::Project(id) => Some(id),
+        }
+    }
+
+    /// The home as a fixed-length key part (tag and 16 bytes).
+    pub(crate) fn key(self, key: Key) -> Key {
+        let key = key.tag(self.tag());
+        match self.id() {
+            Some(id) => key.id(id),
+            None => key.bytes(&[0; 16]),
+        }
+    }
+
+    /// Reads a home written by [`Home::key`].
+    pub(crate) fn read(r: &mut Reader<'_>) -> Home {
+        let tag = r.tag();
+        let id = r.id();
+        match tag {
+            1 => Home::List(id),
+            2 => Home::Person(id),
+            3 => Home::Project(id),
+            _ => Home::Inbox,
+        }
+    }
+}
+
+/// Whether `home` can hold tasks now: the Inbox always; a list, person or
+/// project while it is live. People and projects are not in this build's
+/// store yet, so no ID names a live one.
+pub(crate) fn is_live<T: Tables>(cx: &Cx<'_, T>, home: Home) -> Result<bool> {
+    Ok(match home {
+        Home::Inbox => true,
+        Home::List(id) => crate::task_lists::is_live(cx, id)?,
+        Home::Person(_) | Home::Project(_) => false,
+    })
+}

@@ -1,0 +1,125 @@
+//! Restore windows (document 1, "Deletion"; document 2, "Delete and
+//! restore"): task lists, tasks, projects and people can be restored for 20
+//! seconds after DELETE, then the delete is permanent. Pending permanent
+//! deletes are indexed by when they fall due and settled by the clock.
+
+use std::ops::Bound;
+
+use jiff::{SignedDuration, Timestamp};
+
+use crate::error::Result;
+use crate::ids::Id;
+use crate::limits::RESTORE_WINDOW_SECS;
+use crate::organiser::{Cx, WriteCx};
+use crate::store::key::{Key, Reader};
+use crate::store::schema::PURGES;
+use crate::store::{Dir, Tables};
+
+/// What can be restored.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) enum Restorable {
+    TaskList,
+    Task,
+}
+
+impl Restorable {
+    fn tag(self) -> u8 {
+        match self {
+            Restorable::TaskList => 1,
+            Restorable::Task => 2,
+        }
+    }
+
+    fn from_tag(tag: u8) -> Option<Restorable> {
+        match tag {
+            1 => Some(Restorable::TaskList),
+            2 => Some(Restorable::Task),
+            _ => None,
+        }
+    }
+}
+
+fn window() -> SignedDuration {
+    SignedDuration::from_secs(RESTORE_WINDOW_SECS)
+}
+
+/// Whether a delete made at `deleted_at` can still be undone at `now`.
+pub(crate) fn within_window(deleted_at: Timestamp, now: Timestamp) -> bool {
+    now.duration_since(deleted_at) < window()
+}
+
+fn key(kind: Restorable, id: Id, deleted_at: Timestamp) -> Key {
+    Key::new()
+        .timestamp(deleted_at + window())
+        .tag(kind.tag())
+        .id(id)
+}
+
+/// Makes the delete of `id` permanent once its window ends.
+pub(crate) fn schedule(
+    cx: &WriteCx<'_>,
+    kind: Restorable,
+    id: Id,
+    deleted_at: Timestamp,
+) -> Result<()> {
+    cx.index(PURGES, key(kind, id, deleted_at).as_slice())
+}
+
+/// The delete was undone.
+pub(crate) fn cancel(
+    cx: &WriteCx<'_>,
+    kind: Restorable,
+    id: Id,
+    deleted_at: Timestamp,
+) -> Result<()> {
+    cx.remove(PURGES, key(kind, id, deleted_at).as_slice())
+        .map(drop)
+}
+
+fn due_bound<T: Tables>(cx: &Cx<'_, T>) -> Vec<u8> {
+    Key::new()
+        .timestamp(cx.now() + SignedDuration::from_millis(1))
+        .into_vec()
+}
+
+/// Whether a delete has become permanent and is not yet settled.
+pub(crate) fn due<T: Tables>(cx: &Cx<'_, T>) -> Result<bool> {
+    let bound = due_bound(cx);
+    Ok(cx
+        .first_key(
+            PURGES,
+            Bound::Unbounded,
+            Bound::Excluded(bound.as_slice()),
+            Dir::Asc,
+        )?
+        .is_some())
+}
+
+/// Makes every delete whose window ended permanent.
+pub(crate) fn settle(cx: &mut WriteCx<'_>) -> Result<()> {
+    let bound = due_bound(cx);
+    let mut due = Vec::new();
+    cx.scan(
+        PURGES,
+        Bound::Unbounded,
+        Bound::Excluded(bound.as_slice()),
+        Dir::Asc,
+        &mut |k, _| {
+            due.push(k.to_vec());
+            Ok(true)
+        },
+    )?;
+    for k in due {
+        cx.remove(PURGES, &k)?;
+        let mut r = Reader::new(&k);
+        let _due = r.i64();
+        let kind = Restorable::from_tag(r.tag());
+        let id = r.id();
+        match kind {
+            Some(Restorable::TaskList) => crate::task_lists::purge(cx, id)?,
+            Some(Restorable::Task) => crate::tasks::purge(cx, id)?,
+            None => {}
+        }
+    }
+    Ok(())
+}

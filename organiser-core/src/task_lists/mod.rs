@@ -1,0 +1,511 @@
+//! Task lists (document 2, "TaskList" and "Task lists"): unique names
+//! ignoring case, the first unused colour for a blank one, 1-based
+//! positions among live lists, delete with all their tasks, and restore
+//! within 20 seconds under `Name (2)` when the name was taken meanwhile.
+
+mod positions;
+
+use jiff::Timestamp;
+use serde::{Deserialize, Serialize};
+use serde_json::Value;
+
+use crate::api::Query;
+use crate::deletions;
+use crate::error::{Details, Error, Result};
+use crate::homes::Home;
+use crate::ids::Id;
+use crate::input::{Field, record};
+use crate::limits;
+use crate::list::{Cursor, Direction, ListParams, Page, Scan, count, walk};
+use crate::organiser::{Cx, WriteCx};
+use crate::restore::{self, Restorable};
+use crate::store::key::{Key, tail_id};
+use crate::store::schema::{
+    TASK_LISTS, TASK_LISTS_BY_NAME, TASK_LISTS_BY_POSITION, TASK_LISTS_BY_UPDATED,
+};
+use crate::store::{Dir, Tables};
+use crate::text::{char_len, fold_case, squish};
+use crate::vocabulary::{COLORS, PICKER_ICONS};
+
+const KIND: &str = "task_list";
+
+/// A task list as the API shows it.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct TaskList {
+    /// ID.
+    pub id: Id,
+    /// Squished; unique ignoring case among task lists.
+    pub name: String,
+    /// A colour key of the vocabulary.
+    pub color: String,
+    /// A picker icon; null gives the default list icon.
+    pub icon: Option<String>,
+    /// 1-based order among live lists.
+    pub position: i64,
+    /// When it was made.
+    #[serde(with = "crate::time::serde_timestamp")]
+    pub created_at: Timestamp,
+    /// When it last changed.
+    #[serde(with = "crate::time::serde_timestamp")]
+    pub updated_at: Timestamp,
+}
+
+/// `{task_list: {name, color?, icon?, position?}}`; all optional on change.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct TaskListInput {
+    /// The name; required on create.
+    pub name: Option<String>,
+    /// A colour key; blank or null takes the first colour no other list uses.
+    pub color: Field<String>,
+    /// A picker icon, or null for the default.
+    pub icon: Field<String>,
+    /// 1-based place among live lists; clamped.
+    pub position: Option<i64>,
+}
+
+#[derive(Debug, Clone, Serialize, Deserialize)]
+struct ListDeleted {
+    #[serde(with = "crate::time::serde_timestamp")]
+    at: Timestamp,
+    /// The tasks the delete took with it.
+    tasks: Vec<Id>,
+}
+
+#[derive(Debug, Clone, Serialize, Deserialize)]
+struct ListRow {
+    list: TaskList,
+    #[serde(default)]
+    deleted: Option<ListDeleted>,
+}
+
+fn load_row<T: Tables>(cx: &Cx<'_, T>, id: Id) -> Result<Option<ListRow>> {
+    cx.get_json(TASK_LISTS, &id.to_bytes())
+}
+
+fn load_live<T: Tables>(cx: &Cx<'_, T>, id: Id) -> Result<TaskList> {
+    match load_row(cx, id)? {
+        Some(ListRow {
+            list,
+            deleted: None,
+        }) => Ok(list),
+        _ => Err(Error::NotFound),
+    }
+}
+
+fn save(cx: &WriteCx<'_>, row: &ListRow) -> Result<()> {
+    cx.put_json(TASK_LISTS, &row.list.id.to_bytes(), row)
+}
+
+/// Whether `id` names a live list.
+pub(crate) fn is_live<T: Tables>(cx: &Cx<'_, T>, id: Id) -> Result<bool> {
+    Ok(matches!(
+        load_row(cx, id)?,
+        Some(ListRow { deleted: None, .. })
+    ))
+}
+
+fn name_key(list: &TaskList) -> Key {
+    Key::new().str(&fold_case(&list.name)).id(list.id)
+}
+
+/// Adds (or removes) a live list's index entries.
+fn index(cx: &WriteCx<'_>, list: &TaskList, add: bool) -> Result<()> {
+    let entries = [
+        (
+            TASK_LISTS_BY_POSITION,
+            Key::new().i64(list.position).id(list.id),
+        ),
+        (TASK_LISTS_BY_NAME, name_key(list)),
+        (
+            TASK_LISTS_BY_UPDATED,
+            Key::new().timestamp(list.updated_at).id(list.id),
+        ),
+    ];
+    for (table, key) in entries {
+        if add {
+            cx.index(table, key.as_slice())?;
+        } else {
+            cx.remove(table, key.as_slice())?;
+        }
+    }
+    Ok(())
+}
+
+/// Saves a live list whose fields changed, moving its index entries.
+fn update(cx: &WriteCx<'_>, before: &TaskList, after: &TaskList) -> Result<()> {
+    index(cx, before, false)?;
+    index(cx, after, true)?;
+    save(
+        cx,
+        &ListRow {
+            list: after.clone(),
+            deleted: None,
+        },
+    )
+}
+
+/// The live list named `name` ignoring case, other than `except`.
+fn named<T: Tables>(cx: &Cx<'_, T>, name: &str, except: Option<Id>) -> Result<Option<Id>> {
+    let prefix = Key::new().str(&fold_case(name)).into_vec();
+    let mut found = None;
+    cx.scan_prefix(TASK_LISTS_BY_NAME, &prefix, Dir::Asc, &mut |k, _| {
+        let id = tail_id(k);
+        if Some(id) != except && k.len() == prefix.len() + 16 {
+            found = Some(id);
+            return Ok(false);
+        }
+        Ok(true)
+    })?;
+    Ok(found)
+}
+
+/// Every live list in position order.
+fn live_lists<T: Tables>(cx: &Cx<'_, T>) -> Result<Vec<Id>> {
+    let mut ids = Vec::new();
+    cx.scan(
+        TASK_LISTS_BY_POSITION,
+        std::ops::Bound::Unbounded,
+        std::ops::Bound::Unbounded,
+        Dir::Asc,
+        &mut |k, _| {
+            ids.push(tail_id(k));
+            Ok(true)
+        },
+    )?;
+    Ok(ids)
+}
+
+/// The first colour of the vocabulary that no other live list uses (the
+/// least used one when every colour is taken).
+fn free_color<T: Tables>(cx: &Cx<'_, T>, except: Option<Id>) -> Result<String> {
+    let mut uses = vec![0usize; COLORS.len()];
+    for id in live_lists(cx)? {
+        if Some(id) == except {
+            continue;
+        }
+        let list = load_live(cx, id)?;
+        if let Some(i) = COLORS.iter().position(|c| c.key == list.color) {
+            uses[i] += 1;
+        }
+    }
+    let least = uses.iter().copied().min().unwrap_or(0);
+    let i = uses.iter().position(|&n| n == least).unwrap_or(0);
+    Ok(COLORS[i].key.to_owned())
+}
+
+pub(crate) fn parse(body: Option<&Value>) -> Result<TaskListInput> {
+    let mut f = record(body, "task_list")?;
+    let mut input = TaskListInput::default();
+    match f.string("name") {
+        Field::Value(n) => input.name = Some(n),
+        Field::Null => input.name = Some(String::new()),
+        Field::Absent => {}
+    }
+    input.color = f.string("color");
+    input.icon = f.string("icon");
+    match f.integer("position") {
+        Field::Value(p) => input.position = Some(p),
+        Field::Null => f.add("position", "must be a whole number"),
+        Field::Absent => {}
+    }
+    f.finish()?;
+    Ok(input)
+}
+
+fn check_name<T: Tables>(
+    cx: &Cx<'_, T>,
+    details: &mut Details,
+    name: &str,
+    except: Option<Id>,
+) -> Result<String> {
+    let name = squish(name);
+    if name.is_empty() {
+        details.add("name", "can't be blank");
+    } else if char_len(&name) > limits::text::TASK_LIST_NAME {
+        details.add(
+            "name",
+            format!(
+                "is too long (maximum is {} characters)",
+                limits::text::TASK_LIST_NAME
+            ),
+        );
+    } else if named(cx, &name, except)?.is_some() {
+        details.add("name", "has already been taken");
+    }
+    Ok(name)
+}
+
+/// The colour to save: a vocabulary key, or the first free one for blank.
+fn check_color<T: Tables>(
+    cx: &Cx<'_, T>,
+    details: &mut Details,
+    color: &Field<String>,
+    except: Option<Id>,
+) -> Result<Option<String>> {
+    Ok(match color {
+        Field::Absent => None,
+        Field::Null => Some(free_color(cx, except)?),
+        Field::Value(c) if c.trim().is_empty() => Some(free_color(cx, except)?),
+        Field::Value(c) if COLORS.iter().any(|k| k.key == c) => Some(c.clone()),
+        Field::Value(_) => {
+            details.add("color", "is not a colour of the vocabulary");
+            None
+        }
+    })
+}
+
+fn check_icon(details: &mut Details, icon: &Field<String>) -> Option<Option<String>> {
+    match icon {
+        Field::Absent => None,
+        Field::Null => Some(None),
+        Field::Value(i) if i.trim().is_empty() => Some(None),
+        Field::Value(i) if PICKER_ICONS.contains(&i.as_str()) => Some(Some(i.clone())),
+        Field::Value(_) => {
+            details.add("icon", "is not an icon of the vocabulary");
+            None
+        }
+    }
+}
+
+/// `POST /task_lists`.
+pub(crate) fn create(cx: &mut WriteCx<'_>, input: &TaskListInput) -> Result<TaskList> {
+    let mut details = Details::new();
+    let name = match &input.name {
+        Some(n) => check_name(cx, &mut details, n, None)?,
+        None => {
+            details.add("name", "can't be blank");
+            String::new()
+        }
+    };
+    let color = check_color(cx, &mut details, &input.color, None)?;
+    let icon = check_icon(&mut details, &input.icon);
+    details.into_validation()?;
+    let color = match color {
+        Some(c) => c,
+        None => free_color(cx, None)?,
+    };
+    let now = cx.now();
+    let id = cx.new_id();
+    let others = live_lists(cx)?;
+    let rank = input.position.unwrap_or(others.len() as i64 + 1);
+    let position = positions::place(cx, &others, rank)?;
+    let list = TaskList {
+        id,
+        name,
+        color,
+        icon: icon.flatten(),
+        position,
+        created_at: now,
+        updated_at: now,
+    };
+    index(cx, &list, true)?;
+    save(
+        cx,
+        &ListRow {
+            list: list.clone(),
+            deleted: None,
+        },
+    )?;
+    Ok(list)
+}
+
+/// `GET /task_lists/{id}`.
+pub(crate) fn get<T: Tables>(cx: &Cx<'_, T>, id: Id) -> Result<TaskList> {
+    load_live(cx, id)
+}
+
+/// `PATCH /task_lists/{id}`. Renaming or recolouring changes no task.
+pub(crate) fn change(cx: &mut WriteCx<'_>, id: Id, input: &TaskListInput) -> Result<TaskList> {
+    let before = load_live(cx, id)?;
+    let mut details = Details::new();
+    let name = match &input.name {
+        Some(n) => Some(check_name(cx, &mut details, n, Some(id))?),
+        None => None,
+    };
+    let color = check_color(cx, &mut details, &input.color, Some(id))?;
+    let icon = check_icon(&mut details, &input.icon);
+    details.into_validation()?;
+    let mut list = before.clone();
+    if let Some(name) = name {
+        list.name = name;
+    }
+    if let Some(color) = color {
+        list.color = color;
+    }
+    if let Some(icon) = icon {
+        list.icon = icon;
+    }
+    if let Some(rank) = input.position {
+        let others: Vec<Id> = live_lists(cx)?.into_iter().filter(|&o| o != id).collect();
+        list.position = positions::place(cx, &others, rank)?;
+    }
+    if list == before {
+        return Ok(list);
+    }
+    list.updated_at = cx.now();
+    update(cx, &before, &list)?;
+    Ok(list)
+}
+
+/// `DELETE /task_lists/{id}`: the list and its tasks at once, each with a
+/// deletion record; the name is free at once.
+pub(crate) fn delete(cx: &mut WriteCx<'_>, id: Id) -> Result<()> {
+    let list = load_live(cx, id)?;
+    index(cx, &list, false)?;
+    let tasks = crate::tasks::delete_with_home(cx, Home::List(id), id)?;
+    deletions::record(cx, KIND, id)?;
+    restore::schedule(cx, Restorable::TaskList, id, cx.now())?;
+    positions::close_gap(cx, &live_lists(cx)?)?;
+    save(
+        cx,
+        &ListRow {
+            list,
+            deleted: Some(ListDeleted {
+                at: cx.now(),
+                tasks,
+            }),
+        },
+    )
+}
+
+/// The name a restored list takes: its own, else `Name (2)`, `Name (3)`,
+/// ... the first that is free and fits; `None` when none does.
+fn restored_name<T: Tables>(cx: &Cx<'_, T>, name: &str, id: Id) -> Result<Option<String>> {
+    if named(cx, name, Some(id))?.is_none() {
+        return Ok(Some(name.to_owned()));
+    }
+    for n in 2..1000 {
+        let candidate = format!("{name} ({n})");
+        if char_len(&candidate) > limits::text::TASK_LIST_NAME {
+            return Ok(None);
+        }
+        if named(cx, &candidate, Some(id))?.is_none() {
+            return Ok(Some(candidate));
+        }
+    }
+    Ok(None)
+}
+
+/// `POST /task_lists/{id}/restoration`: within 20 seconds the list returns
+/// with the tasks its delete took, at its old place.
+pub(crate) fn restore(cx: &mut WriteCx<'_>, id: Id) -> Result<TaskList> {
+    let row = load_row(cx, id)?.ok_or(Error::NotFound)?;
+    let Some(deleted) = row.deleted else {
+        return Ok(row.list);
+    };
+    if !restore::within_window(deleted.at, cx.now()) {
+        return Err(Error::NotFound);
+    }
+    let mut list = row.list;
+    list.name = restored_name(cx, &list.name, id)?.ok_or_else(|| {
+        Error::invalid(
+            "name",
+            "is taken by another list and no numbered variant is free within 100 characters; rename that list and retry",
+        )
+    })?;
+    let others = live_lists(cx)?;
+    list.position = positions::place(cx, &others, list.position)?;
+    list.updated_at = cx.now();
+    restore::cancel(cx, Restorable::TaskList, id, deleted.at)?;
+    deletions::unrecord(cx, KIND, id)?;
+    index(cx, &list, true)?;
+    save(
+        cx,
+        &ListRow {
+            list: list.clone(),
+            deleted: None,
+        },
+    )?;
+    crate::tasks::restore_with_home(cx, id, &deleted.tasks)?;
+    Ok(list)
+}
+
+/// Makes a list's delete permanent, with the tasks it took.
+pub(crate) fn purge(cx: &mut WriteCx<'_>, id: Id) -> Result<()> {
+    if let Some(ListRow {
+        deleted: Some(deleted),
+        ..
+    }) = load_row(cx, id)?
+    {
+        for task in deleted.tasks {
+            crate::tasks::purge(cx, task)?;
+        }
+        cx.remove(TASK_LISTS, &id.to_bytes())?;
+    }
+    Ok(())
+}
+
+/// `GET /task_lists` parameters.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct TaskListQuery {
+    /// `position` (default), `id`, `name` or `updated_at`; direction,
+    /// updated_since, cursor, limit, count.
+    pub params: ListParams,
+}
+
+impl TaskListQuery {
+    pub(crate) fn parse(query: &Query) -> Result<TaskListQuery> {
+        Ok(TaskListQuery {
+            params: ListParams::parse(query, &["position", "id", "name", "updated_at"])?,
+        })
+    }
+}
+
+/// `GET /task_lists`.
+pub(crate) fn list<T: Tables>(cx: &Cx<'_, T>, q: &TaskListQuery) -> Result<Page<TaskList>> {
+    let p = &q.params;
+    let direction = p.direction_or(Direction::Asc);
+    let order = match (&p.updated_since, p.order.as_deref()) {
+        (Some(_), _) => "updated_at",
+        (None, Some(o)) => o,
+        (None, None) => "position",
+    };
+    let dir = direction.dir();
+    let scan = match order {
+        "id" => Scan::range(TASK_LISTS, Vec::new(), None, dir),
+        "name" => Scan::range(TASK_LISTS_BY_NAME, Vec::new(), None, dir),
+        "updated_at" => {
+            let lo = p
+                .updated_since
+                .map(|t| Key::new().timestamp(t).into_vec())
+                .unwrap_or_default();
+            Scan::range(TASK_LISTS_BY_UPDATED, lo, None, dir)
+        }
+        _ => Scan::range(TASK_LISTS_BY_POSITION, Vec::new(), None, dir),
+    };
+    let scope = format!(
+        "task_lists|{order}|{}|{}",
+        direction.as_str(),
+        p.updated_since
+            .map(|t| t.as_millisecond())
+            .unwrap_or(i64::MIN)
+    );
+    let cursor = Cursor::new(&cx.org.secret, scope);
+    let after = p.cursor.as_deref().map(|c| cursor.decode(c)).transpose()?;
+    let load = |k: &[u8]| -> Result<Option<TaskList>> {
+        let id = if order == "id" {
+            Id::from_bytes(k.try_into().unwrap_or([0; 16]))
+        } else {
+            tail_id(k)
+        };
+        Ok(match load_row(cx, id)? {
+            Some(ListRow {
+                list,
+                deleted: None,
+            }) => Some(list),
+            _ => None,
+        })
+    };
+    let (items, last) = walk(&cx.tx, &scan, after.as_deref(), p.limit, load)?;
+    let total_count = if p.count {
+        Some(count(&cx.tx, &scan, |k| Ok(load(k)?.is_some()))?)
+    } else {
+        None
+    };
+    Ok(Page {
+        items,
+        next_cursor: last.map(|k| cursor.encode(&k)),
+        limit: p.limit,
+        total_count,
+    })
+}

@@ -1,0 +1,262 @@
+//! `GET /task_counts` (document 2, "Counts"): the Inbox, today, due soon
+//! and overdue counts, each list's open count, and the counts of one page
+//! (a view, or one home). Read from the counters beside the indexes and
+//! small index ranges, never by scanning tasks.
+//!
+//! Page counts: `open` and `overdue` count the page's open tasks;
+//! `completed`, `completed_today`, `wont_do` and `expired` count the closed
+//! tasks of the homes the page draws from (one home; every home; or every
+//! home but the Inbox for `planned` and `one_day`). The logbook lists no
+//! open task, so its `open` and `overdue` are 0.
+
+use std::ops::Bound;
+
+use serde::Serialize;
+
+use super::TaskStatus;
+use super::index::{Attrs, TodaySet, counter, keys};
+use super::query::{Range, View, parse_home};
+use crate::api::Query;
+use crate::error::{Details, Error, Result};
+use crate::homes::Home;
+use crate::ids::Id;
+use crate::organiser::Cx;
+use crate::store::key::{Key, tail_id};
+use crate::store::schema::{TASK_LISTS_BY_POSITION, TASKS_CLOSED, TASKS_OPEN_BY_DEADLINE};
+use crate::store::{Dir, Tables};
+use crate::time::add_days;
+
+/// `GET /task_counts`.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub struct TaskCounts {
+    /// Open tasks in the Inbox.
+    pub inbox: u64,
+    /// Open tasks starting today or earlier (`view=today`).
+    pub today: u64,
+    /// Open tasks overdue or due within 14 days (`view=due_soon`).
+    pub due_soon: u64,
+    /// Open tasks whose deadline passed.
+    pub overdue: u64,
+    /// Each live list's open tasks, in list order.
+    pub task_lists: Vec<TaskListCount>,
+    /// The named page's counts; null when no view or home is named.
+    pub page: Option<PageCounts>,
+}
+
+/// One list's open count.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub struct TaskListCount {
+    /// The list.
+    pub id: Id,
+    /// Its open tasks.
+    pub open: u64,
+}
+
+/// The counts of one page.
+#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize)]
+pub struct PageCounts {
+    /// Open tasks on the page.
+    pub open: u64,
+    /// Completed tasks of the page's homes.
+    pub completed: u64,
+    /// Of those, completed today.
+    pub completed_today: u64,
+    /// Open tasks on the page whose deadline passed.
+    pub overdue: u64,
+    /// Tasks marked won't do in the page's homes.
+    pub wont_do: u64,
+    /// Tasks archived because they expired, in the page's homes.
+    pub expired: u64,
+}
+
+/// `GET /task_counts` parameters.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub struct TaskCountsQuery {
+    /// `overview`, `today`, `planned`, `one_day` or `logbook`.
+    pub view: Option<View>,
+    /// One home (with no view, or with `logbook`).
+    pub home: Option<Home>,
+}
+
+impl TaskCountsQuery {
+    pub(crate) fn parse(q: &Query) -> Result<TaskCountsQuery> {
+        let view = match q.get("view") {
+            None => None,
+            Some(v) => match View::parse(v) {
+                Some(
+                    view @ (View::Overview
+                    | View::Today
+                    | View::Planned
+                    | View::OneDay
+                    | View::Logbook),
+                ) => Some(view),
+                _ => {
+                    return Err(Error::bad_param(
+                        "view",
+                        "must be overview, today, planned, one_day or logbook",
+                    ));
+                }
+            },
+        };
+        let home = parse_home(q)?;
+        if home.is_some() && view.is_some_and(|v| v != View::Logbook) {
+            let mut d = Details::new();
+            d.add("view", "only logbook can be combined with a home");
+            return Err(Error::InvalidParameter(d));
+        }
+        Ok(TaskCountsQuery { view, home })
+    }
+}
+
+/// Which homes a page's closed counts cover.
+#[derive(Clone, Copy)]
+enum Scope {
+    One(Home),
+    All,
+    AllButInbox,
+}
+
+impl Scope {
+    fn holds(self, home: Home) -> bool {
+        match self {
+            Scope::One(h) => h == home,
+            Scope::All => true,
+            Scope::AllButInbox => home != Home::Inbox,
+        }
+    }
+}
+
+fn home_count<T: Tables>(cx: &Cx<'_, T>, home: Home, code: u8) -> Result<u64> {
+    counter::get(cx, &counter::home_status(home, code))
+}
+
+fn scoped<T: Tables>(cx: &Cx<'_, T>, scope: Scope, code: u8) -> Result<u64> {
+    Ok(match scope {
+        Scope::One(home) => home_count(cx, home, code)?,
+        Scope::All => counter::get(cx, &counter::status(code))?,
+        Scope::AllButInbox => counter::get(cx, &counter::status(code))?.saturating_sub(home_count(
+            cx,
+            Home::Inbox,
+            code,
+        )?),
+    })
+}
+
+/// Counts the entries of `range` whose attributes pass `keep`.
+fn count_range<T: Tables>(
+    cx: &Cx<'_, T>,
+    range: &Range,
+    keep: impl Fn(&Attrs) -> bool,
+) -> Result<u64> {
+    let mut n = 0;
+    range.walk(cx, Dir::Asc, None, &mut |_, _, attrs| {
+        n += u64::from(attrs.is_some_and(|a| keep(&a)));
+        true
+    })?;
+    Ok(n)
+}
+
+fn overdue_range<T: Tables>(cx: &Cx<'_, T>) -> Range {
+    Range::between(
+        TASKS_OPEN_BY_DEADLINE,
+        Vec::new(),
+        Some(keys::date_bound(Some(cx.today())).into_vec()),
+        true,
+    )
+}
+
+fn completed_today<T: Tables>(cx: &Cx<'_, T>, scope: Scope) -> Result<u64> {
+    let today = cx.today();
+    let from = cx.zone().start_of(today);
+    let to = cx.zone().start_of(add_days(today, 1));
+    let range = Range::between(
+        TASKS_CLOSED,
+        Key::new().timestamp(from).into_vec(),
+        Some(Key::new().timestamp(to).into_vec()),
+        true,
+    );
+    count_range(cx, &range, |a| {
+        a.status == TaskStatus::Completed && scope.holds(a.home)
+    })
+}
+
+fn page<T: Tables>(cx: &Cx<'_, T>, q: &TaskCountsQuery) -> Result<Option<PageCounts>> {
+    let today = cx.today();
+    let scope = match (q.view, q.home) {
+        (_, Some(home)) => Scope::One(home),
+        (Some(View::Planned | View::OneDay), None) => Scope::AllButInbox,
+        (Some(_), None) => Scope::All,
+        (None, None) => return Ok(None),
+    };
+    let open_code = TaskStatus::Open.code();
+    let (open, overdue) = match q.view {
+        Some(View::Logbook) => (0, 0),
+        None => {
+            let home = q.home.expect("a home page");
+            let overdue = count_range(cx, &overdue_range(cx), |a| a.home == home)?;
+            (home_count(cx, home, open_code)?, overdue)
+        }
+        Some(view) => {
+            let soon = add_days(today, 15);
+            let open = match view {
+                View::Today => counter::get(cx, &counter::today())?,
+                View::Planned => counter::sum_dates(
+                    cx,
+                    counter::start_not_inbox_all(),
+                    Some(add_days(today, 1)),
+                    None,
+                )?,
+                View::OneDay => counter::get(cx, &counter::someday())?,
+                _ => {
+                    let inbox = home_count(cx, Home::Inbox, open_code)?;
+                    let due = counter::sum_dates(cx, counter::deadline_all(), None, Some(soon))?;
+                    let inbox_due =
+                        counter::sum_dates(cx, counter::deadline_inbox_all(), None, Some(soon))?;
+                    inbox + due - inbox_due.min(due)
+                }
+            };
+            let overdue = count_range(cx, &overdue_range(cx), |a| view.holds(a, today))?;
+            (open, overdue)
+        }
+    };
+    Ok(Some(PageCounts {
+        open,
+        completed: scoped(cx, scope, TaskStatus::Completed.code())?,
+        completed_today: completed_today(cx, scope)?,
+        overdue,
+        wont_do: scoped(cx, scope, TaskStatus::WontDo.code())?,
+        expired: scoped(cx, scope, counter::EXPIRED)?,
+    }))
+}
+
+/// `GET /task_counts`.
+pub(crate) fn counts<T: Tables>(cx: &Cx<'_, T>, q: &TaskCountsQuery) -> Result<TaskCounts> {
+    debug_assert!(!TodaySet::due(cx)?, "counts read a settled store");
+    let today = cx.today();
+    let open_code = TaskStatus::Open.code();
+    let mut task_lists = Vec::new();
+    cx.scan(
+        TASK_LISTS_BY_POSITION,
+        Bound::Unbounded,
+        Bound::Unbounded,
+        Dir::Asc,
+        &mut |k, _| {
+            task_lists.push(TaskListCount {
+                id: tail_id(k),
+                open: 0,
+            });
+            Ok(true)
+        },
+    )?;
+    for list in &mut task_lists {
+        list.open = home_count(cx, Home::List(list.id), open_code)?;
+    }
+    Ok(TaskCounts {
+        inbox: home_count(cx, Home::Inbox, open_code)?,
+        today: counter::get(cx, &counter::today())?,
+        due_soon: counter::sum_dates(cx, counter::deadline_all(), None, Some(add_days(today, 15)))?,
+        overdue: counter::sum_dates(cx, counter::deadline_all(), None, Some(today))?,
+        task_lists,
+        page: page(cx, q)?,
+    })
+}

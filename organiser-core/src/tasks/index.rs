@@ -1,0 +1,484 @@
+//! The task indexes and counters: every live task has one entry in each
+//! index that applies to it (keys end with the task's ID; covering indexes
+//! carry its [`Attrs`] as the value, so views filter without loading
+//! records), and exact counters beside them. [`apply`] is the one place
+//! that keeps them in step with the records.
+//!
+//! "Today" moves with the clock: the today set holds the open tasks that
+//! start on or before the date it was last settled for, and
+//! [`settle_today`] brings it up to date at the start of the next write
+//! after the date (or the owner's zone) changes.
+
+use std::ops::Bound;
+
+use jiff::Timestamp;
+use jiff::civil::Date;
+
+use super::{Task, TaskStatus};
+use crate::error::Result;
+use crate::homes::Home;
+use crate::ids::Id;
+use crate::organiser::{Cx, WriteCx};
+use crate::store::key::{Key, Reader, date_from_number, date_number};
+use crate::store::schema::{
+    META, TASK_COUNTERS, TASKS_BY_HOME, TASKS_BY_STATUS_ID, TASKS_BY_STATUS_POSITION,
+    TASKS_BY_STATUS_UPDATED, TASKS_CLOSED, TASKS_OPEN_BY_DEADLINE, TASKS_OPEN_BY_EXPIRY,
+    TASKS_OPEN_BY_HOME, TASKS_OPEN_BY_START, TASKS_TODAY,
+};
+use crate::store::{Dir, Tables, Tbl};
+use crate::time::add_days;
+
+/// What the views filter and sort on, kept in covering index values.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) struct Attrs {
+    pub(crate) status: TaskStatus,
+    pub(crate) home: Home,
+    pub(crate) start: Option<Date>,
+    pub(crate) deadline: Option<Date>,
+    pub(crate) position: i64,
+    pub(crate) updated: Timestamp,
+    pub(crate) closed: Option<Timestamp>,
+    pub(crate) expires: Option<Date>,
+    pub(crate) expired: bool,
+}
+
+impl Attrs {
+    pub(crate) fn of(task: &Task) -> Attrs {
+        Attrs {
+            status: task.status,
+            home: task.home(),
+            start: task.start_on,
+            deadline: task.deadline_on,
+            position: task.position,
+            updated: task.updated_at,
+            closed: task.closed_at(),
+            expires: task.expires_on,
+            expired: task.expired,
+        }
+    }
+
+    pub(crate) fn is_open(&self) -> bool {
+        self.status == TaskStatus::Open
+    }
+
+    /// In the today set as of `as_of`: open and started.
+    pub(crate) fn in_today(&self, as_of: Date) -> bool {
+        self.is_open() && self.start.is_some_and(|s| s <= as_of)
+    }
+
+    fn encode(&self) -> Vec<u8> {
+        let opt_date = |k: Key, d: Option<Date>| match d {
+            Some(d) => k.tag(1).date(d),
+            None => k.tag(0).i32(0),
+        };
+        let mut k = Key::new().tag(self.status.code());
+        k = self.home.key(k);
+        k = opt_date(k, self.start);
+        k = opt_date(k, self.deadline);
+        k = k.i64(self.position).timestamp(self.updated);
+        k = match self.closed {
+            Some(t) => k.tag(1).timestamp(t),
+            None => k.tag(0).i64(0),
+        };
+        k = opt_date(k, self.expires);
+        k.bool(self.expired).into_vec()
+    }
+
+    pub(crate) fn decode(bytes: &[u8]) -> Attrs {
+        let mut r = Reader::new(bytes);
+        let opt_date = |r: &mut Reader<'_>| {
+            let present = r.tag() == 1;
+            let n = r.i32();
+            present.then(|| date_from_number(n))
+        };
+        let status = TaskStatus::from_code(r.tag());
+        let home = Home::read(&mut r);
+        let start = opt_date(&mut r);
+        let deadline = opt_date(&mut r);
+        let position = r.i64();
+        let updated = Timestamp::from_millisecond(r.i64()).unwrap_or_default();
+        let closed = {
+            let present = r.tag() == 1;
+            let ms = r.i64();
+            present.then(|| Timestamp::from_millisecond(ms).unwrap_or_default())
+        };
+        let expires = opt_date(&mut r);
+        let expired = r.tag() == 1;
+        Attrs {
+            status,
+            home,
+            start,
+            deadline,
+            position,
+            updated,
+            closed,
+            expires,
+            expired,
+        }
+    }
+}
+
+/// Index keys, one function per index, so readers and writers agree.
+pub(crate) mod keys {
+    use super::*;
+
+    pub(crate) fn by_status_position(status: TaskStatus, position: i64, id: Id) -> Key {
+        Key::new().tag(status.code()).i64(position).id(id)
+    }
+
+    pub(crate) fn by_status_id(status: TaskStatus, id: Id) -> Key {
+        Key::new().tag(status.code()).id(id)
+    }
+
+    pub(crate) fn by_status_updated(status: TaskStatus, updated: Timestamp, id: Id) -> Key {
+        Key::new().tag(status.code()).timestamp(updated).id(id)
+    }
+
+    pub(crate) fn home_prefix(home: Home) -> Key {
+        home.key(Key::new())
+    }
+
+    pub(crate) fn by_home(home: Home, position: i64, id: Id) -> Key {
+        home_prefix(home).i64(position).id(id)
+    }
+
+    pub(crate) fn by_date(date: Option<Date>, id: Id) -> Key {
+        Key::new().opt_date_last(date).id(id)
+    }
+
+    pub(crate) fn date_bound(date: Option<Date>) -> Key {
+        Key::new().opt_date_last(date)
+    }
+
+    pub(crate) fn by_time(t: Timestamp, id: Id) -> Key {
+        Key::new().timestamp(t).id(id)
+    }
+
+    pub(crate) fn by_position(position: i64, id: Id) -> Key {
+        Key::new().i64(position).id(id)
+    }
+
+    pub(crate) fn by_expiry(date: Date, id: Id) -> Key {
+        Key::new().date(date).id(id)
+    }
+}
+
+/// Every index entry of a live task: (table, key, covering?).
+fn entries(id: Id, a: &Attrs, as_of: Date) -> Vec<(Tbl, Key, bool)> {
+    let mut out = vec![
+        (
+            TASKS_BY_STATUS_POSITION,
+            keys::by_status_position(a.status, a.position, id),
+            true,
+        ),
+        (TASKS_BY_STATUS_ID, keys::by_status_id(a.status, id), false),
+        (
+            TASKS_BY_STATUS_UPDATED,
+            keys::by_status_updated(a.status, a.updated, id),
+            false,
+        ),
+        (TASKS_BY_HOME, keys::by_home(a.home, a.position, id), true),
+    ];
+    if a.is_open() {
+        out.push((
+            TASKS_OPEN_BY_HOME,
+            keys::by_home(a.home, a.position, id),
+            false,
+        ));
+        out.push((TASKS_OPEN_BY_START, keys::by_date(a.start, id), true));
+        out.push((TASKS_OPEN_BY_DEADLINE, keys::by_date(a.deadline, id), true));
+        if let Some(expires) = a.expires {
+            out.push((TASKS_OPEN_BY_EXPIRY, keys::by_expiry(expires, id), false));
+        }
+        if a.in_today(as_of) {
+            out.push((TASKS_TODAY, keys::by_position(a.position, id), true));
+        }
+    } else if let Some(closed) = a.closed {
+        out.push((TASKS_CLOSED, keys::by_time(closed, id), true));
+    }
+    out
+}
+
+/// The counters.
+pub(crate) mod counter {
+    use super::*;
+
+    const HOME_STATUS: u8 = 1;
+    const STATUS: u8 = 2;
+    const DEADLINE: u8 = 3;
+    const DEADLINE_INBOX: u8 = 4;
+    const START_NOT_INBOX: u8 = 5;
+    const SOMEDAY: u8 = 6;
+    const TODAY: u8 = 7;
+    /// In place of a status: archived because it expired.
+    pub(crate) const EXPIRED: u8 = 9;
+
+    /// Tasks of `home` with status `code` (a status code or [`EXPIRED`]).
+    pub(crate) fn home_status(home: Home, code: u8) -> Key {
+        home.key(Key::new().tag(HOME_STATUS)).tag(code)
+    }
+
+    /// Live tasks with status `code` (or [`EXPIRED`]).
+    pub(crate) fn status(code: u8) -> Key {
+        Key::new().tag(STATUS).tag(code)
+    }
+
+    /// Open tasks due on `date`.
+    pub(crate) fn deadline(date: Date) -> Key {
+        Key::new().tag(DEADLINE).date(date)
+    }
+
+    pub(crate) fn deadline_all() -> Key {
+        Key::new().tag(DEADLINE)
+    }
+
+    /// Open Inbox tasks due on `date`.
+    pub(crate) fn deadline_inbox(date: Date) -> Key {
+        Key::new().tag(DEADLINE_INBOX).date(date)
+    }
+
+    pub(crate) fn deadline_inbox_all() -> Key {
+        Key::new().tag(DEADLINE_INBOX)
+    }
+
+    /// Open tasks outside the Inbox starting on `date`.
+    pub(crate) fn start_not_inbox(date: Date) -> Key {
+        Key::new().tag(START_NOT_INBOX).date(date)
+    }
+
+    pub(crate) fn start_not_inbox_all() -> Key {
+        Key::new().tag(START_NOT_INBOX)
+    }
+
+    /// Open tasks outside the Inbox with no start date (view `one_day`).
+    pub(crate) fn someday() -> Key {
+        Key::new().tag(SOMEDAY)
+    }
+
+    /// The size of the today set.
+    pub(crate) fn today() -> Key {
+        Key::new().tag(TODAY)
+    }
+
+    /// The counters a task adds to.
+    pub(crate) fn of(a: &Attrs, as_of: Date) -> Vec<Key> {
+        let mut out = vec![
+            home_status(a.home, a.status.code()),
+            status(a.status.code()),
+        ];
+        if a.expired {
+            out.push(home_status(a.home, EXPIRED));
+            out.push(status(EXPIRED));
+        }
+        if a.is_open() {
+            if let Some(d) = a.deadline {
+                out.push(deadline(d));
+                if a.home == Home::Inbox {
+                    out.push(deadline_inbox(d));
+                }
+            }
+            if a.home != Home::Inbox {
+                match a.start {
+                    Some(s) => out.push(start_not_inbox(s)),
+                    None => out.push(someday()),
+                }
+            }
+            if a.in_today(as_of) {
+                out.push(today());
+            }
+        }
+        out
+    }
+
+    pub(crate) fn get<T: Tables>(cx: &Cx<'_, T>, key: &Key) -> Result<u64> {
+        Ok(cx
+            .get(TASK_COUNTERS, key.as_slice())?
+            .and_then(|v| v.try_into().ok())
+            .map(i64::from_be_bytes)
+            .unwrap_or(0)
+            .max(0) as u64)
+    }
+
+    pub(crate) fn add(cx: &WriteCx<'_>, key: &Key, delta: i64) -> Result<()> {
+        let now = cx
+            .get(TASK_COUNTERS, key.as_slice())?
+            .and_then(|v| v.try_into().ok())
+            .map(i64::from_be_bytes)
+            .unwrap_or(0);
+        let next = now + delta;
+        if next == 0 {
+            cx.remove(TASK_COUNTERS, key.as_slice())?;
+        } else {
+            cx.insert(TASK_COUNTERS, key.as_slice(), &next.to_be_bytes())?;
+        }
+        Ok(())
+    }
+
+    /// The sum of the dated counters under `prefix` from `from` (inclusive)
+    /// to `to` (exclusive); `None` bounds are open.
+    pub(crate) fn sum_dates<T: Tables>(
+        cx: &Cx<'_, T>,
+        prefix: Key,
+        from: Option<Date>,
+        to: Option<Date>,
+    ) -> Result<u64> {
+        let lo = match from {
+            Some(d) => prefix.clone().date(d),
+            None => prefix.clone(),
+        };
+        let hi = match to {
+            Some(d) => Some(prefix.clone().date(d)),
+            None => crate::store::key::prefix_end(prefix.as_slice()).map(|v| Key::new().bytes(&v)),
+        };
+        let hi_bound = match &hi {
+            Some(h) => Bound::Excluded(h.as_slice()),
+            None => Bound::Unbounded,
+        };
+        let mut sum = 0i64;
+        cx.scan(
+            TASK_COUNTERS,
+            Bound::Included(lo.as_slice()),
+            hi_bound,
+            Dir::Asc,
+            &mut |_, v| {
+                sum += v.try_into().map(i64::from_be_bytes).unwrap_or(0);
+                Ok(true)
+            },
+        )?;
+        Ok(sum.max(0) as u64)
+    }
+}
+
+const TODAY_AS_OF: &[u8] = b"tasks_today_as_of";
+
+/// The date the today set was last settled for.
+#[derive(Debug, Clone, Copy)]
+pub(crate) struct TodaySet;
+
+impl TodaySet {
+    pub(crate) fn as_of<T: Tables>(cx: &Cx<'_, T>) -> Result<Option<Date>> {
+        Ok(cx
+            .get(META, TODAY_AS_OF)?
+            .and_then(|v| v.try_into().ok())
+            .map(|b| date_from_number(i32::from_be_bytes(b))))
+    }
+
+    /// Whether the today set is behind the clock.
+    pub(crate) fn due<T: Tables>(cx: &Cx<'_, T>) -> Result<bool> {
+        Ok(TodaySet::as_of(cx)? != Some(cx.today()))
+    }
+}
+
+/// Brings the today set to today: adds the open tasks that started since
+/// it was last settled, or (when the zone moved today back) removes those
+/// that have not started yet.
+pub(crate) fn settle_today(cx: &mut WriteCx<'_>) -> Result<()> {
+    let today = cx.today();
+    let as_of = TodaySet::as_of(cx)?;
+    if as_of == Some(today) {
+        return Ok(());
+    }
+    // The start dates whose tasks change sides: (from, to].
+    let (from, to, entering) = match as_of {
+        Some(as_of) if as_of < today => (Some(as_of), today, true),
+        Some(as_of) => (Some(today), as_of, false),
+        None => (None, today, true),
+    };
+    let lo = match from {
+        Some(d) => keys::date_bound(Some(add_days(d, 1))),
+        None => Key::new(),
+    };
+    let hi = keys::date_bound(Some(add_days(to, 1)));
+    let mut moved: Vec<(Id, Vec<u8>)> = Vec::new();
+    cx.scan(
+        TASKS_OPEN_BY_START,
+        Bound::Included(lo.as_slice()),
+        Bound::Excluded(hi.as_slice()),
+        Dir::Asc,
+        &mut |k, v| {
+            moved.push((crate::store::key::tail_id(k), v.to_vec()));
+            Ok(true)
+        },
+    )?;
+    for (id, value) in &moved {
+        let a = Attrs::decode(value);
+        let key = keys::by_position(a.position, *id);
+        if entering {
+            cx.insert(TASKS_TODAY, key.as_slice(), value)?;
+        } else {
+            cx.remove(TASKS_TODAY, key.as_slice())?;
+        }
+    }
+    let delta = moved.len() as i64;
+    counter::add(cx, &counter::today(), if entering { delta } else { -delta })?;
+    cx.insert(META, TODAY_AS_OF, &date_number(today).to_be_bytes())
+}
+
+/// Moves a task's index entries and counters from `old` to `new` (either
+/// may be `None`: a task appearing or leaving the live set).
+pub(crate) fn apply(
+    cx: &WriteCx<'_>,
+    id: Id,
+    old: Option<&Attrs>,
+    new: Option<&Attrs>,
+) -> Result<()> {
+    if old == new {
+        return Ok(());
+    }
+    let as_of = TodaySet::as_of(cx)?.unwrap_or_else(|| cx.today());
+    if let Some(old) = old {
+        for (table, key, _) in entries(id, old, as_of) {
+            cx.remove(table, key.as_slice())?;
+        }
+        for key in counter::of(old, as_of) {
+            counter::add(cx, &key, -1)?;
+        }
+    }
+    if let Some(new) = new {
+        let value = new.encode();
+        for (table, key, covering) in entries(id, new, as_of) {
+            cx.insert(table, key.as_slice(), if covering { &value } else { &[] })?;
+        }
+        for key in counter::of(new, as_of) {
+            counter::add(cx, &key, 1)?;
+        }
+    }
+    Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn attrs_round_trip_through_their_encoding() {
+        let d = |s: &str| Some(s.parse::<Date>().unwrap());
+        let cases = [
+            Attrs {
+                status: TaskStatus::Open,
+                home: Home::Inbox,
+                start: None,
+                deadline: d("2026-01-02"),
+                position: -7,
+                updated: "2026-01-01T10:00:00.123Z".parse().unwrap(),
+                closed: None,
+                expires: d("2026-02-01"),
+                expired: false,
+            },
+            Attrs {
+                status: TaskStatus::Archived,
+                home: Home::List(Id::parse("01ARZ3NDEKTSV4RRFFQ69G5FAV").unwrap()),
+                start: d("1969-12-31"),
+                deadline: None,
+                position: i64::MAX,
+                updated: "2026-01-01T10:00:00Z".parse().unwrap(),
+                closed: Some("2026-01-03T00:00:00Z".parse().unwrap()),
+                expires: None,
+                expired: true,
+            },
+        ];
+        for a in cases {
+            assert_eq!(Attrs::decode(&a.encode()), a);
+        }
+    }
+}

@@ -1,0 +1,102 @@
+//! Delete and restore (document 2, "Delete and restore", placement rule 3;
+//! document 1, "Deletion"): a deleted task is gone from every endpoint at
+//! once and has a deletion record; it can be restored for 20 seconds, then
+//! the delete is permanent. A home's delete takes its live tasks with it.
+
+use super::expiry;
+use super::index::{self, Attrs, keys};
+use super::{Deleted, Task, TaskRow, load_row, save_row};
+use crate::deletions;
+use crate::error::{Error, Result};
+use crate::homes::{self, Home};
+use crate::ids::Id;
+use crate::organiser::WriteCx;
+use crate::restore::{self, Restorable};
+use crate::store::Dir;
+use crate::store::Tables;
+use crate::store::key::tail_id;
+use crate::store::schema::{TASKS, TASKS_BY_HOME};
+
+const KIND: &str = "task";
+
+fn take_out(cx: &WriteCx<'_>, mut row: TaskRow, with: Option<Id>) -> Result<()> {
+    index::apply(cx, row.task.id, Some(&Attrs::of(&row.task)), None)?;
+    deletions::record(cx, KIND, row.task.id)?;
+    row.deleted = Some(Deleted { at: cx.now(), with });
+    save_row(cx, &row)
+}
+
+fn bring_back(cx: &WriteCx<'_>, mut row: TaskRow) -> Result<Task> {
+    row.deleted = None;
+    row.task.updated_at = cx.now();
+    expiry::archive_if_expired(cx, &mut row.task);
+    index::apply(cx, row.task.id, None, Some(&Attrs::of(&row.task)))?;
+    deletions::unrecord(cx, KIND, row.task.id)?;
+    save_row(cx, &row)?;
+    Ok(row.task)
+}
+
+/// `DELETE /tasks/{id}`.
+pub(crate) fn delete(cx: &mut WriteCx<'_>, id: Id) -> Result<()> {
+    let row = match load_row(cx, id)? {
+        Some(row @ TaskRow { deleted: None, .. }) => row,
+        _ => return Err(Error::NotFound),
+    };
+    take_out(cx, row, None)?;
+    restore::schedule(cx, Restorable::Task, id, cx.now())
+}
+
+/// `POST /tasks/{id}/restoration`: the live task for a safe retry; 404
+/// after the window, for an unknown id, or while its home is deleted.
+pub(crate) fn restore(cx: &mut WriteCx<'_>, id: Id) -> Result<Task> {
+    let row = load_row(cx, id)?.ok_or(Error::NotFound)?;
+    let Some(deleted) = row.deleted else {
+        return Ok(row.task);
+    };
+    let home_deleted = deleted.with.is_some() || !homes::is_live(cx, row.task.home())?;
+    if home_deleted || !restore::within_window(deleted.at, cx.now()) {
+        return Err(Error::NotFound);
+    }
+    restore::cancel(cx, Restorable::Task, id, deleted.at)?;
+    bring_back(cx, row)
+}
+
+/// Deletes every live task of `home` with it; the IDs taken.
+pub(crate) fn delete_with_home(cx: &mut WriteCx<'_>, home: Home, home_id: Id) -> Result<Vec<Id>> {
+    let prefix = keys::home_prefix(home).into_vec();
+    let mut ids = Vec::new();
+    cx.scan_prefix(TASKS_BY_HOME, &prefix, Dir::Asc, &mut |k, _| {
+        ids.push(tail_id(k));
+        Ok(true)
+    })?;
+    for &id in &ids {
+        if let Some(row @ TaskRow { deleted: None, .. }) = load_row(cx, id)? {
+            take_out(cx, row, Some(home_id))?;
+        }
+    }
+    Ok(ids)
+}
+
+/// Brings back the tasks a home's delete took (`ids`), those still deleted
+/// with it.
+pub(crate) fn restore_with_home(cx: &mut WriteCx<'_>, home_id: Id, ids: &[Id]) -> Result<()> {
+    for &id in ids {
+        if let Some(row) = load_row(cx, id)?
+            && row.deleted.is_some_and(|d| d.with == Some(home_id))
+        {
+            bring_back(cx, row)?;
+        }
+    }
+    Ok(())
+}
+
+/// Makes a delete permanent: the record goes; its deletion record stays.
+pub(crate) fn purge(cx: &mut WriteCx<'_>, id: Id) -> Result<()> {
+    if let Some(TaskRow {
+        deleted: Some(_), ..
+    }) = load_row(cx, id)?
+    {
+        cx.remove(TASKS, &id.to_bytes())?;
+    }
+    Ok(())
+}

@@ -1,0 +1,198 @@
+//! Tasks (document 2, "Task", "Task status", "Tasks", "Counts"; DESIGN.md
+//! task statuses): the record, its rules of create and change, placement,
+//! expiry, delete and restore, the smart views and the counts.
+
+mod counts;
+pub(crate) mod expiry;
+mod index;
+mod input;
+mod lifecycle;
+mod placement;
+mod query;
+mod write;
+
+#[cfg(test)]
+mod tests;
+
+pub use counts::{PageCounts, TaskCounts, TaskCountsQuery, TaskListCount};
+pub use input::TaskInput;
+pub use query::{TaskOrder, TaskQuery, View};
+
+pub(crate) use counts::counts;
+pub(crate) use index::{TodaySet, settle_today};
+pub(crate) use input::parse;
+pub(crate) use lifecycle::{delete, delete_with_home, purge, restore, restore_with_home};
+pub(crate) use query::list;
+pub(crate) use write::{change, create};
+
+use jiff::Timestamp;
+use jiff::civil::Date;
+use serde::{Deserialize, Serialize};
+
+use crate::error::{Error, Result};
+use crate::homes::Home;
+use crate::ids::Id;
+use crate::organiser::{Cx, WriteCx};
+use crate::store::Tables;
+use crate::store::schema::TASKS;
+
+/// A task's status (DESIGN.md: `open`, `completed`, `wont_do`, `archived`).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum TaskStatus {
+    /// To do.
+    Open,
+    /// Done.
+    Completed,
+    /// Decided against.
+    WontDo,
+    /// Put away, by hand or because `expires_on` passed.
+    Archived,
+}
+
+impl TaskStatus {
+    /// Every status, in order.
+    pub const ALL: [TaskStatus; 4] = [
+        TaskStatus::Open,
+        TaskStatus::Completed,
+        TaskStatus::WontDo,
+        TaskStatus::Archived,
+    ];
+
+    /// The API's name.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            TaskStatus::Open => "open",
+            TaskStatus::Completed => "completed",
+            TaskStatus::WontDo => "wont_do",
+            TaskStatus::Archived => "archived",
+        }
+    }
+
+    /// The status with this API name.
+    pub fn parse(s: &str) -> Option<TaskStatus> {
+        TaskStatus::ALL.into_iter().find(|st| st.as_str() == s)
+    }
+
+    /// Whether the task is closed (in the logbook).
+    pub fn is_closed(self) -> bool {
+        self != TaskStatus::Open
+    }
+
+    pub(crate) fn code(self) -> u8 {
+        self as u8
+    }
+
+    pub(crate) fn from_code(code: u8) -> TaskStatus {
+        TaskStatus::ALL
+            .get(usize::from(code))
+            .copied()
+            .unwrap_or(TaskStatus::Open)
+    }
+}
+
+/// A task as the API shows it.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Task {
+    /// ID.
+    pub id: Id,
+    /// Squished; at most 200 characters.
+    pub title: String,
+    /// Status.
+    pub status: TaskStatus,
+    /// When to start; today or earlier places it in `view=today`.
+    pub start_on: Option<Date>,
+    /// When it is due.
+    pub deadline_on: Option<Date>,
+    /// After this day an open task is archived.
+    pub expires_on: Option<Date>,
+    /// When it was completed (or marked won't do).
+    #[serde(with = "crate::time::serde_timestamp::option")]
+    pub completed_at: Option<Timestamp>,
+    /// When it was archived.
+    #[serde(with = "crate::time::serde_timestamp::option")]
+    pub archived_at: Option<Timestamp>,
+    /// Home: a task list.
+    pub task_list_id: Option<Id>,
+    /// Home: a person.
+    pub person_id: Option<Id>,
+    /// Home: a project.
+    pub project_id: Option<Id>,
+    /// Order among its home's open tasks; may be zero or negative.
+    pub position: i64,
+    /// Note-body HTML.
+    pub description_html: Option<String>,
+    /// Plain text of the description.
+    pub description_text: String,
+    /// Whether documents are linked.
+    pub has_documents: bool,
+    /// Archived because `expires_on` passed.
+    pub expired: bool,
+    /// When it was made.
+    #[serde(with = "crate::time::serde_timestamp")]
+    pub created_at: Timestamp,
+    /// When it last changed.
+    #[serde(with = "crate::time::serde_timestamp")]
+    pub updated_at: Timestamp,
+}
+
+impl Task {
+    /// The task's home.
+    pub fn home(&self) -> Home {
+        Home::from_fields(self.task_list_id, self.person_id, self.project_id)
+    }
+
+    pub(crate) fn set_home(&mut self, home: Home) {
+        self.task_list_id = home.task_list_id();
+        self.person_id = home.person_id();
+        self.project_id = home.project_id();
+    }
+
+    /// When it closed: `completed_at` or `archived_at`, whichever is set.
+    pub fn closed_at(&self) -> Option<Timestamp> {
+        self.completed_at.or(self.archived_at)
+    }
+}
+
+/// How a task was deleted.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+pub(crate) struct Deleted {
+    #[serde(with = "crate::time::serde_timestamp")]
+    pub(crate) at: Timestamp,
+    /// The home whose delete took the task with it; `None` when the task
+    /// was deleted on its own.
+    #[serde(default)]
+    pub(crate) with: Option<Id>,
+}
+
+/// A stored task.
+#[derive(Debug, Clone, Serialize, Deserialize)]
+pub(crate) struct TaskRow {
+    pub(crate) task: Task,
+    #[serde(default)]
+    pub(crate) deleted: Option<Deleted>,
+}
+
+pub(crate) fn load_row<T: Tables>(cx: &Cx<'_, T>, id: Id) -> Result<Option<TaskRow>> {
+    cx.get_json(TASKS, &id.to_bytes())
+}
+
+/// A live task, or 404.
+pub(crate) fn load_live<T: Tables>(cx: &Cx<'_, T>, id: Id) -> Result<Task> {
+    match load_row(cx, id)? {
+        Some(TaskRow {
+            task,
+            deleted: None,
+        }) => Ok(task),
+        _ => Err(Error::NotFound),
+    }
+}
+
+pub(crate) fn save_row(cx: &WriteCx<'_>, row: &TaskRow) -> Result<()> {
+    cx.put_json(TASKS, &row.task.id.to_bytes(), row)
+}
+
+/// `GET /tasks/{id}`.
+pub(crate) fn get<T: Tables>(cx: &Cx<'_, T>, id: Id) -> Result<Task> {
+    load_live(cx, id)
+}

@@ -1,0 +1,549 @@
+//! Unit tests of the task rules with a movable clock: views, counts,
+//! expiry, the today set, restore windows and placement.
+
+use std::sync::Arc;
+
+use jiff::civil::Date;
+
+use super::*;
+use crate::api::Query;
+use crate::clock::ManualClock;
+use crate::config::Options;
+use crate::input::Field;
+use crate::{Auth, Organiser, OwnerChange, TaskListInput};
+
+fn org_at(now: &str, zone: &str) -> (Organiser, ManualClock) {
+    let clock = ManualClock::at(now);
+    let org = Organiser::in_memory_with(Options {
+        clock: Arc::new(clock.clone()),
+        ..Options::default()
+    });
+    org.change_owner(
+        &Auth::Local,
+        &OwnerChange {
+            time_zone: Some(zone.into()),
+            ..OwnerChange::default()
+        },
+    )
+    .unwrap();
+    (org, clock)
+}
+
+fn date(s: &str) -> Date {
+    s.parse().unwrap()
+}
+
+/// A task built from a compact description.
+struct T<'a> {
+    title: &'a str,
+    start: Option<&'a str>,
+    deadline: Option<&'a str>,
+    expires: Option<&'a str>,
+    list: Option<Id>,
+    status: Option<TaskStatus>,
+}
+
+const fn t(title: &str) -> T<'_> {
+    T {
+        title,
+        start: None,
+        deadline: None,
+        expires: None,
+        list: None,
+        status: None,
+    }
+}
+
+impl<'a> T<'a> {
+    fn start(mut self, d: &'a str) -> Self {
+        self.start = Some(d);
+        self
+    }
+    fn deadline(mut self, d: &'a str) -> Self {
+        self.deadline = Some(d);
+        self
+    }
+    fn expires(mut self, d: &'a str) -> Self {
+        self.expires = Some(d);
+        self
+    }
+    fn list(mut self, id: Id) -> Self {
+        self.list = Some(id);
+        self
+    }
+    fn status(mut self, s: TaskStatus) -> Self {
+        self.status = Some(s);
+        self
+    }
+    fn make(self, org: &Organiser) -> Task {
+        let to_field = |d: Option<&str>| d.map(|d| Field::Value(date(d))).unwrap_or_default();
+        org.create_task(&TaskInput {
+            title: Some(self.title.into()),
+            start_on: to_field(self.start),
+            deadline_on: to_field(self.deadline),
+            expires_on: to_field(self.expires),
+            task_list_id: self.list.map(Field::Value).unwrap_or_default(),
+            status: self.status,
+            ..TaskInput::default()
+        })
+        .unwrap()
+    }
+}
+
+fn list(org: &Organiser, name: &str) -> Id {
+    org.create_task_list(&TaskListInput {
+        name: Some(name.into()),
+        ..TaskListInput::default()
+    })
+    .unwrap()
+    .id
+}
+
+fn titles(org: &Organiser, query: &str) -> Vec<String> {
+    let q = TaskQuery::parse(&Query::parse(&format!("{query}&limit=100")).unwrap()).unwrap();
+    org.tasks(&q)
+        .unwrap()
+        .items
+        .into_iter()
+        .map(|t| t.title)
+        .collect()
+}
+
+fn total(org: &Organiser, query: &str) -> u64 {
+    let q =
+        TaskQuery::parse(&Query::parse(&format!("{query}&count=true&limit=1")).unwrap()).unwrap();
+    org.tasks(&q).unwrap().total_count.unwrap()
+}
+
+fn counts(org: &Organiser, query: &str) -> TaskCounts {
+    org.task_counts(&TaskCountsQuery::parse(&Query::parse(query).unwrap()).unwrap())
+        .unwrap()
+}
+
+/// Today is 2026-03-10 (UTC).
+fn sample() -> (Organiser, ManualClock, Id) {
+    let (org, clock) = org_at("2026-03-10T12:00:00Z", "UTC");
+    let work = list(&org, "Work");
+    // Created oldest first; each new task goes to the top of its home.
+    t("inbox undated").make(&org);
+    t("inbox started").start("2026-03-09").make(&org);
+    t("work overdue")
+        .deadline("2026-03-08")
+        .list(work)
+        .make(&org);
+    t("work due today")
+        .deadline("2026-03-10")
+        .list(work)
+        .make(&org);
+    t("work due in 14")
+        .deadline("2026-03-24")
+        .list(work)
+        .make(&org);
+    t("work due in 15")
+        .deadline("2026-03-25")
+        .list(work)
+        .make(&org);
+    t("work later").start("2026-03-12").list(work).make(&org);
+    t("work someday").list(work).make(&org);
+    t("work started, due later")
+        .start("2026-03-01")
+        .deadline("2026-03-20")
+        .list(work)
+        .make(&org);
+    t("inbox planned").start("2026-03-15").make(&org);
+    t("work done")
+        .list(work)
+        .status(TaskStatus::Completed)
+        .make(&org);
+    t("work dropped")
+        .list(work)
+        .status(TaskStatus::WontDo)
+        .make(&org);
+    (org, clock, work)
+}
+
+#[test]
+fn each_view_lists_exactly_its_tasks() {
+    let (org, _, _) = sample();
+    let cases: &[(&str, &[&str])] = &[
+        ("view=today", &["work started, due later", "inbox started"]),
+        ("view=planned", &["work later"]),
+        (
+            "view=one_day",
+            &[
+                "work someday",
+                "work due in 15",
+                "work due in 14",
+                "work due today",
+                "work overdue",
+            ],
+        ),
+        (
+            "view=due_soon",
+            &[
+                "work overdue",
+                "work due today",
+                "work started, due later",
+                "work due in 14",
+            ],
+        ),
+        (
+            "view=due_not_today",
+            &["work overdue", "work due today", "work due in 14"],
+        ),
+        (
+            "view=today_queue",
+            &[
+                "work overdue",
+                "work due today",
+                "work started, due later",
+                "inbox started",
+            ],
+        ),
+        (
+            "view=overview",
+            // Position across homes, ties by id (created first).
+            &[
+                "work started, due later",
+                "work due in 14",
+                "inbox planned",
+                "inbox started",
+                "work due today",
+                "inbox undated",
+                "work overdue",
+            ],
+        ),
+        ("view=logbook", &["work dropped", "work done"]),
+    ];
+    for (query, expected) in cases {
+        assert_eq!(titles(&org, query), *expected, "{query}");
+    }
+}
+
+#[test]
+fn orders_directions_and_status_filters() {
+    let (org, _, work) = sample();
+    assert_eq!(
+        titles(&org, "view=planned&order=start_on&direction=desc"),
+        ["work later"],
+    );
+    assert_eq!(
+        titles(&org, "view=due_soon&order=created_at"),
+        [
+            "work overdue",
+            "work due today",
+            "work due in 14",
+            "work started, due later"
+        ],
+    );
+    assert_eq!(
+        titles(&org, "view=logbook&direction=asc"),
+        ["work done", "work dropped"]
+    );
+    assert_eq!(
+        titles(&org, "status=completed&order=completed_at"),
+        ["work done"]
+    );
+    assert_eq!(
+        titles(&org, "status=completed,wont_do&order=id"),
+        ["work done", "work dropped"]
+    );
+    let in_list = titles(&org, &format!("task_list_id={work}&status=open&order=id"));
+    assert_eq!(in_list.len(), 7);
+    assert_eq!(in_list[0], "work overdue");
+    // The list's manual order: newest open task on top, closed ones at the bottom.
+    let manual = titles(&org, &format!("task_list_id={work}"));
+    assert_eq!(
+        manual.first().map(String::as_str),
+        Some("work started, due later")
+    );
+    assert_eq!(&manual[manual.len() - 2..], ["work done", "work dropped"]);
+}
+
+#[test]
+fn refused_combinations_are_400() {
+    let id = "01ARZ3NDEKTSV4RRFFQ69G5FAV";
+    for query in [
+        "view=today&status=open".to_owned(),
+        "view=later".to_owned(),
+        "status=open,done".to_owned(),
+        "status=".to_owned(),
+        "order=start_on".to_owned(),
+        "view=today&order=deadline_on".to_owned(),
+        "view=due_soon&order=start_on".to_owned(),
+        "view=planned&order=closed_at".to_owned(),
+        "order=closed_at".to_owned(),
+        "order=completed_at".to_owned(),
+        "status=completed,open&order=completed_at".to_owned(),
+        "view=logbook&order=completed_at".to_owned(),
+        "order=title".to_owned(),
+        "inbox=false".to_owned(),
+        "inbox=1".to_owned(),
+        format!("inbox=true&task_list_id={id}"),
+        format!("task_list_id={id}&project_id={id}"),
+        "task_list_id=nope".to_owned(),
+        "person_id=123".to_owned(),
+        "view=today&updated_since=2026-01-01T00:00:00Z&order=position".to_owned(),
+    ] {
+        let err = TaskQuery::parse(&Query::parse(&query).unwrap()).unwrap_err();
+        assert_eq!(
+            (err.status(), err.code()),
+            (400, "invalid_parameter"),
+            "{query}"
+        );
+    }
+}
+
+#[test]
+fn counts_match_their_listings() {
+    let (org, _, work) = sample();
+    let c = counts(&org, "");
+    assert_eq!(c.inbox, total(&org, "inbox=true&status=open"));
+    assert_eq!(c.today, total(&org, "view=today"));
+    assert_eq!(c.due_soon, total(&org, "view=due_soon"));
+    assert_eq!(c.overdue, 1);
+    assert_eq!(
+        c.task_lists,
+        vec![TaskListCount {
+            id: work,
+            open: total(&org, &format!("task_list_id={work}&status=open"))
+        }]
+    );
+    assert_eq!(c.page, None);
+    for view in ["overview", "today", "planned", "one_day"] {
+        let page = counts(&org, &format!("view={view}")).page.unwrap();
+        assert_eq!(page.open, total(&org, &format!("view={view}")), "{view}");
+    }
+    let page = counts(&org, &format!("task_list_id={work}")).page.unwrap();
+    assert_eq!(
+        page,
+        PageCounts {
+            open: 7,
+            completed: 1,
+            completed_today: 1,
+            overdue: 1,
+            wont_do: 1,
+            expired: 0
+        }
+    );
+    let logbook = counts(&org, &format!("view=logbook&task_list_id={work}"))
+        .page
+        .unwrap();
+    assert_eq!(
+        (logbook.open, logbook.completed, logbook.wont_do),
+        (0, 1, 1)
+    );
+    let unknown = counts(&org, "task_list_id=01ARZ3NDEKTSV4RRFFQ69G5FAV")
+        .page
+        .unwrap();
+    assert_eq!(unknown, PageCounts::default());
+}
+
+#[test]
+fn counts_refuse_other_combinations() {
+    let id = "01ARZ3NDEKTSV4RRFFQ69G5FAV";
+    for query in [
+        "view=due_soon".to_owned(),
+        "view=today_queue".to_owned(),
+        format!("view=today&task_list_id={id}"),
+        format!("inbox=true&project_id={id}"),
+        "inbox=yes".to_owned(),
+        "person_id=x".to_owned(),
+    ] {
+        let err = TaskCountsQuery::parse(&Query::parse(&query).unwrap()).unwrap_err();
+        assert_eq!(err.status(), 400, "{query}");
+    }
+    assert!(
+        TaskCountsQuery::parse(&Query::parse(&format!("view=logbook&inbox=true")).unwrap()).is_ok()
+    );
+}
+
+#[test]
+fn the_today_set_follows_midnight_in_a_zone_far_from_utc() {
+    // Samoa is UTC+13: 10:30 UTC on the 10th is 23:30 on the 10th there.
+    let (org, clock) = org_at("2026-03-10T10:30:00Z", "Samoa");
+    assert_eq!(org.today(), date("2026-03-10"));
+    t("tomorrow").start("2026-03-11").make(&org);
+    assert!(titles(&org, "view=today").is_empty());
+    assert_eq!(counts(&org, "").today, 0);
+    clock.advance_secs(31 * 60);
+    assert_eq!(org.today(), date("2026-03-11"));
+    assert_eq!(titles(&org, "view=today"), ["tomorrow"]);
+    assert_eq!(counts(&org, "").today, 1);
+    // Moving the owner far west takes today back a day, and the task out.
+    org.change_owner(
+        &Auth::Local,
+        &OwnerChange {
+            time_zone: Some("Hawaii".into()),
+            ..OwnerChange::default()
+        },
+    )
+    .unwrap();
+    assert_eq!(org.today(), date("2026-03-10"));
+    assert!(titles(&org, "view=today").is_empty());
+    assert_eq!(counts(&org, "").today, 0);
+}
+
+#[test]
+fn expired_tasks_are_archived_at_the_midnight_after_in_the_zone() {
+    let (org, clock) = org_at("2026-03-10T08:00:00Z", "Samoa");
+    // 21:00 on the 10th in Samoa.
+    let task = t("milk").expires("2026-03-10").make(&org);
+    clock.set("2026-03-10T10:59:59Z".parse().unwrap());
+    assert_eq!(
+        org.task(task.id).unwrap().status,
+        TaskStatus::Open,
+        "open through its expiry day"
+    );
+    clock.set("2026-03-10T11:00:00Z".parse().unwrap());
+    let expired = org.task(task.id).unwrap();
+    assert_eq!(expired.status, TaskStatus::Archived);
+    assert!(expired.expired);
+    assert_eq!(
+        crate::time::format_timestamp(expired.archived_at.unwrap()),
+        "2026-03-10T11:00:00.000Z"
+    );
+    assert_eq!(counts(&org, "inbox=true").page.unwrap().expired, 1);
+    assert_eq!(titles(&org, "view=logbook"), ["milk"]);
+    // Reopening clears the passed expiry.
+    let reopened = org
+        .change_task(
+            task.id,
+            &TaskInput {
+                status: Some(TaskStatus::Open),
+                ..TaskInput::default()
+            },
+        )
+        .unwrap();
+    assert_eq!(
+        (reopened.status, reopened.expires_on, reopened.expired),
+        (TaskStatus::Open, None, false)
+    );
+}
+
+#[test]
+fn expiry_midnight_follows_daylight_saving() {
+    // London moves to summer time on 2026-03-29: midnight after the 29th is 23:00 UTC.
+    let (org, clock) = org_at("2026-03-28T12:00:00Z", "London");
+    let winter = t("winter").expires("2026-03-28").make(&org);
+    let summer = t("summer").expires("2026-03-29").make(&org);
+    clock.set("2026-03-31T12:00:00Z".parse().unwrap());
+    let stamp = |id| crate::time::format_timestamp(org.task(id).unwrap().archived_at.unwrap());
+    assert_eq!(stamp(winter.id), "2026-03-29T00:00:00.000Z");
+    assert_eq!(stamp(summer.id), "2026-03-29T23:00:00.000Z");
+}
+
+#[test]
+fn a_task_can_be_restored_for_20_seconds() {
+    let (org, clock) = org_at("2026-03-10T12:00:00Z", "UTC");
+    let a = t("a").make(&org);
+    org.delete_task(a.id).unwrap();
+    assert_eq!(org.task(a.id).unwrap_err().status(), 404);
+    assert_eq!(
+        org.delete_task(a.id).unwrap_err().status(),
+        404,
+        "deleting twice"
+    );
+    clock.advance_secs(19);
+    let back = org.restore_task(a.id).unwrap();
+    assert_eq!(
+        crate::time::format_timestamp(back.updated_at),
+        "2026-03-10T12:00:19.000Z"
+    );
+    assert_eq!(
+        org.restore_task(a.id).unwrap().id,
+        a.id,
+        "a live task: safe retry"
+    );
+
+    org.delete_task(a.id).unwrap();
+    clock.advance_secs(20);
+    assert_eq!(org.restore_task(a.id).unwrap_err().status(), 404);
+    assert_eq!(
+        org.restore_task(Id::parse("01ARZ3NDEKTSV4RRFFQ69G5FAV").unwrap())
+            .unwrap_err()
+            .status(),
+        404
+    );
+}
+
+#[test]
+fn a_restored_task_whose_expiry_passed_comes_back_archived() {
+    let (org, clock) = org_at("2026-03-10T23:59:50Z", "UTC");
+    let a = t("a").expires("2026-03-10").make(&org);
+    org.delete_task(a.id).unwrap();
+    clock.advance_secs(15);
+    let back = org.restore_task(a.id).unwrap();
+    assert_eq!((back.status, back.expired), (TaskStatus::Archived, true));
+}
+
+#[test]
+fn a_list_comes_back_with_its_tasks_but_not_those_deleted_before() {
+    let (org, clock) = org_at("2026-03-10T12:00:00Z", "UTC");
+    let work = list(&org, "Work");
+    let kept = t("kept").list(work).make(&org);
+    let gone = t("gone before").list(work).make(&org);
+    org.delete_task(gone.id).unwrap();
+    clock.advance_secs(2);
+    org.delete_task_list(work).unwrap();
+    assert_eq!(org.task(kept.id).unwrap_err().status(), 404);
+    assert_eq!(
+        org.restore_task(kept.id).unwrap_err().status(),
+        404,
+        "restore the list instead"
+    );
+    assert_eq!(
+        org.restore_task(gone.id).unwrap_err().status(),
+        404,
+        "its list is deleted"
+    );
+    // The name is free at once.
+    let other = list(&org, "work");
+    clock.advance_secs(5);
+    let back = org.restore_task_list(work).unwrap();
+    assert_eq!(back.name, "Work (2)");
+    assert_eq!(org.task(kept.id).unwrap().task_list_id, Some(work));
+    assert_eq!(org.task(gone.id).unwrap_err().status(), 404);
+    assert_eq!(titles(&org, &format!("task_list_id={work}")), ["kept"]);
+    let _ = other;
+}
+
+#[test]
+fn new_tasks_go_on_top_without_touching_others() {
+    let (org, clock) = org_at("2026-03-10T12:00:00Z", "UTC");
+    let a = t("a").make(&org);
+    let b = t("b").make(&org);
+    clock.advance_secs(1);
+    let c = t("c").make(&org);
+    assert_eq!((a.position, b.position, c.position), (1, 0, -1));
+    assert_eq!(org.task(a.id).unwrap().updated_at, a.updated_at);
+    // Sending a position renumbers the home's open tasks 1..n.
+    clock.advance_secs(1);
+    let moved = org
+        .change_task(
+            c.id,
+            &TaskInput {
+                position: Some(3),
+                ..TaskInput::default()
+            },
+        )
+        .unwrap();
+    assert_eq!(moved.position, 3);
+    assert_eq!(titles(&org, "inbox=true"), ["b", "a", "c"]);
+    let b_now = org.task(b.id).unwrap();
+    assert_eq!((b_now.position, b_now.updated_at > b.updated_at), (1, true));
+    // Moving to another home puts it at the bottom there.
+    let work = list(&org, "Work");
+    t("w1").list(work).make(&org);
+    let moved = org
+        .change_task(
+            a.id,
+            &TaskInput {
+                task_list_id: Field::Value(work),
+                ..TaskInput::default()
+            },
+        )
+        .unwrap();
+    assert_eq!(moved.position, 2);
+    assert_eq!(titles(&org, &format!("task_list_id={work}")), ["w1", "a"]);
+}
