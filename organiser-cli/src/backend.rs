@@ -11,11 +11,12 @@ use serde_json::Value;
 
 use crate::error::CliError;
 
-/// The data directory: `--data-dir`, else `ORGANISER_DATA_DIR` (clap reads
-/// both), else the platform's data directory.
+/// The data directory: `--data-dir`, else `ORGANISER_DATA_DIR` (when not
+/// empty), else the platform's data directory.
 pub fn data_dir(given: Option<&Path>) -> Result<PathBuf, CliError> {
-    match given {
-        Some(dir) => Ok(dir.to_path_buf()),
+    let from_env = std::env::var_os("ORGANISER_DATA_DIR").filter(|v| !v.is_empty());
+    match given.map(Path::to_path_buf).or(from_env.map(PathBuf::from)) {
+        Some(dir) => Ok(dir),
         None => dirs::data_dir()
             .map(|d| d.join("organiser"))
             .ok_or_else(|| {
@@ -32,7 +33,7 @@ pub fn open_store(dir: &Path) -> Result<Organiser, OpenError> {
 /// Phrases an open error for people.
 pub fn open_error(dir: &Path, e: OpenError) -> CliError {
     match e {
-        OpenError::Locked => match ServerInfo::read(dir) {
+        OpenError::Locked => match ServerInfo::read(dir).filter(|info| process_alive(info.pid)) {
             Some(info) => CliError::msg(format!(
                 "the store in {} is held by the server at {} (pid {}); stop it first",
                 dir.display(),
@@ -47,11 +48,38 @@ pub fn open_error(dir: &Path, e: OpenError) -> CliError {
         OpenError::TooNew { .. } => {
             CliError::msg(format!("{} ({}): upgrade Organiser", e, dir.display()))
         }
+        // These name the directory, the file or the variable themselves.
+        OpenError::Io(m) | OpenError::Config(m) => CliError::msg(m),
         other => CliError::msg(format!(
             "cannot open the data directory {}: {other}",
             dir.display()
         )),
     }
+}
+
+/// Whether process `pid` still runs (a `server.json` left by a killed
+/// server names a dead one). Where this cannot be told, it is assumed to.
+fn process_alive(pid: u32) -> bool {
+    if cfg!(target_os = "linux") {
+        Path::new(&format!("/proc/{pid}")).exists()
+    } else {
+        true
+    }
+}
+
+/// An error with its causes: "error sending request: connection refused".
+fn chain(e: &dyn std::error::Error) -> String {
+    let mut text = e.to_string();
+    let mut source = e.source();
+    while let Some(s) = source {
+        let more = s.to_string();
+        if !text.contains(&more) {
+            text.push_str(": ");
+            text.push_str(&more);
+        }
+        source = s.source();
+    }
+    text
 }
 
 /// Where requests go.
@@ -73,18 +101,25 @@ impl Backend {
     /// `ORGANISER_URL` + `ORGANISER_TOKEN` when set; else the store in
     /// `dir`, or the server holding it.
     pub fn open(dir: Option<&Path>) -> Result<Backend, CliError> {
-        if let (Ok(url), Ok(token)) = (
-            std::env::var("ORGANISER_URL"),
-            std::env::var("ORGANISER_TOKEN"),
-        ) {
-            if !url.trim().is_empty() {
-                return Backend::remote(url.trim(), token.trim());
+        let env = |name| {
+            std::env::var(name)
+                .ok()
+                .map(|v| v.trim().to_owned())
+                .filter(|v| !v.is_empty())
+        };
+        match (env("ORGANISER_URL"), env("ORGANISER_TOKEN")) {
+            (Some(url), Some(token)) => return Backend::remote(&url, &token),
+            (Some(_), None) => {
+                return Err(CliError::msg(
+                    "ORGANISER_URL is set but ORGANISER_TOKEN is not: set both (a token from `organiser token create`), or neither",
+                ));
             }
+            _ => {}
         }
         let dir = data_dir(dir)?;
         match open_store(&dir) {
             Ok(org) => Ok(Backend::Local(org)),
-            Err(OpenError::Locked) => match ServerInfo::read(&dir) {
+            Err(OpenError::Locked) => match ServerInfo::read(&dir).filter(|i| process_alive(i.pid)) {
                 Some(info) => Backend::remote(&info.url, &info.token),
                 None => Err(open_error(&dir, OpenError::Locked)),
             },
@@ -124,7 +159,9 @@ impl Backend {
                 }
                 let response = builder
                     .send()
-                    .map_err(|e| CliError::msg(format!("cannot reach the server at {url}: {e}")))?;
+                    .map_err(|e| {
+                        CliError::msg(format!("cannot reach the server at {url}: {}", chain(&e)))
+                    })?;
                 let status = response.status().as_u16();
                 let body = response.bytes().map_err(|e| {
                     CliError::msg(format!("the server at {url} broke off its answer: {e}"))

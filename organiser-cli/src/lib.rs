@@ -9,6 +9,7 @@ pub mod backend;
 mod commands;
 mod error;
 mod output;
+mod refs;
 
 use std::io::Write;
 use std::path::PathBuf;
@@ -22,13 +23,13 @@ pub use error::CliError;
 #[derive(Debug, Parser)]
 #[command(
     name = "organiser",
-    version,
+    version = version(),
     about = "A self-hosted personal organiser",
     propagate_version = true
 )]
 pub struct Cli {
     /// The data directory (default: $ORGANISER_DATA_DIR, else ~/.local/share/organiser).
-    #[arg(long, global = true, env = "ORGANISER_DATA_DIR", value_name = "DIR")]
+    #[arg(long, global = true, value_name = "DIR")]
     pub data_dir: Option<PathBuf>,
 
     /// Print the API's JSON instead of a table.
@@ -54,6 +55,23 @@ enum Command {
     Password(commands::me::Password),
     /// Show the version and update status, or check for an update.
     System(commands::system::SystemCommand),
+    /// Tasks: the views (today by default), add, done, edit, move, rm, ...
+    Tasks(commands::tasks::TasksCommand),
+    /// Task lists: show, add, rename, move, rm, restore.
+    Lists(commands::lists::ListsCommand),
+}
+
+/// `0.1.0`, or `0.1.0 (development build)` where the API reports `dev`.
+fn version() -> &'static str {
+    static VERSION: std::sync::OnceLock<String> = std::sync::OnceLock::new();
+    VERSION.get_or_init(|| {
+        let package = env!("CARGO_PKG_VERSION");
+        if organiser_core::BuildInfo::current().is_dev() {
+            format!("{package} (development build)")
+        } else {
+            package.to_owned()
+        }
+    })
 }
 
 /// Runs the command line and returns the process's exit code: 0 on
@@ -93,5 +111,7 @@ fn run(cli: Cli) -> Result<(), CliError> {
         Command::Me(c) => c.run(&global),
         Command::Password(c) => c.run(&global),
         Command::System(c) => c.run(&global),
+        Command::Tasks(c) => c.run(&global),
+        Command::Lists(c) => c.run(&global),
     }
 }

@@ -49,7 +49,7 @@ impl Organiser {
     /// Opens (creating) the store in the data directory `dir`, with the
     /// options the environment asks for.
     pub fn open(dir: impl AsRef<Path>) -> std::result::Result<Organiser, OpenError> {
-        let options = Options::from_env().map_err(OpenError::Io)?;
+        let options = Options::from_env().map_err(OpenError::Config)?;
         Organiser::open_with(dir, options)
     }
 

@@ -1,9 +1,11 @@
 //! One module per subcommand: a clap struct and its `run`.
 
 pub(crate) mod init;
+pub(crate) mod lists;
 pub(crate) mod me;
 pub(crate) mod serve;
 pub(crate) mod system;
+pub(crate) mod tasks;
 pub(crate) mod token;
 
 use std::path::PathBuf;

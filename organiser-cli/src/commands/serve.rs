@@ -19,9 +19,9 @@ pub(crate) struct Serve {
 impl Serve {
     pub(crate) fn run(self, global: &Global) -> Result<(), CliError> {
         init_logging();
+        let mut config = Config::from_env().map_err(CliError::msg)?;
         let dir = data_dir(global.data_dir.as_deref())?;
         let org = open_store(&dir).map_err(|e| open_error(&dir, e))?;
-        let mut config = Config::from_env().map_err(CliError::msg)?;
         let token = ServerFile::new_token();
         config.local_token = Some(token.clone());
         let runtime = tokio::runtime::Builder::new_multi_thread()
@@ -29,6 +29,10 @@ impl Serve {
             .build()
             .map_err(|e| CliError::msg(format!("cannot start the runtime: {e}")))?;
         runtime.block_on(async move {
+            // Signals are caught from here on, before server.json tells
+            // anyone the server is up.
+            let shutdown = organiser_server::shutdown_signal()
+                .map_err(|e| CliError::msg(format!("cannot catch signals: {e}")))?;
             let listener = tokio::net::TcpListener::bind(self.listen)
                 .await
                 .map_err(|e| CliError::msg(format!("cannot listen on {}: {e}", self.listen)))?;
@@ -50,7 +54,7 @@ impl Serve {
             })?;
             tracing::info!(%url, data_dir = %dir.display(), "serving");
             eprintln!("Serving {} on {url} (Ctrl-C to stop)", dir.display());
-            organiser_server::serve(listener, org, config, organiser_server::shutdown_signal())
+            organiser_server::serve(listener, org, config, shutdown)
                 .await
                 .map_err(|e| CliError::msg(format!("the server stopped: {e}")))
         })

@@ -59,12 +59,14 @@ impl Token {
                 output::print_table(&table)
             }
             Token::Revoke { id } => {
-                backend.send(
-                    Method::Delete,
-                    &format!("/api_tokens/{id}"),
-                    Query::default(),
-                    None,
-                )?;
+                backend
+                    .send(Method::Delete, &format!("/api_tokens/{id}"), Query::default(), None)
+                    .map_err(|e| match e {
+                        CliError::Api { status: 404, .. } => CliError::msg(format!(
+                            "there is no token {id} (see `organiser token list`)"
+                        )),
+                        other => other,
+                    })?;
                 if global.json {
                     return output::json(&json!({ "data": { "revoked": id } }));
                 }

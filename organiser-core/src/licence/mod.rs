@@ -135,7 +135,7 @@ pub(crate) fn get<T: Tables>(cx: &Cx<'_, T>) -> Result<Licence> {
     let left = trial_ends_at.duration_since(cx.now());
     let day = SignedDuration::from_hours(24).as_millis();
     let trial_days_left = if left.is_positive() {
-        ((left.as_millis() + day - 1) / day) as i64
+        (((left.as_millis() + day - 1) / day) as i64).min(TRIAL_DAYS)
     } else {
         0
     };

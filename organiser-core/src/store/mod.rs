@@ -50,6 +50,9 @@ pub enum OpenError {
     /// The data directory or store file could not be used.
     #[error("{0}")]
     Io(String),
+    /// The environment asks for something malformed (`ORGANISER_NOW`, a key).
+    #[error("{0}")]
+    Config(String),
     /// The store failed to open or migrate.
     #[error("{0}")]
     Storage(String),
@@ -64,7 +67,7 @@ impl Store {
         let db = redb::Database::create(path).map_err(|e| match e {
             redb::DatabaseError::DatabaseAlreadyOpen => OpenError::Locked,
             redb::DatabaseError::Storage(redb::StorageError::Io(io)) => {
-                OpenError::Io(format!("{}: {io}", path.display()))
+                OpenError::Io(format!("cannot open the store {}: {io}", path.display()))
             }
             other => OpenError::Storage(format!("{}: {other}", path.display())),
         })?;

@@ -2,8 +2,10 @@
 //! shaped `YYYY-MM-DDTHH:MM:SS.mmmZ`, dates `YYYY-MM-DD`, and "today" in the
 //! owner's zone.
 
+mod words;
 mod zones;
 
+pub use words::parse_date_words;
 pub use zones::{Zone, ZoneInfo, zones};
 
 use jiff::civil::Date;

@@ -1,0 +1,13 @@
+//! End-to-end tests of the `organiser` command line through the real built
+//! binary: each test runs it in a temporary data directory with a clean
+//! environment (see `util`), and the server tests run `organiser serve` as
+//! a child process.
+
+mod util;
+
+mod account;
+mod data_dir;
+mod init;
+mod serve;
+mod token;
+mod usage;

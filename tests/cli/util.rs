@@ -1,0 +1,571 @@
+//! Runs the real `organiser` binary in a temporary data directory, with a
+//! clean environment, and captures what it says (in the manner of
+//! ripgrep's `tests/util.rs`). [`Server`] runs `organiser serve` as a child
+//! process that is killed if the test panics.
+
+use std::ffi::{OsStr, OsString};
+use std::io::{Read, Write};
+use std::path::{Path, PathBuf};
+use std::process::{Child, Command, ExitStatus, Stdio};
+use std::time::{Duration, Instant};
+
+use serde_json::Value;
+use tempfile::TempDir;
+
+/// Today's date in the IANA zone `zone`, as the API writes it. (The
+/// commands run on the real clock: `ORGANISER_NOW` would restart the clock
+/// at one instant in every process, and time would run backwards between
+/// two commands.)
+pub(crate) fn today(zone: &str) -> String {
+    jiff::Timestamp::now()
+        .in_tz(zone)
+        .expect("a known zone")
+        .date()
+        .to_string()
+}
+
+/// How long any one command may take before the test gives up on it.
+const COMMAND_TIMEOUT: Duration = Duration::from_secs(30);
+/// How long a server may take to write `server.json`, or to stop.
+const SERVER_TIMEOUT: Duration = Duration::from_secs(15);
+/// How often to look again while waiting.
+const POLL: Duration = Duration::from_millis(5);
+
+/// The binary under test.
+pub(crate) fn bin() -> &'static str {
+    env!("CARGO_BIN_EXE_organiser")
+}
+
+/// A temporary directory; the data directory is `data` inside it, not yet
+/// made, so every test starts from an empty directory.
+pub(crate) struct Dir {
+    tmp: TempDir,
+    data: PathBuf,
+}
+
+impl Dir {
+    pub(crate) fn new() -> Dir {
+        let tmp = tempfile::Builder::new()
+            .prefix("organiser-cli-")
+            .tempdir()
+            .expect("a temporary directory");
+        let data = tmp.path().join("data");
+        Dir { tmp, data }
+    }
+
+    /// The temporary directory (the data directory's parent).
+    pub(crate) fn root(&self) -> &Path {
+        self.tmp.path()
+    }
+
+    /// The data directory.
+    pub(crate) fn data(&self) -> &Path {
+        &self.data
+    }
+
+    /// `organiser --data-dir DATA ARGS...`.
+    pub(crate) fn cmd(&self, args: &[&str]) -> Cmd {
+        Cmd::new(args).data_dir(&self.data)
+    }
+
+    /// Runs `organiser --data-dir DATA ARGS...`.
+    pub(crate) fn run(&self, args: &[&str]) -> Outcome {
+        self.cmd(args).run()
+    }
+
+    /// Runs it and panics unless it succeeds.
+    #[track_caller]
+    pub(crate) fn ok(&self, args: &[&str]) -> Outcome {
+        self.run(args).success()
+    }
+
+    /// Runs it with `--json`, expects success and one JSON document on stdout.
+    #[track_caller]
+    pub(crate) fn json(&self, args: &[&str]) -> Value {
+        let mut args = args.to_vec();
+        args.push("--json");
+        self.ok(&args).json()
+    }
+
+    /// `organiser init` with these values; panics unless it succeeds.
+    #[track_caller]
+    pub(crate) fn init(&self, name: &str, username: &str, zone: &str) -> Outcome {
+        self.ok(&[
+            "init",
+            "--name",
+            name,
+            "--username",
+            username,
+            "--time-zone",
+            zone,
+        ])
+    }
+
+    /// Starts `organiser serve --listen 127.0.0.1:0` on the data directory
+    /// and waits for its `server.json`.
+    #[track_caller]
+    pub(crate) fn serve(&self) -> Server {
+        Server::start(self)
+    }
+
+    /// The data directory's `server.json`, if there is one.
+    pub(crate) fn server_json(&self) -> PathBuf {
+        self.data.join("server.json")
+    }
+}
+
+/// One invocation of the binary, with a clean environment: no
+/// `ORGANISER_*` variable of the test's own environment, no `NO_COLOR`,
+/// standard input empty.
+pub(crate) struct Cmd {
+    program: OsString,
+    args: Vec<OsString>,
+    envs: Vec<(OsString, Option<OsString>)>,
+    current_dir: Option<PathBuf>,
+    stdin: Option<Vec<u8>>,
+    stdout: Option<Stdio>,
+}
+
+impl Cmd {
+    pub(crate) fn new(args: &[&str]) -> Cmd {
+        let envs: Vec<(OsString, Option<OsString>)> = std::env::vars_os()
+            .map(|(name, _)| name)
+            .filter(|name| {
+                let text = name.to_string_lossy();
+                text.starts_with("ORGANISER_") || text == "NO_COLOR" || text == "RUST_LOG"
+            })
+            .map(|name| (name, None))
+            .collect();
+        Cmd {
+            program: bin().into(),
+            args: args.iter().map(OsString::from).collect(),
+            envs,
+            current_dir: None,
+            stdin: None,
+            stdout: None,
+        }
+    }
+
+    /// `sh -c SCRIPT sh ARGS...` in the same clean environment, for what
+    /// the test itself cannot do fast enough (`$0` is this binary).
+    pub(crate) fn shell(script: &str, args: &[&OsStr]) -> Cmd {
+        let mut cmd = Cmd::new(&[]);
+        cmd.program = "sh".into();
+        cmd.args = ["-c".into(), script.into(), bin().into()]
+            .into_iter()
+            .chain(args.iter().map(|a| a.to_os_string()))
+            .collect();
+        cmd
+    }
+
+    /// Puts `--data-dir DIR` before the other arguments.
+    pub(crate) fn data_dir(mut self, dir: &Path) -> Cmd {
+        self.args.splice(0..0, ["--data-dir".into(), dir.into()]);
+        self
+    }
+
+    pub(crate) fn env(mut self, name: &str, value: impl AsRef<OsStr>) -> Cmd {
+        self.envs
+            .push((name.into(), Some(value.as_ref().to_owned())));
+        self
+    }
+
+    pub(crate) fn env_remove(mut self, name: &str) -> Cmd {
+        self.envs.push((name.into(), None));
+        self
+    }
+
+    pub(crate) fn current_dir(mut self, dir: &Path) -> Cmd {
+        self.current_dir = Some(dir.to_owned());
+        self
+    }
+
+    /// Feeds `text` on standard input.
+    pub(crate) fn stdin(mut self, text: &str) -> Cmd {
+        self.stdin = Some(text.as_bytes().to_vec());
+        self
+    }
+
+    /// Sends standard output here instead of capturing it.
+    pub(crate) fn stdout(mut self, stdout: impl Into<Stdio>) -> Cmd {
+        self.stdout = Some(stdout.into());
+        self
+    }
+
+    fn description(&self) -> String {
+        let mut text = if self.program == bin() {
+            String::from("organiser")
+        } else {
+            self.program.to_string_lossy().into_owned()
+        };
+        for arg in &self.args {
+            text.push(' ');
+            text.push_str(&arg.to_string_lossy());
+        }
+        text
+    }
+
+    fn command(&self) -> Command {
+        let mut command = Command::new(&self.program);
+        command.args(&self.args);
+        for (name, value) in &self.envs {
+            match value {
+                Some(value) => command.env(name, value),
+                None => command.env_remove(name),
+            };
+        }
+        if let Some(dir) = &self.current_dir {
+            command.current_dir(dir);
+        }
+        command
+    }
+
+    /// Runs it to the end (at most [`COMMAND_TIMEOUT`]) and captures what it said.
+    pub(crate) fn run(mut self) -> Outcome {
+        let description = self.description();
+        let mut command = self.command();
+        command
+            .stdin(if self.stdin.is_some() {
+                Stdio::piped()
+            } else {
+                Stdio::null()
+            })
+            .stdout(self.stdout.take().unwrap_or_else(Stdio::piped))
+            .stderr(Stdio::piped());
+        let mut child = command
+            .spawn()
+            .unwrap_or_else(|e| panic!("cannot run {description}: {e}"));
+        if let Some(bytes) = self.stdin.take() {
+            let mut stdin = child.stdin.take().expect("piped stdin");
+            // The command may exit without reading: that is for the test to judge.
+            let _ = stdin.write_all(&bytes);
+        }
+        let stdout = child.stdout.take().map(reader);
+        let stderr = child.stderr.take().map(reader);
+        let status = wait_for(&mut child, COMMAND_TIMEOUT)
+            .unwrap_or_else(|| panic!("{description} did not finish in {COMMAND_TIMEOUT:?}"));
+        let collect = |handle: Option<std::thread::JoinHandle<Vec<u8>>>| {
+            handle
+                .map(|h| String::from_utf8(h.join().expect("reader thread")).expect("UTF-8 output"))
+                .unwrap_or_default()
+        };
+        Outcome {
+            description,
+            status,
+            stdout: collect(stdout),
+            stderr: collect(stderr),
+        }
+    }
+}
+
+fn reader(mut pipe: impl Read + Send + 'static) -> std::thread::JoinHandle<Vec<u8>> {
+    std::thread::spawn(move || {
+        let mut bytes = Vec::new();
+        let _ = pipe.read_to_end(&mut bytes);
+        bytes
+    })
+}
+
+/// Waits for `child` for at most `timeout`; kills it and returns `None` when it runs over.
+fn wait_for(child: &mut Child, timeout: Duration) -> Option<ExitStatus> {
+    let deadline = Instant::now() + timeout;
+    loop {
+        if let Some(status) = child.try_wait().expect("waiting for a child") {
+            return Some(status);
+        }
+        if Instant::now() >= deadline {
+            let _ = child.kill();
+            let _ = child.wait();
+            return None;
+        }
+        std::thread::sleep(POLL);
+    }
+}
+
+/// What a command did.
+pub(crate) struct Outcome {
+    pub(crate) description: String,
+    pub(crate) status: ExitStatus,
+    pub(crate) stdout: String,
+    pub(crate) stderr: String,
+}
+
+impl std::fmt::Debug for Outcome {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(
+            f,
+            "`{}` exited with {}\n--- stdout ---\n{}\n--- stderr ---\n{}",
+            self.description, self.status, self.stdout, self.stderr
+        )
+    }
+}
+
+impl Outcome {
+    /// The exit code (`None` when a signal ended it).
+    pub(crate) fn code(&self) -> Option<i32> {
+        self.status.code()
+    }
+
+    /// Panics unless the exit code is 0.
+    #[track_caller]
+    pub(crate) fn success(self) -> Outcome {
+        assert_eq!(self.code(), Some(0), "expected success: {self:?}");
+        self
+    }
+
+    /// Panics unless the exit code is `code`.
+    #[track_caller]
+    pub(crate) fn failure(self, code: i32) -> Outcome {
+        assert_eq!(
+            self.code(),
+            Some(code),
+            "expected exit code {code}: {self:?}"
+        );
+        self
+    }
+
+    /// Exit 1, nothing on stdout, and exactly one line `error: MESSAGE` on
+    /// stderr: returns MESSAGE.
+    #[track_caller]
+    pub(crate) fn error(&self) -> &str {
+        assert_eq!(self.code(), Some(1), "expected exit code 1: {self:?}");
+        assert_eq!(self.stdout, "", "expected nothing on stdout: {self:?}");
+        assert!(
+            self.stderr.ends_with('\n') && self.stderr.lines().count() == 1,
+            "expected one line on stderr: {self:?}"
+        );
+        self.stderr
+            .trim_end()
+            .strip_prefix("error: ")
+            .unwrap_or_else(|| panic!("expected `error: ` first: {self:?}"))
+    }
+
+    /// Standard output as one JSON document.
+    #[track_caller]
+    pub(crate) fn json(&self) -> Value {
+        serde_json::from_str(&self.stdout)
+            .unwrap_or_else(|e| panic!("stdout is not JSON ({e}): {self:?}"))
+    }
+
+    /// Panics if either stream holds an ANSI escape.
+    #[track_caller]
+    pub(crate) fn assert_no_ansi(&self) {
+        assert!(
+            !self.stdout.contains('\x1b') && !self.stderr.contains('\x1b'),
+            "expected no ANSI escapes: {self:?}"
+        );
+    }
+}
+
+/// Every key of every object, with each scalar replaced by its kind
+/// (arrays by the shape of their first item): two documents with the same
+/// shape have the same fields of the same kinds (null matches anything).
+pub(crate) fn shape(value: &Value) -> Value {
+    match value {
+        Value::Object(map) => {
+            Value::Object(map.iter().map(|(k, v)| (k.clone(), shape(v))).collect())
+        }
+        Value::Array(items) => Value::Array(items.iter().take(1).map(shape).collect()),
+        Value::Null => Value::Null,
+        Value::Bool(_) => "bool".into(),
+        Value::Number(_) => "number".into(),
+        Value::String(_) => "string".into(),
+    }
+}
+
+/// Sends a signal to a process with `kill(1)` (the test package has no
+/// `libc`), e.g. `signal(pid, "TERM")`.
+pub(crate) fn signal(pid: u32, name: &str) {
+    let status = Command::new("kill")
+        .arg(format!("-{name}"))
+        .arg(pid.to_string())
+        .status()
+        .expect("kill(1) runs");
+    assert!(status.success(), "kill -{name} {pid} failed");
+}
+
+/// `organiser serve --listen 127.0.0.1:0` as a child process; dropping it
+/// kills the process if it still runs.
+pub(crate) struct Server {
+    child: Option<Child>,
+    description: String,
+    log: PathBuf,
+    /// The data directory's `server.json`, as read once it appeared.
+    pub(crate) info: Value,
+    /// `info.url`.
+    pub(crate) url: String,
+    /// `info.token`: the local administrator token.
+    pub(crate) token: String,
+}
+
+impl Server {
+    #[track_caller]
+    fn start(dir: &Dir) -> Server {
+        let cmd = dir
+            .cmd(&["serve", "--listen", "127.0.0.1:0"])
+            .env("ORGANISER_RATE_LIMIT", "0");
+        let description = cmd.description();
+        // Logs go to a file beside the data directory: a pipe nobody reads
+        // could fill up and stall the server.
+        let log = dir.root().join(format!("serve-{}.log", unique_suffix()));
+        let log_file = std::fs::File::create(&log).expect("a log file");
+        let child = cmd
+            .command()
+            .stdin(Stdio::null())
+            .stdout(Stdio::null())
+            .stderr(log_file)
+            .spawn()
+            .unwrap_or_else(|e| panic!("cannot run {description}: {e}"));
+        let mut server = Server {
+            child: Some(child),
+            description,
+            log,
+            info: Value::Null,
+            url: String::new(),
+            token: String::new(),
+        };
+        server.info = server.wait_for_server_json(&dir.server_json());
+        server.url = server.info["url"].as_str().expect("url").to_owned();
+        server.token = server.info["token"].as_str().expect("token").to_owned();
+        server
+    }
+
+    /// Polls until `server.json` holds a complete document naming this
+    /// server's pid; panics if the server exits first or takes too long.
+    #[track_caller]
+    fn wait_for_server_json(&mut self, path: &Path) -> Value {
+        let deadline = Instant::now() + SERVER_TIMEOUT;
+        loop {
+            let child = self.child.as_mut().expect("a child");
+            // A file left by an earlier server does not count: wait for ours.
+            if let Some(info) = std::fs::read_to_string(path)
+                .ok()
+                .and_then(|text| serde_json::from_str::<Value>(&text).ok())
+                .filter(|info| info["pid"] == child.id())
+            {
+                return info;
+            }
+            if let Some(status) = child.try_wait().expect("waiting for the server") {
+                panic!(
+                    "{} exited with {status} before writing server.json; stderr:\n{}",
+                    self.description,
+                    self.stderr()
+                );
+            }
+            assert!(
+                Instant::now() < deadline,
+                "{} wrote no server.json in {SERVER_TIMEOUT:?}; stderr:\n{}",
+                self.description,
+                self.stderr()
+            );
+            std::thread::sleep(POLL);
+        }
+    }
+
+    /// The server's process id.
+    pub(crate) fn pid(&self) -> u32 {
+        self.child.as_ref().expect("a running server").id()
+    }
+
+    /// What the server said on stderr so far.
+    pub(crate) fn stderr(&self) -> String {
+        std::fs::read_to_string(&self.log).unwrap_or_default()
+    }
+
+    /// Polls stderr until it contains `text`; panics after a while.
+    #[track_caller]
+    pub(crate) fn wait_for_stderr(&self, text: &str) -> String {
+        let deadline = Instant::now() + SERVER_TIMEOUT;
+        loop {
+            let stderr = self.stderr();
+            if stderr.contains(text) {
+                return stderr;
+            }
+            assert!(
+                Instant::now() < deadline,
+                "the server never said {text:?}; stderr:\n{stderr}"
+            );
+            std::thread::sleep(POLL);
+        }
+    }
+
+    /// Sends `signal` (e.g. "TERM") and waits for the server to exit.
+    #[track_caller]
+    pub(crate) fn stop_with(mut self, name: &str) -> ExitStatus {
+        signal(self.pid(), name);
+        let mut child = self.child.take().expect("a running server");
+        wait_for(&mut child, SERVER_TIMEOUT).unwrap_or_else(|| {
+            panic!(
+                "{} did not stop within {SERVER_TIMEOUT:?} of SIG{name}; stderr:\n{}",
+                self.description,
+                self.stderr()
+            )
+        })
+    }
+
+    /// SIGTERM, then waits for the exit.
+    #[track_caller]
+    pub(crate) fn stop(self) -> ExitStatus {
+        self.stop_with("TERM")
+    }
+
+    /// `GET /api/v1{path}` with `Authorization: Bearer {token}` (none when
+    /// `token` is `None`): the status and the JSON body.
+    pub(crate) fn get(&self, path: &str, token: Option<&str>) -> (u16, Value) {
+        http_get(&format!("{}/api/v1{path}", self.url), token)
+    }
+}
+
+impl Drop for Server {
+    fn drop(&mut self) {
+        if let Some(mut child) = self.child.take() {
+            let _ = child.kill();
+            let _ = child.wait();
+        }
+    }
+}
+
+/// A blocking GET: the status and the JSON body (null when empty).
+pub(crate) fn http_get(url: &str, token: Option<&str>) -> (u16, Value) {
+    let _ = rustls::crypto::ring::default_provider().install_default();
+    let client = reqwest::blocking::Client::builder()
+        .timeout(Duration::from_secs(10))
+        .build()
+        .expect("an HTTP client");
+    let mut request = client.get(url);
+    if let Some(token) = token {
+        request = request.bearer_auth(token);
+    }
+    let response = request.send().unwrap_or_else(|e| panic!("GET {url}: {e}"));
+    let status = response.status().as_u16();
+    let bytes = response.bytes().expect("a body");
+    let body = if bytes.is_empty() {
+        Value::Null
+    } else {
+        serde_json::from_slice(&bytes).unwrap_or_else(|e| {
+            panic!(
+                "GET {url} answered {status} with a body that is not JSON ({e}): {}",
+                String::from_utf8_lossy(&bytes)
+            )
+        })
+    };
+    (status, body)
+}
+
+/// A suffix that keeps two servers of one test from sharing a log file.
+fn unique_suffix() -> String {
+    use std::sync::atomic::{AtomicU32, Ordering};
+    static NEXT: AtomicU32 = AtomicU32::new(0);
+    NEXT.fetch_add(1, Ordering::Relaxed).to_string()
+}
+
+/// Mode bits of a file (permissions only).
+#[cfg(unix)]
+pub(crate) fn mode(path: &Path) -> u32 {
+    use std::os::unix::fs::PermissionsExt;
+    std::fs::metadata(path)
+        .unwrap_or_else(|e| panic!("{}: {e}", path.display()))
+        .permissions()
+        .mode()
+        & 0o777
+}
