@@ -128,10 +128,10 @@ async fn authenticate(
             .or_else(|| value.strip_prefix("bearer "))
             .ok_or(Error::Unauthorized)?
             .trim();
-        if let Some(local) = &state.config.local_token {
-            if bool::from(token.as_bytes().ct_eq(local.as_bytes())) {
-                return Ok(Auth::Local);
-            }
+        if let Some(local) = &state.config.local_token
+            && bool::from(token.as_bytes().ct_eq(local.as_bytes()))
+        {
+            return Ok(Auth::Local);
         }
         let org = state.org.clone();
         let token = token.to_owned();

@@ -85,12 +85,10 @@ pub(crate) async fn rate_limit(
     if let Err(retry_after) = state.general.admit(ip, now) {
         return ApiError(Error::RateLimited { retry_after }).into_response();
     }
-    if request.method() == axum::http::Method::POST
-        && request.uri().path() == "/api/v1/system/update_check"
-    {
-        if let Err(retry_after) = state.update_checks.admit(ip, now) {
-            return ApiError(Error::RateLimited { retry_after }).into_response();
-        }
+    let update_check = request.method() == axum::http::Method::POST
+        && request.uri().path() == "/api/v1/system/update_check";
+    if update_check && let Err(retry_after) = state.update_checks.admit(ip, now) {
+        return ApiError(Error::RateLimited { retry_after }).into_response();
     }
     next.run(request).await
 }

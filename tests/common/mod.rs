@@ -8,7 +8,6 @@ use std::sync::mpsc;
 use organiser::{Auth, BuildInfo, ManualClock, Options, Organiser};
 use serde_json::Value;
 
-pub use reqwest::blocking::Response as RawResponse;
 
 /// A server on 127.0.0.1:<free port> for one test.
 pub struct TestServer {
@@ -331,11 +330,16 @@ impl ManifestServer {
 
     /// Options that check for updates here, as release `version` of `released_on`.
     pub fn options(&self, version: &str, released_on: &str) -> Options {
-        let mut options = Options::default();
-        options.build = BuildInfo::release(version, released_on.parse().unwrap());
-        options.update.manifest_url = self.template();
-        options.update.public_key = Some(self.signing_key.verifying_key());
-        options
+        let update = organiser::UpdateConfig {
+            manifest_url: self.template(),
+            public_key: Some(self.signing_key.verifying_key()),
+            managed_by: None,
+        };
+        Options {
+            build: BuildInfo::release(version, released_on.parse().unwrap()),
+            update,
+            ..Options::default()
+        }
     }
 }
 

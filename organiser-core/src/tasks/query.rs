@@ -333,6 +333,10 @@ impl Filter {
     }
 }
 
+/// Called with each entry of a range: its sort key, its task, its
+/// attributes (when the index covers them); `false` stops the walk.
+pub(crate) type Visit<'a> = &'a mut dyn FnMut(&[u8], Id, Option<Attrs>) -> bool;
+
 /// A range of one index: keys from `lo` (inclusive) to `hi` (exclusive)
 /// that all begin with `prefix`; the rest of each key is its sort key.
 #[derive(Clone)]
@@ -376,7 +380,7 @@ impl Range {
         cx: &Cx<'_, T>,
         dir: Dir,
         after: Option<&[u8]>,
-        f: &mut dyn FnMut(&[u8], Id, Option<Attrs>) -> bool,
+        f: Visit<'_>,
     ) -> Result<()> {
         let resume: Option<Vec<u8>> = after.map(|a| [self.prefix.as_slice(), a].concat());
         let mut lo = Bound::Included(self.lo.as_slice());
@@ -545,16 +549,23 @@ struct Found {
     total: Option<u64>,
 }
 
-fn run<T: Tables>(
-    cx: &Cx<'_, T>,
-    plan: &Plan,
-    filter: &Filter,
+/// Which page of a plan's results to take.
+struct Paging<'a> {
     order: TaskOrder,
     dir: Dir,
-    after: Option<&[u8]>,
+    after: Option<&'a [u8]>,
     limit: usize,
     want_total: bool,
-) -> Result<Found> {
+}
+
+fn run<T: Tables>(cx: &Cx<'_, T>, plan: &Plan, filter: &Filter, paging: &Paging<'_>) -> Result<Found> {
+    let Paging {
+        order,
+        dir,
+        after,
+        limit,
+        want_total,
+    } = *paging;
     let keep = |attrs: &Option<Attrs>| attrs.as_ref().is_none_or(|a| filter.matches(a));
     let mut rows: Vec<(Vec<u8>, Id)> = Vec::new();
     let mut total = None;
@@ -634,16 +645,14 @@ pub(crate) fn list<T: Tables>(cx: &Cx<'_, T>, q: &TaskQuery) -> Result<Page<Task
         .as_deref()
         .map(|c| cursor.decode(c))
         .transpose()?;
-    let found = run(
-        cx,
-        &plan(q, order, today),
-        &filter,
+    let paging = Paging {
         order,
         dir,
-        after.as_deref(),
-        q.params.limit,
-        q.params.count,
-    )?;
+        after: after.as_deref(),
+        limit: q.params.limit,
+        want_total: q.params.count,
+    };
+    let found = run(cx, &plan(q, order, today), &filter, &paging)?;
     let items = found
         .ids
         .into_iter()

@@ -1,0 +1,30 @@
+//! Embedding Organiser: open a throwaway store, make a list and two tasks,
+//! and print today's view, using only the public API.
+//!
+//! Run with `cargo run --example embed`.
+
+use organiser::{Field, Organiser, TaskInput, TaskListInput, TaskQuery, View};
+
+fn main() -> organiser::Result<()> {
+    let org = Organiser::in_memory();
+    let groceries = org.create_task_list(&TaskListInput {
+        name: Some("Groceries".into()),
+        ..TaskListInput::default()
+    })?;
+    org.create_task(&TaskInput {
+        task_list_id: Field::Value(groceries.id),
+        start_on: Field::Value(org.today()),
+        ..TaskInput::titled("Buy oat milk")
+    })?;
+    org.create_task(&TaskInput::titled("Call the plumber"))?;
+
+    let today = org.tasks(&TaskQuery {
+        view: Some(View::Today),
+        ..TaskQuery::default()
+    })?;
+    println!("Today, {}:", org.today());
+    for task in today.items {
+        println!("  - {} ({})", task.title, groceries.name);
+    }
+    Ok(())
+}
