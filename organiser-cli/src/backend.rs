@@ -119,7 +119,8 @@ impl Backend {
         let dir = data_dir(dir)?;
         match open_store(&dir) {
             Ok(org) => Ok(Backend::Local(org)),
-            Err(OpenError::Locked) => match ServerInfo::read(&dir).filter(|i| process_alive(i.pid)) {
+            Err(OpenError::Locked) => match ServerInfo::read(&dir).filter(|i| process_alive(i.pid))
+            {
                 Some(info) => Backend::remote(&info.url, &info.token),
                 None => Err(open_error(&dir, OpenError::Locked)),
             },
@@ -157,11 +158,9 @@ impl Backend {
                 if let Some(body) = &request.body {
                     builder = builder.json(body);
                 }
-                let response = builder
-                    .send()
-                    .map_err(|e| {
-                        CliError::msg(format!("cannot reach the server at {url}: {}", chain(&e)))
-                    })?;
+                let response = builder.send().map_err(|e| {
+                    CliError::msg(format!("cannot reach the server at {url}: {}", chain(&e)))
+                })?;
                 let status = response.status().as_u16();
                 let body = response.bytes().map_err(|e| {
                     CliError::msg(format!("the server at {url} broke off its answer: {e}"))

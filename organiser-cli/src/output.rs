@@ -16,9 +16,15 @@ pub(crate) fn colour() -> bool {
 /// A table in the house style.
 pub(crate) fn table(header: &[&str]) -> Table {
     let mut table = Table::new();
+    // Fit a terminal's width when it reports a usable one; otherwise (pipes,
+    // consoles that say 0 columns) lay the table out at its natural width.
+    let arrangement = match table.width() {
+        Some(w) if w >= 40 => ContentArrangement::Dynamic,
+        _ => ContentArrangement::Disabled,
+    };
     table
         .load_style(presets::NOTHING)
-        .set_content_arrangement(ContentArrangement::Dynamic);
+        .set_content_arrangement(arrangement);
     if colour() {
         table.enforce_styling();
     } else {

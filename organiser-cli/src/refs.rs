@@ -20,10 +20,27 @@ pub(crate) struct LastListing {
 }
 
 impl LastListing {
+    /// Kept in the data directory's `cli/`; for a server named by
+    /// `ORGANISER_URL`, in the user's cache directory under a name made
+    /// from the address, so two servers' row numbers never mix.
     pub(crate) fn new(data_dir: PathBuf) -> Self {
-        LastListing {
-            path: data_dir.join("cli").join("last-listing.json"),
-        }
+        let remote = std::env::var("ORGANISER_URL")
+            .ok()
+            .filter(|u| !u.trim().is_empty());
+        let path = match (remote, dirs::cache_dir()) {
+            (Some(url), Some(cache)) => {
+                let name: String = url
+                    .trim()
+                    .chars()
+                    .map(|c| if c.is_ascii_alphanumeric() { c } else { '_' })
+                    .collect();
+                cache
+                    .join("organiser")
+                    .join(format!("last-listing-{name}.json"))
+            }
+            _ => data_dir.join("cli").join("last-listing.json"),
+        };
+        LastListing { path }
     }
 
     pub(crate) fn save(&self, ids: &[String]) {
@@ -39,7 +56,11 @@ impl LastListing {
             .ok()
             .and_then(|t| serde_json::from_str::<Value>(&t).ok())
             .and_then(|v| v["ids"].as_array().cloned())
-            .map(|ids| ids.iter().filter_map(|v| v.as_str().map(str::to_owned)).collect())
+            .map(|ids| {
+                ids.iter()
+                    .filter_map(|v| v.as_str().map(str::to_owned))
+                    .collect()
+            })
             .unwrap_or_default()
     }
 }
@@ -49,10 +70,17 @@ fn matches(id: &str, part: &str) -> bool {
 }
 
 /// The ID of the task `reference` names.
-pub(crate) fn task(backend: &Backend, last: &LastListing, reference: &str) -> Result<String, CliError> {
+pub(crate) fn task(
+    backend: &Backend,
+    last: &LastListing,
+    reference: &str,
+) -> Result<String, CliError> {
     let reference = reference.trim();
     let listed = last.load();
-    if !reference.is_empty() && reference.len() <= 3 && reference.bytes().all(|b| b.is_ascii_digit()) {
+    if !reference.is_empty()
+        && reference.len() <= 3
+        && reference.bytes().all(|b| b.is_ascii_digit())
+    {
         let row: usize = reference.parse().unwrap_or(0);
         return listed.get(row.wrapping_sub(1)).cloned().ok_or_else(|| {
             CliError::msg(format!(
@@ -96,7 +124,9 @@ pub(crate) fn task(backend: &Backend, last: &LastListing, reference: &str) -> Re
     }
     match found.as_slice() {
         [one] => Ok(one.clone()),
-        [] => Err(CliError::msg(format!("no task's ID begins or ends with {reference}"))),
+        [] => Err(CliError::msg(format!(
+            "no task's ID begins or ends with {reference}"
+        ))),
         many => Err(ambiguous(reference, many.len())),
     }
 }
@@ -130,10 +160,11 @@ pub(crate) fn all_lists(backend: &Backend) -> Result<Vec<Value>, CliError> {
 pub(crate) fn list(backend: &Backend, reference: &str) -> Result<Value, CliError> {
     let lists = all_lists(backend)?;
     let wanted = reference.trim().to_lowercase();
-    if let Some(list) = lists
-        .iter()
-        .find(|l| l["name"].as_str().is_some_and(|n| n.to_lowercase() == wanted))
-    {
+    if let Some(list) = lists.iter().find(|l| {
+        l["name"]
+            .as_str()
+            .is_some_and(|n| n.to_lowercase() == wanted)
+    }) {
         return Ok(list.clone());
     }
     let part = reference.trim().to_ascii_uppercase();

@@ -194,7 +194,6 @@ impl<'a> Fields<'a> {
         match self.raw(name) {
             Field::Absent => Field::Absent,
             Field::Null => Field::Null,
-            Field::Value(Value::String(s)) if s.is_empty() => Field::Null,
             Field::Value(Value::String(s)) => match Id::parse(s) {
                 Some(id) => Field::Value(id),
                 None => {

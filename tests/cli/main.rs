@@ -8,6 +8,8 @@ mod util;
 mod account;
 mod data_dir;
 mod init;
+mod lists;
 mod serve;
+mod tasks;
 mod token;
 mod usage;

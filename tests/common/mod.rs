@@ -8,7 +8,6 @@ use std::sync::mpsc;
 use organiser::{Auth, BuildInfo, ManualClock, Options, Organiser};
 use serde_json::Value;
 
-
 /// A server on 127.0.0.1:<free port> for one test.
 pub struct TestServer {
     pub url: String,

@@ -286,3 +286,130 @@ fn discovery_needs_no_token_and_reveals_nothing_about_the_owner() {
     let text = root.body.to_string();
     assert!(!text.contains("owner") && !text.contains("UTC"));
 }
+
+/// A clock that, once armed, holds its next caller until released: a way to
+/// keep a write transaction open (the core reads the clock just after
+/// taking the store's write lock).
+/// (armed, holding, released), and the condition they change under.
+type GateState = Arc<(std::sync::Mutex<(bool, bool, bool)>, std::sync::Condvar)>;
+
+#[derive(Clone, Default)]
+struct Gate {
+    state: GateState,
+}
+
+impl Gate {
+    fn arm(&self) {
+        self.state.0.lock().unwrap().0 = true;
+    }
+
+    fn wait_until_holding(&self) {
+        let (lock, wake) = &*self.state;
+        let mut s = lock.lock().unwrap();
+        while !s.1 {
+            s = wake.wait(s).unwrap();
+        }
+    }
+
+    fn release(&self) {
+        let (lock, wake) = &*self.state;
+        lock.lock().unwrap().2 = true;
+        wake.notify_all();
+    }
+
+    fn pass(&self) {
+        let (lock, wake) = &*self.state;
+        let mut s = lock.lock().unwrap();
+        if s.0 && !s.1 {
+            s.1 = true;
+            wake.notify_all();
+            while !s.2 {
+                s = wake.wait(s).unwrap();
+            }
+        }
+    }
+}
+
+/// Releases the gate however the test ends, so the server can stop.
+struct Released(Gate);
+
+impl Drop for Released {
+    fn drop(&mut self) {
+        self.0.release();
+    }
+}
+
+struct GatedClock {
+    inner: ManualClock,
+    gate: Gate,
+}
+
+impl Clock for GatedClock {
+    fn now(&self) -> jiff::Timestamp {
+        self.gate.pass();
+        self.inner.now()
+    }
+}
+
+#[test]
+fn a_retry_while_the_first_request_runs_is_409() {
+    let gate = Gate::default();
+    let clock = ManualClock::at("2026-03-10T09:00:00Z");
+    let org = Organiser::in_memory_with(Options {
+        clock: Arc::new(GatedClock {
+            inner: clock.clone(),
+            gate: gate.clone(),
+        }),
+        ..Options::default()
+    });
+    let s = TestServer::serve(org.clone(), clock, 0);
+    // Dropped before the server, so the server can finish its requests.
+    let _release = Released(gate.clone());
+
+    // Another writer takes the store's write lock and holds it.
+    gate.arm();
+    let holder = std::thread::spawn(move || {
+        org.create_task(&organiser::TaskInput::titled("holder"))
+            .map(|t| t.id)
+    });
+    gate.wait_until_holding();
+
+    // Two identical requests with one key: the first to claim the key waits
+    // for the write lock; the other is told the key is in use.
+    let body = json!({"task": {"title": "Only once"}});
+    let (tx, rx) = std::sync::mpsc::channel();
+    for _ in 0..2 {
+        // The owner's local token: checking it needs no write (an API token's
+        // first use records `last_used_at`, which would wait for the lock).
+        let request = s
+            .local("POST", "/tasks")
+            .header("idempotency-key", "same")
+            .json(&body);
+        let tx = tx.clone();
+        std::thread::spawn(move || tx.send(send(request)).unwrap());
+    }
+    let wait = std::time::Duration::from_secs(30);
+    let first = rx
+        .recv_timeout(wait)
+        .expect("one request answers while the other runs");
+    first.expect_error(409, "idempotency_key_in_use", None);
+    gate.release();
+    let made = rx
+        .recv_timeout(wait)
+        .expect("the running request finishes")
+        .expect(201);
+    holder.join().unwrap().unwrap();
+
+    let again = send(
+        s.local("POST", "/tasks")
+            .header("idempotency-key", "same")
+            .json(&body),
+    )
+    .expect(201);
+    assert_eq!(again.data()["id"], made.data()["id"]);
+    assert_eq!(
+        s.get("/tasks?count=true").body["meta"]["total_count"],
+        2,
+        "holder + one"
+    );
+}

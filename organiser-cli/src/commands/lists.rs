@@ -61,10 +61,14 @@ enum ListsAction {
 
 fn show(global: &Global, backend: &crate::backend::Backend) -> Result<(), CliError> {
     let lists = refs::all_lists(backend)?;
-    let counts = backend.get("/task_counts", Query::default())?;
     if global.json {
-        return output::json(&json!({ "data": lists }));
+        // Every page's lists in one page of the API's shape.
+        let limit = lists.len().max(1);
+        return output::json(
+            &json!({ "data": lists, "meta": { "next_cursor": null, "limit": limit } }),
+        );
     }
+    let counts = backend.get("/task_counts", Query::default())?;
     let open = |id: &Value| {
         counts["data"]["task_lists"]
             .as_array()
@@ -79,6 +83,9 @@ fn show(global: &Global, backend: &crate::backend::Backend) -> Result<(), CliErr
         counts["data"]["inbox"].as_u64().unwrap_or(0),
         lists.len()
     ))?;
+    if lists.is_empty() {
+        return output::line("No lists yet: add one with `organiser lists add NAME`.");
+    }
     let mut table = output::table(&["#", "NAME", "OPEN", "COLOUR", "ID"]);
     for list in &lists {
         let id = output::text(&list["id"]);
@@ -97,7 +104,11 @@ impl ListsCommand {
     pub(crate) fn run(self, global: &Global) -> Result<(), CliError> {
         let backend = global.backend()?;
         let said = |reply: &Value, line: String| {
-            if global.json { output::json(reply) } else { output::line(line) }
+            if global.json {
+                output::json(reply)
+            } else {
+                output::line(line)
+            }
         };
         let patch = |id: &Value, body: Value| {
             backend.send(
@@ -109,7 +120,12 @@ impl ListsCommand {
         };
         match self.action {
             None => show(global, &backend),
-            Some(ListsAction::Add { name, color, icon, position }) => {
+            Some(ListsAction::Add {
+                name,
+                color,
+                icon,
+                position,
+            }) => {
                 let mut body = Map::new();
                 body.insert("name".into(), name.into());
                 if let Some(c) = color {
@@ -121,23 +137,50 @@ impl ListsCommand {
                 if let Some(p) = position {
                     body.insert("position".into(), p.into());
                 }
-                let reply = backend.send(Method::Post, "/task_lists", Query::default(), Some(json!({ "task_list": body })))?;
-                said(&reply, format!("Added list {}", output::text(&reply["data"]["name"])))
+                let reply = backend.send(
+                    Method::Post,
+                    "/task_lists",
+                    Query::default(),
+                    Some(json!({ "task_list": body })),
+                )?;
+                said(
+                    &reply,
+                    format!("Added list {}", output::text(&reply["data"]["name"])),
+                )
             }
             Some(ListsAction::Rename { list, name }) => {
                 let list = refs::list(&backend, &list)?;
                 let reply = patch(&list["id"], json!({ "name": name }))?;
-                said(&reply, format!("Renamed {} to {}", output::text(&list["name"]), output::text(&reply["data"]["name"])))
+                said(
+                    &reply,
+                    format!(
+                        "Renamed {} to {}",
+                        output::text(&list["name"]),
+                        output::text(&reply["data"]["name"])
+                    ),
+                )
             }
             Some(ListsAction::Move { list, position }) => {
                 let list = refs::list(&backend, &list)?;
                 let reply = patch(&list["id"], json!({ "position": position }))?;
-                said(&reply, format!("Moved {} to {}", output::text(&reply["data"]["name"]), output::text(&reply["data"]["position"])))
+                said(
+                    &reply,
+                    format!(
+                        "Moved {} to {}",
+                        output::text(&reply["data"]["name"]),
+                        output::text(&reply["data"]["position"])
+                    ),
+                )
             }
             Some(ListsAction::Rm { list }) => {
                 let list = refs::list(&backend, &list)?;
                 let id = output::text(&list["id"]);
-                backend.send(Method::Delete, &format!("/task_lists/{id}"), Query::default(), None)?;
+                backend.send(
+                    Method::Delete,
+                    &format!("/task_lists/{id}"),
+                    Query::default(),
+                    None,
+                )?;
                 said(
                     &json!({ "data": { "deleted": id } }),
                     format!(
@@ -147,8 +190,24 @@ impl ListsCommand {
                 )
             }
             Some(ListsAction::Restore { id }) => {
-                let reply = backend.send(Method::Post, &format!("/task_lists/{}/restoration", id.trim()), Query::default(), None)?;
-                said(&reply, format!("Restored list {}", output::text(&reply["data"]["name"])))
+                let id = id.trim();
+                let reply = backend
+                    .send(
+                        Method::Post,
+                        &format!("/task_lists/{id}/restoration"),
+                        Query::default(),
+                        None,
+                    )
+                    .map_err(|e| match e {
+                        CliError::Api { status: 404, .. } => CliError::msg(format!(
+                            "nothing to restore: {id} is not a list deleted in the last 20 seconds"
+                        )),
+                        other => other,
+                    })?;
+                said(
+                    &reply,
+                    format!("Restored list {}", output::text(&reply["data"]["name"])),
+                )
             }
         }
     }

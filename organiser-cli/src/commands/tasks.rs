@@ -112,13 +112,13 @@ enum TasksAction {
 #[derive(Debug, Args)]
 struct DateArgs {
     /// When to start.
-    #[arg(long)]
+    #[arg(long, allow_hyphen_values = true)]
     start: Option<String>,
     /// When it is due.
-    #[arg(long)]
+    #[arg(long, allow_hyphen_values = true)]
     deadline: Option<String>,
     /// When it stops mattering (an open task is archived after that day).
-    #[arg(long)]
+    #[arg(long, allow_hyphen_values = true)]
     expires: Option<String>,
 }
 
@@ -198,7 +198,12 @@ fn header(title: &str, counts: &Value, logbook: bool) -> String {
     parts.join(" · ")
 }
 
-fn show(backend: &Backend, global: &Global, action: &TasksAction, limit: u32) -> Result<(), CliError> {
+fn show(
+    backend: &Backend,
+    global: &Global,
+    action: &TasksAction,
+    limit: u32,
+) -> Result<(), CliError> {
     let listing = listing(backend, action)?;
     let mut pairs = listing.tasks.clone();
     pairs.push(("limit", limit.to_string()));
@@ -226,7 +231,11 @@ fn show(backend: &Backend, global: &Global, action: &TasksAction, limit: u32) ->
         .as_str()
         .unwrap_or_default()
         .to_owned();
-    let last = if listing.logbook { ["STATUS", "CLOSED"] } else { ["START", "DEADLINE"] };
+    let last = if listing.logbook {
+        ["STATUS", "CLOSED"]
+    } else {
+        ["START", "DEADLINE"]
+    };
     let mut table = output::table(&["#", "ID", "TITLE", "HOME", last[0], last[1]]);
     for (row, task) in tasks.iter().enumerate() {
         let id = output::text(&task["id"]);
@@ -243,21 +252,36 @@ fn show(backend: &Backend, global: &Global, action: &TasksAction, limit: u32) ->
             Cell::new(home),
         ];
         if listing.logbook {
-            let closed = task["completed_at"].as_str().or(task["archived_at"].as_str()).unwrap_or("-");
-            cells.push(Cell::new(output::text(&task["status"]).replace('_', " ")));
+            let closed = task["completed_at"]
+                .as_str()
+                .or(task["archived_at"].as_str())
+                .unwrap_or("-");
+            cells.push(Cell::new(match task["status"].as_str() {
+                Some("wont_do") => "won't do".to_owned(),
+                other => other.unwrap_or("-").to_owned(),
+            }));
             cells.push(Cell::new(&closed[..closed.len().min(10)]));
         } else {
             cells.push(Cell::new(date_cell(&task["start_on"])));
             let deadline = date_cell(&task["deadline_on"]);
-            let overdue = task["deadline_on"].as_str().is_some_and(|d| d < today.as_str());
-            cells.push(if overdue { output::red(deadline) } else { Cell::new(deadline) });
+            let overdue = task["deadline_on"]
+                .as_str()
+                .is_some_and(|d| d < today.as_str());
+            cells.push(if overdue {
+                output::red(deadline)
+            } else {
+                Cell::new(deadline)
+            });
         }
         table.add_row(cells);
     }
     output::print_table(&table)?;
     let total = page["meta"]["total_count"].as_u64().unwrap_or(0);
     if total > tasks.len() as u64 {
-        output::line(format!("… and {} more (--limit)", total - tasks.len() as u64))?;
+        output::line(format!(
+            "… and {} more (--limit)",
+            total - tasks.len() as u64
+        ))?;
     }
     Ok(())
 }
@@ -268,9 +292,17 @@ fn date_cell(v: &Value) -> String {
 
 /// Turns typed dates into the API's, asking the server for today only when
 /// a word needs it.
-fn dates(backend: &Backend, args: &DateArgs, body: &mut Map<String, Value>) -> Result<(), CliError> {
+fn dates(
+    backend: &Backend,
+    args: &DateArgs,
+    body: &mut Map<String, Value>,
+) -> Result<(), CliError> {
     let mut today: Option<jiff::civil::Date> = None;
-    for (field, text) in [("start_on", &args.start), ("deadline_on", &args.deadline), ("expires_on", &args.expires)] {
+    for (field, text) in [
+        ("start_on", &args.start),
+        ("deadline_on", &args.deadline),
+        ("expires_on", &args.expires),
+    ] {
         let Some(text) = text else { continue };
         if matches!(text.trim().to_lowercase().as_str(), "none" | "-" | "") {
             body.insert(field.into(), Value::Null);
@@ -298,7 +330,11 @@ fn dates(backend: &Backend, args: &DateArgs, body: &mut Map<String, Value>) -> R
     Ok(())
 }
 
-fn home(backend: &Backend, args: &HomeArgs, body: &mut Map<String, Value>) -> Result<bool, CliError> {
+fn home(
+    backend: &Backend,
+    args: &HomeArgs,
+    body: &mut Map<String, Value>,
+) -> Result<bool, CliError> {
     if args.inbox {
         body.insert("task_list_id".into(), Value::Null);
         body.insert("person_id".into(), Value::Null);
@@ -311,6 +347,16 @@ fn home(backend: &Backend, args: &HomeArgs, body: &mut Map<String, Value>) -> Re
         return Ok(true);
     }
     Ok(false)
+}
+
+/// A 404 about task `id` said plainly.
+fn no_task(id: &str) -> impl Fn(CliError) -> CliError + '_ {
+    move |e| match e {
+        CliError::Api { status: 404, .. } => {
+            CliError::msg(format!("there is no task {id} (was it deleted?)"))
+        }
+        other => other,
+    }
 }
 
 fn said(global: &Global, reply: &Value, line: String) -> Result<(), CliError> {
@@ -327,29 +373,70 @@ impl TasksCommand {
         let last = LastListing::new(data_dir(global.data_dir.as_deref())?);
         let action = self.action.unwrap_or(TasksAction::Today);
         let patch = |id: &str, body: Map<String, Value>| {
-            backend.send(Method::Patch, &format!("/tasks/{id}"), Query::default(), Some(json!({ "task": body })))
+            backend
+                .send(
+                    Method::Patch,
+                    &format!("/tasks/{id}"),
+                    Query::default(),
+                    Some(json!({ "task": body })),
+                )
+                .map_err(no_task(id))
         };
         let status = |task: &str, status: &str, verb: &str| -> Result<(), CliError> {
             let id = refs::task(&backend, &last, task)?;
             let mut body = Map::new();
             body.insert("status".into(), status.into());
             let reply = patch(&id, body)?;
-            said(global, &reply, format!("{verb} {}", output::text(&reply["data"]["title"])))
+            said(
+                global,
+                &reply,
+                format!("{verb} {}", output::text(&reply["data"]["title"])),
+            )
         };
         match &action {
-            TasksAction::Add { title, dates: d, list } => {
+            TasksAction::Add {
+                title,
+                dates: d,
+                list,
+            } => {
                 let mut body = Map::new();
                 body.insert("title".into(), title.clone().into());
                 dates(&backend, d, &mut body)?;
-                home(&backend, &HomeArgs { list: list.clone(), inbox: false }, &mut body)?;
-                let reply = backend.send(Method::Post, "/tasks", Query::default(), Some(json!({ "task": body })))?;
+                home(
+                    &backend,
+                    &HomeArgs {
+                        list: list.clone(),
+                        inbox: false,
+                    },
+                    &mut body,
+                )?;
+                let reply = backend.send(
+                    Method::Post,
+                    "/tasks",
+                    Query::default(),
+                    Some(json!({ "task": body })),
+                )?;
                 let id = output::text(&reply["data"]["id"]);
-                said(global, &reply, format!("Added {} ({})", output::text(&reply["data"]["title"]), &id[id.len() - 6..]))
+                said(
+                    global,
+                    &reply,
+                    format!(
+                        "Added {} ({})",
+                        output::text(&reply["data"]["title"]),
+                        &id[id.len() - 6..]
+                    ),
+                )
             }
             TasksAction::Done { task } => status(task, "completed", "Completed"),
             TasksAction::Reopen { task } => status(task, "open", "Reopened"),
             TasksAction::Wontdo { task } => status(task, "wont_do", "Won't do:"),
-            TasksAction::Edit { task, title, dates: d, home: h, position } => {
+            TasksAction::Edit {
+                task,
+                title,
+                dates: d,
+                home: h,
+                position,
+            } => {
                 let id = refs::task(&backend, &last, task)?;
                 let mut body = Map::new();
                 if let Some(title) = title {
@@ -361,12 +448,22 @@ impl TasksCommand {
                     body.insert("position".into(), (*p).into());
                 }
                 if body.is_empty() {
-                    return Err(CliError::msg("nothing to change: give --title, --start, --deadline, --expires, --list, --inbox or --position"));
+                    return Err(CliError::msg(
+                        "nothing to change: give --title, --start, --deadline, --expires, --list, --inbox or --position",
+                    ));
                 }
                 let reply = patch(&id, body)?;
-                said(global, &reply, format!("Changed {}", output::text(&reply["data"]["title"])))
+                said(
+                    global,
+                    &reply,
+                    format!("Changed {}", output::text(&reply["data"]["title"])),
+                )
             }
-            TasksAction::Move { task, home: h, position } => {
+            TasksAction::Move {
+                task,
+                home: h,
+                position,
+            } => {
                 let id = refs::task(&backend, &last, task)?;
                 let mut body = Map::new();
                 if !home(&backend, h, &mut body)? {
@@ -376,12 +473,23 @@ impl TasksCommand {
                     body.insert("position".into(), (*p).into());
                 }
                 let reply = patch(&id, body)?;
-                said(global, &reply, format!("Moved {}", output::text(&reply["data"]["title"])))
+                said(
+                    global,
+                    &reply,
+                    format!("Moved {}", output::text(&reply["data"]["title"])),
+                )
             }
             TasksAction::Rm { task } => {
                 let id = refs::task(&backend, &last, task)?;
-                let before = backend.get(&format!("/tasks/{id}"), Query::default())?;
-                backend.send(Method::Delete, &format!("/tasks/{id}"), Query::default(), None)?;
+                let before = backend
+                    .get(&format!("/tasks/{id}"), Query::default())
+                    .map_err(no_task(&id))?;
+                backend.send(
+                    Method::Delete,
+                    &format!("/tasks/{id}"),
+                    Query::default(),
+                    None,
+                )?;
                 let reply = json!({ "data": { "deleted": id } });
                 said(
                     global,
@@ -394,8 +502,19 @@ impl TasksCommand {
             }
             TasksAction::Restore { id } => {
                 let id = refs::task(&backend, &last, id)?;
-                let reply = backend.send(Method::Post, &format!("/tasks/{id}/restoration"), Query::default(), None)?;
-                said(global, &reply, format!("Restored {}", output::text(&reply["data"]["title"])))
+                let reply = backend
+                    .send(Method::Post, &format!("/tasks/{id}/restoration"), Query::default(), None)
+                    .map_err(|e| match e {
+                        CliError::Api { status: 404, .. } => CliError::msg(format!(
+                            "nothing to restore: {id} is not a task deleted in the last 20 seconds (a task deleted with its list comes back with the list)"
+                        )),
+                        other => other,
+                    })?;
+                said(
+                    global,
+                    &reply,
+                    format!("Restored {}", output::text(&reply["data"]["title"])),
+                )
             }
             listing_action => show(&backend, global, listing_action, self.limit),
         }

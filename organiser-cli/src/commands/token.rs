@@ -60,7 +60,12 @@ impl Token {
             }
             Token::Revoke { id } => {
                 backend
-                    .send(Method::Delete, &format!("/api_tokens/{id}"), Query::default(), None)
+                    .send(
+                        Method::Delete,
+                        &format!("/api_tokens/{id}"),
+                        Query::default(),
+                        None,
+                    )
                     .map_err(|e| match e {
                         CliError::Api { status: 404, .. } => CliError::msg(format!(
                             "there is no token {id} (see `organiser token list`)"

@@ -221,8 +221,7 @@ impl TaskQuery {
         let statuses = match q.get("status") {
             None => None,
             Some(s) => {
-                let parsed: Option<Vec<TaskStatus>> =
-                    s.split(',').map(|p| TaskStatus::parse(p.trim())).collect();
+                let parsed: Option<Vec<TaskStatus>> = s.split(',').map(TaskStatus::parse).collect();
                 match parsed {
                     Some(list) if !list.is_empty() => Some(list),
                     _ => {
@@ -558,7 +557,12 @@ struct Paging<'a> {
     want_total: bool,
 }
 
-fn run<T: Tables>(cx: &Cx<'_, T>, plan: &Plan, filter: &Filter, paging: &Paging<'_>) -> Result<Found> {
+fn run<T: Tables>(
+    cx: &Cx<'_, T>,
+    plan: &Plan,
+    filter: &Filter,
+    paging: &Paging<'_>,
+) -> Result<Found> {
     let Paging {
         order,
         dir,

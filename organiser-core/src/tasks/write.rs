@@ -127,16 +127,16 @@ fn check_dates(details: &mut Details, task: &Task, input: &TaskInput, today: Dat
     {
         details.add(
             "deadline_on",
-            "can't be before start_on (unless the deadline has passed)",
+            "can't be before the start date (unless the deadline has passed)",
         );
     }
     if let Some(e) = expires {
         let involved = sent(&input.expires_on) || sent(&input.start_on) || sent(&input.deadline_on);
         if involved && start.is_some_and(|s| e < s) {
-            details.add("expires_on", "can't be before start_on");
+            details.add("expires_on", "can't be before the start date");
         }
         if involved && deadline.is_some_and(|d| e < d) {
-            details.add("expires_on", "can't be before deadline_on");
+            details.add("expires_on", "can't be before the deadline");
         }
         if (sent(&input.expires_on) || reopened) && task.status == TaskStatus::Open && e < today {
             details.add("expires_on", "can't be before today on an open task");
