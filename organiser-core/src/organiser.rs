@@ -14,7 +14,7 @@ use crate::error::Result;
 use crate::idempotency::InFlight;
 use crate::ids::{Id, IdGen};
 use crate::secrets::SecretKey;
-use crate::store::{OpenError, ReadTx, Store, Tables, WriteTx, schema};
+use crate::store::{OpenError, ReadTx, Store, WriteTx, schema};
 use crate::time::{Zone, to_millis};
 use crate::{account, settle};
 
@@ -42,6 +42,9 @@ pub(crate) struct Inner {
     pub(crate) ids: IdGen,
     pub(crate) zone: RwLock<Zone>,
     pub(crate) in_flight: InFlight,
+    pub(crate) tokens: crate::account::tokens::TokenCache,
+    /// The owner as last committed, for reads that need only the owner.
+    pub(crate) owner: RwLock<Arc<crate::account::owner::Owner>>,
     pub(crate) data_dir: Option<PathBuf>,
 }
 
@@ -104,8 +107,9 @@ impl Organiser {
             .begin_write()
             .map_err(|e| OpenError::Storage(e.to_string()))?;
         schema::migrate(&tx)?;
-        let zone =
+        let owner =
             account::owner::ensure(&tx, now).map_err(|e| OpenError::Storage(e.to_string()))?;
+        let zone = owner.zone();
         tx.commit().map_err(|e| OpenError::Storage(e.to_string()))?;
         Ok(Organiser {
             inner: Arc::new(Inner {
@@ -115,6 +119,8 @@ impl Organiser {
                 ids: IdGen::default(),
                 zone: RwLock::new(zone),
                 in_flight: InFlight::default(),
+                tokens: Default::default(),
+                owner: RwLock::new(Arc::new(owner)),
                 data_dir,
             }),
         })
@@ -149,6 +155,23 @@ impl Organiser {
 impl Inner {
     pub(crate) fn zone(&self) -> Zone {
         self.zone.read().unwrap_or_else(|e| e.into_inner()).clone()
+    }
+
+    /// The owner as last committed.
+    pub(crate) fn owner(&self) -> Arc<crate::account::owner::Owner> {
+        self.owner.read().unwrap_or_else(|e| e.into_inner()).clone()
+    }
+
+    /// A context for work that reads nothing from the store but "now", the
+    /// owner and the zone (`GET /me`).
+    pub(crate) fn no_tx(&self) -> Cx<'_, ()> {
+        Cx {
+            tx: (),
+            now: self.now(),
+            zone: self.zone(),
+            org: self,
+            hooks: Vec::new(),
+        }
     }
 
     fn now(&self) -> Timestamp {
@@ -213,7 +236,7 @@ pub(crate) struct Cx<'o, T> {
 pub(crate) type ReadCx<'o> = Cx<'o, ReadTx>;
 pub(crate) type WriteCx<'o> = Cx<'o, WriteTx>;
 
-impl<T: Tables> Cx<'_, T> {
+impl<T> Cx<'_, T> {
     /// The instant of this transaction, in whole milliseconds.
     pub(crate) fn now(&self) -> Timestamp {
         self.now

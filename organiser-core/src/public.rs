@@ -19,7 +19,7 @@ use crate::{licence, system, task_lists, tasks};
 impl Organiser {
     /// `GET /me` as `auth` sees it.
     pub fn me(&self, auth: &Auth) -> Result<Me> {
-        self.inner.read(|cx| owner::me(cx, auth))
+        owner::me(&self.inner.no_tx(), auth)
     }
 
     /// Sets the owner up (`organiser init`); refused once set up.
@@ -64,8 +64,17 @@ impl Organiser {
     }
 
     /// The principal a bearer token authenticates as; 401 when it does not.
+    /// Reads the store only the first time a token is seen; its use is kept
+    /// in memory until [`Organiser::flush_token_uses`].
     pub fn authenticate_token(&self, bearer: &str) -> Result<Auth> {
         tokens::authenticate(&self.inner, bearer).map(Auth::Token)
+    }
+
+    /// Writes the `last_used_at` of tokens used since the last flush (the
+    /// server does this every minute and on shutdown); whether anything
+    /// was written.
+    pub fn flush_token_uses(&self) -> Result<bool> {
+        tokens::flush_uses(&self.inner)
     }
 
     /// Signs the owner in with username and password.

@@ -79,6 +79,8 @@ pub(crate) struct AppState {
     pub(crate) config: Arc<Config>,
     pub(crate) general: Arc<RateLimiter>,
     pub(crate) update_checks: Arc<RateLimiter>,
+    /// `X-Service-Version`, made once.
+    pub(crate) version: axum::http::HeaderValue,
 }
 
 /// The router: every API route under `/api/v1`, discovery at the root.
@@ -89,7 +91,10 @@ pub fn router(org: Organiser, config: Config) -> Router {
     } else {
         organiser_core::limits::UPDATE_CHECK_RATE_PER_MINUTE
     });
+    let version = axum::http::HeaderValue::from_str(&org.options().build.version)
+        .unwrap_or_else(|_| axum::http::HeaderValue::from_static("unknown"));
     let state = AppState {
+        version,
         org,
         config: Arc::new(config),
         general: Arc::new(general),
@@ -116,7 +121,8 @@ pub fn router(org: Organiser, config: Config) -> Router {
 }
 
 /// Serves `org` on `listener` until `shutdown` completes, then finishes the
-/// requests in flight. Runs scheduled update checks while it serves.
+/// requests in flight. Every minute (`update_tick`) it writes down token
+/// uses and runs a scheduled update check when one is due.
 pub async fn serve(
     listener: tokio::net::TcpListener,
     org: Organiser,
@@ -130,15 +136,20 @@ pub async fn serve(
             loop {
                 interval.tick().await;
                 let org = org.clone();
-                let ran =
-                    tokio::task::spawn_blocking(move || org.run_scheduled_update_check()).await;
+                let ran = tokio::task::spawn_blocking(move || {
+                    if let Err(error) = org.flush_token_uses() {
+                        tracing::warn!(%error, "recording token use failed");
+                    }
+                    org.run_scheduled_update_check()
+                })
+                .await;
                 if let Ok(Err(error)) = ran {
                     tracing::warn!(%error, "scheduled update check failed");
                 }
             }
         })
     });
-    let app = router(org, config);
+    let app = router(org.clone(), config);
     let result = axum::serve(
         listener,
         app.into_make_service_with_connect_info::<SocketAddr>(),
@@ -147,6 +158,11 @@ pub async fn serve(
     .await;
     if let Some(ticker) = ticker {
         ticker.abort();
+    }
+    // Token uses since the last tick are written before the store closes.
+    let flushed = tokio::task::spawn_blocking(move || org.flush_token_uses()).await;
+    if let Ok(Err(error)) = flushed {
+        tracing::warn!(%error, "recording token use failed");
     }
     result
 }

@@ -3,6 +3,8 @@
 //! limit.
 
 use std::net::SocketAddr;
+use std::sync::OnceLock;
+use std::sync::atomic::{AtomicU64, Ordering};
 use std::time::Instant;
 
 use axum::extract::{ConnectInfo, Request, State};
@@ -17,21 +19,32 @@ use crate::error::ApiError;
 pub(crate) static REQUEST_ID: HeaderName = HeaderName::from_static("x-request-id");
 static SERVICE_VERSION: HeaderName = HeaderName::from_static("x-service-version");
 
-/// A client's `X-Request-Id` is kept when it is sane; otherwise one is made.
+/// A client's `X-Request-Id` is kept when it is sane; otherwise one is made
+/// from a per-process random prefix and a counter (unique, and cheap).
 fn request_id(request: &Request) -> HeaderValue {
-    request
-        .headers()
-        .get(&REQUEST_ID)
-        .filter(|v| {
-            !v.is_empty() && v.len() <= 128 && v.as_bytes().iter().all(u8::is_ascii_graphic)
-        })
-        .cloned()
-        .unwrap_or_else(|| {
-            let mut bytes = [0u8; 16];
-            getrandom::fill(&mut bytes).expect("random source");
-            let hex: String = bytes.iter().map(|b| format!("{b:02x}")).collect();
-            HeaderValue::from_str(&hex).expect("hex is a header value")
-        })
+    static PREFIX: OnceLock<String> = OnceLock::new();
+    static NEXT: AtomicU64 = AtomicU64::new(0);
+    let sane = |v: &&HeaderValue| {
+        !v.is_empty() && v.len() <= 128 && v.as_bytes().iter().all(u8::is_ascii_graphic)
+    };
+    if let Some(given) = request.headers().get(&REQUEST_ID).filter(sane) {
+        return given.clone();
+    }
+    let prefix = PREFIX.get_or_init(|| {
+        let mut bytes = [0u8; 8];
+        getrandom::fill(&mut bytes).expect("random source");
+        bytes.iter().map(|b| format!("{b:02x}")).collect()
+    });
+    let n = NEXT.fetch_add(1, Ordering::Relaxed);
+    HeaderValue::from_str(&format!("{prefix}{n:016x}")).expect("hex is a header value")
+}
+
+/// What a log line says of a request, captured only when it will be logged.
+struct Seen {
+    method: axum::http::Method,
+    path: String,
+    peer: Option<SocketAddr>,
+    started: Instant,
 }
 
 pub(crate) async fn envelope(
@@ -39,32 +52,34 @@ pub(crate) async fn envelope(
     request: Request,
     next: Next,
 ) -> Response {
-    let started = Instant::now();
     let id = request_id(&request);
-    let method = request.method().clone();
-    let path = request.uri().path().to_owned();
-    let peer = request
-        .extensions()
-        .get::<ConnectInfo<SocketAddr>>()
-        .map(|c| c.0.ip().to_string())
-        .unwrap_or_default();
+    let logged = tracing::enabled!(target: "organiser::request", tracing::Level::INFO);
+    let seen = logged.then(|| Seen {
+        method: request.method().clone(),
+        path: request.uri().path().to_owned(),
+        peer: request
+            .extensions()
+            .get::<ConnectInfo<SocketAddr>>()
+            .map(|c| c.0),
+        started: Instant::now(),
+    });
 
     let mut response = next.run(request).await;
 
     let headers = response.headers_mut();
     headers.insert(REQUEST_ID.clone(), id.clone());
-    if let Ok(version) = HeaderValue::from_str(&state.org.options().build.version) {
-        headers.insert(SERVICE_VERSION.clone(), version);
+    headers.insert(SERVICE_VERSION.clone(), state.version.clone());
+    if let Some(seen) = seen {
+        tracing::info!(
+            target: "organiser::request",
+            request_id = id.to_str().unwrap_or_default(),
+            method = %seen.method,
+            path = %seen.path,
+            status = response.status().as_u16(),
+            duration_us = seen.started.elapsed().as_micros() as u64,
+            peer = %seen.peer.map(|p| p.ip().to_string()).unwrap_or_default(),
+        );
     }
-    tracing::info!(
-        target: "organiser::request",
-        request_id = id.to_str().unwrap_or_default(),
-        method = %method,
-        path = %path,
-        status = response.status().as_u16(),
-        duration_us = started.elapsed().as_micros() as u64,
-        peer = %peer,
-    );
     response
 }
 
@@ -74,6 +89,9 @@ pub(crate) async fn rate_limit(
     request: Request,
     next: Next,
 ) -> Response {
+    if state.general.is_off() && state.update_checks.is_off() {
+        return next.run(request).await;
+    }
     let Some(ip) = request
         .extensions()
         .get::<ConnectInfo<SocketAddr>>()

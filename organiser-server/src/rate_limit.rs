@@ -26,6 +26,11 @@ impl RateLimiter {
         }
     }
 
+    /// Whether this limiter admits everything (a limit of 0).
+    pub fn is_off(&self) -> bool {
+        self.limit == 0
+    }
+
     /// Admits a request from `ip` at `now`, or says in how many whole
     /// seconds the next one will be admitted.
     pub fn admit(&self, ip: IpAddr, now: Timestamp) -> Result<(), u64> {

@@ -88,10 +88,10 @@ pub struct OwnerChange {
     pub time_zone: Option<String>,
 }
 
-/// Makes the default owner when the store has none; the owner's zone.
-pub(crate) fn ensure(tx: &WriteTx, now: Timestamp) -> Result<Zone> {
+/// Makes the default owner when the store has none; the owner.
+pub(crate) fn ensure(tx: &WriteTx, now: Timestamp) -> Result<Owner> {
     if let Some(owner) = tx.get_json::<Owner>(SINGLETONS, KEY)? {
-        return Ok(owner.zone());
+        return Ok(owner);
     }
     let owner = Owner {
         name: "Owner".into(),
@@ -104,7 +104,7 @@ pub(crate) fn ensure(tx: &WriteTx, now: Timestamp) -> Result<Zone> {
         updated_at: now,
     };
     tx.put_json(SINGLETONS, KEY, &owner)?;
-    Ok(owner.zone())
+    Ok(owner)
 }
 
 pub(crate) fn load<T: Tables>(cx: &Cx<'_, T>) -> Result<Owner> {
@@ -115,6 +115,8 @@ pub(crate) fn load<T: Tables>(cx: &Cx<'_, T>) -> Result<Owner> {
 pub(crate) fn save(cx: &mut WriteCx<'_>, owner: &mut Owner) -> Result<()> {
     owner.updated_at = cx.now();
     cx.put_json(SINGLETONS, KEY, owner)?;
+    let cached = std::sync::Arc::new(owner.clone());
+    cx.on_commit(move |inner| *inner.owner.write().unwrap_or_else(|e| e.into_inner()) = cached);
     let zone = owner.zone();
     if &zone != cx.zone() {
         cx.set_zone(zone);
@@ -122,11 +124,16 @@ pub(crate) fn save(cx: &mut WriteCx<'_>, owner: &mut Owner) -> Result<()> {
     Ok(())
 }
 
-pub(crate) fn me<T: Tables>(cx: &Cx<'_, T>, auth: &Auth) -> Result<Me> {
-    let owner = load(cx)?;
-    Ok(Me {
-        name: owner.name,
-        username: owner.username,
+/// `GET /me`: from the owner as last committed, with no store access.
+pub(crate) fn me<T>(cx: &Cx<'_, T>, auth: &Auth) -> Result<Me> {
+    Ok(render(&cx.org.owner(), cx, auth))
+}
+
+/// `Me` of `owner` (just saved, inside a write) as `auth` sees it.
+fn render<T>(owner: &Owner, cx: &Cx<'_, T>, auth: &Auth) -> Me {
+    Me {
+        name: owner.name.clone(),
+        username: owner.username.clone(),
         has_password: owner.password_hash.is_some(),
         time_zone: cx.zone().name().to_owned(),
         time_zone_iana: cx.zone().iana().to_owned(),
@@ -139,7 +146,7 @@ pub(crate) fn me<T: Tables>(cx: &Cx<'_, T>, auth: &Auth) -> Result<Me> {
             Auth::Session { csrf_token } => Some(csrf_token.clone()),
             _ => None,
         },
-    })
+    }
 }
 
 fn check_name(details: &mut Details, name: &str) -> String {
@@ -208,7 +215,7 @@ pub(crate) fn init(cx: &mut WriteCx<'_>, init: &OwnerInit) -> Result<Me> {
     owner.time_zone = zone.expect("checked").name().to_owned();
     owner.initialised = true;
     save(cx, &mut owner)?;
-    me(cx, &Auth::Local)
+    Ok(render(&owner, cx, &Auth::Local))
 }
 
 pub(crate) fn parse_change(f: &mut Fields<'_>) -> OwnerChange {
@@ -245,7 +252,7 @@ pub(crate) fn change(cx: &mut WriteCx<'_>, auth: &Auth, change: &OwnerChange) ->
     }
     owner.initialised = true;
     save(cx, &mut owner)?;
-    me(cx, auth)
+    Ok(render(&owner, cx, auth))
 }
 
 /// `PUT /me/username`.
@@ -267,7 +274,7 @@ pub(crate) fn set_username(
     let mut owner = load(cx)?;
     owner.username = username;
     save(cx, &mut owner)?;
-    me(cx, auth)
+    Ok(render(&owner, cx, auth))
 }
 
 /// `PUT /me/password`: `current_password` is needed when a password is set,
@@ -299,5 +306,5 @@ pub(crate) fn set_password(
     details.into_validation()?;
     owner.password_hash = Some(password::hash(new.expect("checked"))?);
     save(cx, &mut owner)?;
-    me(cx, auth)
+    Ok(render(&owner, cx, auth))
 }

@@ -11,7 +11,11 @@ use subtle::ConstantTimeEq;
 
 use crate::account::Auth;
 use crate::error::{Details, Error, Result};
+use std::collections::HashMap;
+use std::sync::Mutex;
+
 use crate::organiser::{Cx, Inner, WriteCx};
+use crate::time::to_millis;
 use crate::secrets::{random_bytes, sha256};
 use crate::store::schema::API_TOKENS;
 use crate::store::{Dir, Tables};
@@ -135,7 +139,10 @@ pub(crate) fn list<T: Tables>(cx: &Cx<'_, T>, auth: &Auth) -> Result<Vec<ApiToke
         std::ops::Bound::Unbounded,
         Dir::Asc,
         &mut |_, v| {
-            let stored: StoredToken = serde_json::from_slice(v)?;
+            let mut stored: StoredToken = serde_json::from_slice(v)?;
+            if let Some(used) = cx.org.tokens.last_used(stored.token.id) {
+                stored.token.last_used_at = Some(used);
+            }
             tokens.push(stored.token);
             Ok(true)
         },
@@ -146,48 +153,159 @@ pub(crate) fn list<T: Tables>(cx: &Cx<'_, T>, auth: &Auth) -> Result<Vec<ApiToke
 pub(crate) fn revoke(cx: &mut WriteCx<'_>, auth: &Auth, id: u64) -> Result<()> {
     auth.require_session()?;
     if cx.remove(API_TOKENS, &key(id))? {
+        cx.on_commit(move |inner| inner.tokens.forget(id));
         Ok(())
     } else {
         Err(Error::NotFound)
     }
 }
 
+/// Verified tokens kept in memory, so a request's authentication reads no
+/// store: the token's record, the SHA-256 of its secret, and whether its
+/// `last_used_at` has moved since it was last written.
+#[derive(Debug, Default)]
+pub(crate) struct TokenCache(Mutex<HashMap<u64, Cached>>);
+
+#[derive(Debug, Clone)]
+struct Cached {
+    token: ApiToken,
+    hash: [u8; 32],
+    dirty: bool,
+}
+
+impl TokenCache {
+    fn lock(&self) -> std::sync::MutexGuard<'_, HashMap<u64, Cached>> {
+        self.0.lock().unwrap_or_else(|e| e.into_inner())
+    }
+
+    /// Forgets a token (revoked).
+    fn forget(&self, id: u64) {
+        self.lock().remove(&id);
+    }
+
+    /// The `last_used_at` a token has in memory, if newer than stored.
+    fn last_used(&self, id: u64) -> Option<Timestamp> {
+        self.lock().get(&id).and_then(|c| c.token.last_used_at)
+    }
+}
+
+fn unhex(text: &str) -> Option<[u8; 32]> {
+    let bytes: Option<Vec<u8>> = (0..text.len())
+        .step_by(2)
+        .map(|i| text.get(i..i + 2).and_then(|h| u8::from_str_radix(h, 16).ok()))
+        .collect();
+    bytes?.try_into().ok()
+}
+
 /// The token a bearer secret names; 401 for a malformed, unknown, wrong or
-/// expired one.
+/// expired one. Reads the store only the first time a token is seen; a use
+/// moves `last_used_at` in memory (to the minute), and [`flush_uses`]
+/// writes it down.
 pub(crate) fn authenticate(inner: &Inner, bearer: &str) -> Result<ApiToken> {
     let (id, secret) = split(bearer.trim()).ok_or(Error::Unauthorized)?;
-    let stored: StoredToken = inner
-        .read(|cx| cx.get_json(API_TOKENS, &key(id)))?
-        .ok_or(Error::Unauthorized)?;
-    let presented = hex(&sha256(secret.as_bytes()));
-    if !bool::from(presented.as_bytes().ct_eq(stored.hash.as_bytes())) {
+    let presented = sha256(secret.as_bytes());
+    let cached = inner.tokens.lock().get(&id).cloned();
+    let cached = match cached {
+        Some(c) => c,
+        None => {
+            let stored: StoredToken = inner
+                .read(|cx| cx.get_json(API_TOKENS, &key(id)))?
+                .ok_or(Error::Unauthorized)?;
+            let hash = unhex(&stored.hash).ok_or_else(|| Error::Storage("a token hash is malformed".into()))?;
+            let c = Cached {
+                token: stored.token,
+                hash,
+                dirty: false,
+            };
+            inner.tokens.lock().entry(id).or_insert(c).clone()
+        }
+    };
+    if !bool::from(presented.ct_eq(&cached.hash)) {
         return Err(Error::Unauthorized);
     }
-    let now = inner.options.clock.now();
-    if stored.token.expires_at.is_some_and(|t| t <= now) {
+    let now = to_millis(inner.options.clock.now());
+    if cached.token.expires_at.is_some_and(|t| t <= now) {
         return Err(Error::Unauthorized);
     }
-    let stale = stored
+    let stale = cached
         .token
         .last_used_at
         .is_none_or(|t| now.duration_since(t) >= LAST_USED_GRANULARITY);
     if !stale {
-        return Ok(stored.token);
+        return Ok(cached.token);
+    }
+    let mut tokens = inner.tokens.lock();
+    let entry = tokens.get_mut(&id).ok_or(Error::Unauthorized)?;
+    entry.token.last_used_at = Some(now);
+    entry.dirty = true;
+    Ok(entry.token.clone())
+}
+
+/// Writes the `last_used_at` of tokens used since the last flush; whether
+/// anything was written.
+pub(crate) fn flush_uses(inner: &Inner) -> Result<bool> {
+    let dirty: Vec<(u64, Option<Timestamp>)> = inner
+        .tokens
+        .lock()
+        .iter()
+        .filter(|(_, c)| c.dirty)
+        .map(|(id, c)| (*id, c.token.last_used_at))
+        .collect();
+    if dirty.is_empty() {
+        return Ok(false);
     }
     inner.write(|cx| {
-        // Revoked meanwhile: refuse rather than bring it back.
-        let mut fresh: StoredToken = cx
-            .get_json(API_TOKENS, &key(id))?
-            .ok_or(Error::Unauthorized)?;
-        fresh.token.last_used_at = Some(cx.now());
-        cx.put_json(API_TOKENS, &key(id), &fresh)?;
-        Ok(fresh.token)
-    })
+        for (id, used) in &dirty {
+            // A token revoked meanwhile stays revoked.
+            if let Some(mut stored) = cx.get_json::<StoredToken>(API_TOKENS, &key(*id))? {
+                stored.token.last_used_at = *used;
+                cx.put_json(API_TOKENS, &key(*id), &stored)?;
+            }
+        }
+        Ok(())
+    })?;
+    let mut tokens = inner.tokens.lock();
+    for (id, used) in dirty {
+        if let Some(c) = tokens.get_mut(&id).filter(|c| c.token.last_used_at == used) {
+            c.dirty = false;
+        }
+    }
+    Ok(true)
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::clock::{Clock, ManualClock};
+    use crate::{Options, Organiser};
+
+    #[test]
+    fn uses_are_kept_in_memory_then_written_down() {
+        let clock = ManualClock::at("2026-01-01T10:00:00Z");
+        let org = Organiser::in_memory_with(Options {
+            clock: std::sync::Arc::new(clock.clone()),
+            ..Options::default()
+        });
+        let made = org.create_token(&Auth::Local, "phone", None).unwrap();
+        let stored = |org: &Organiser| {
+            org.inner
+                .read(|cx| cx.get_json::<StoredToken>(API_TOKENS, &key(made.token.id)))
+                .unwrap()
+                .unwrap()
+                .token
+                .last_used_at
+        };
+        let used = authenticate(&org.inner, &made.secret).unwrap();
+        assert_eq!(used.last_used_at, Some(clock.now()));
+        assert_eq!(stored(&org), None, "a read writes nothing");
+        assert_eq!(org.tokens(&Auth::Local).unwrap()[0].last_used_at, Some(clock.now()));
+        assert!(flush_uses(&org.inner).unwrap());
+        assert_eq!(stored(&org), Some(clock.now()));
+        assert!(!flush_uses(&org.inner).unwrap(), "nothing new to write");
+        // A revoked token stops working at once, cached or not.
+        org.revoke_token(&Auth::Local, made.token.id).unwrap();
+        assert!(matches!(authenticate(&org.inner, &made.secret), Err(Error::Unauthorized)));
+    }
 
     #[test]
     fn bearer_secrets_split_into_id_and_secret() {

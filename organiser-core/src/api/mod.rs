@@ -172,8 +172,11 @@ type PlainOp<'r> = Box<dyn FnOnce(&Inner) -> Result<Response> + 'r>;
 
 /// How a route runs.
 pub(crate) enum Op<'r> {
-    /// On a snapshot after settling what the clock made due.
+    /// On a snapshot.
     Read(ReadOp<'r>),
+    /// On a snapshot in which what the clock made due (expiry, the today
+    /// set, permanent deletes) is settled: every read of tasks and lists.
+    ReadSettled(ReadOp<'r>),
     /// In one write transaction.
     Write(WriteOp<'r>),
     /// With no transaction of its own (fixed data, or work that waits on the network).
@@ -195,6 +198,15 @@ impl<'r> Route<'r> {
     pub(crate) fn read(f: impl FnOnce(&ReadCx<'_>) -> Result<Response> + 'r) -> Self {
         Route {
             op: Op::Read(Box::new(f)),
+            read_only_exempt: false,
+            idempotent: false,
+            public: false,
+        }
+    }
+
+    pub(crate) fn read_settled(f: impl FnOnce(&ReadCx<'_>) -> Result<Response> + 'r) -> Self {
+        Route {
+            op: Op::ReadSettled(Box::new(f)),
             read_only_exempt: false,
             idempotent: false,
             public: false,
@@ -307,7 +319,8 @@ impl Inner {
 
     fn run(&self, op: Op<'_>) -> Result<Response> {
         match op {
-            Op::Read(f) => self.read_settled(f),
+            Op::Read(f) => self.read(f),
+            Op::ReadSettled(f) => self.read_settled(f),
             Op::Write(f) => self.write(f),
             Op::Plain(f) => f(self),
         }

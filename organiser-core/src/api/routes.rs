@@ -32,7 +32,7 @@ pub(crate) fn route(req: &Request) -> Result<Route<'_>> {
         .public(),
 
         // Account
-        (Get, ["me"]) => Route::read(move |cx| Ok(Response::data(200, &owner::me(cx, auth)?))),
+        (Get, ["me"]) => Route::plain(move |inner| Ok(Response::data(200, &owner::me(&inner.no_tx(), auth)?))),
         (Patch | Put, ["me"]) => Route::write(move |cx| {
             let mut f = input::record(body, "me")?;
             let change = owner::parse_change(&mut f);
@@ -175,7 +175,7 @@ pub(crate) fn route(req: &Request) -> Result<Route<'_>> {
         // Task lists
         (Get, ["task_lists"]) => {
             let query = TaskListQuery::parse(q)?;
-            Route::read(move |cx| {
+            Route::read_settled(move |cx| {
                 Ok(Response::json(
                     200,
                     &task_lists::list(cx, &query)?.to_body(),
@@ -189,7 +189,7 @@ pub(crate) fn route(req: &Request) -> Result<Route<'_>> {
         .idempotent(),
         (Get, ["task_lists", id]) => {
             let id = path_id(id)?;
-            Route::read(move |cx| Ok(Response::data(200, &task_lists::get(cx, id)?)))
+            Route::read_settled(move |cx| Ok(Response::data(200, &task_lists::get(cx, id)?)))
         }
         (Patch | Put, ["task_lists", id]) => {
             let id = path_id(id)?;
@@ -214,7 +214,7 @@ pub(crate) fn route(req: &Request) -> Result<Route<'_>> {
         // Tasks
         (Get, ["tasks"]) => {
             let query = TaskQuery::parse(q)?;
-            Route::read(move |cx| Ok(Response::json(200, &tasks::list(cx, &query)?.to_body())))
+            Route::read_settled(move |cx| Ok(Response::json(200, &tasks::list(cx, &query)?.to_body())))
         }
         (Post, ["tasks"]) => Route::write(move |cx| {
             let input = tasks::parse(body)?;
@@ -223,7 +223,7 @@ pub(crate) fn route(req: &Request) -> Result<Route<'_>> {
         .idempotent(),
         (Get, ["tasks", id]) => {
             let id = path_id(id)?;
-            Route::read(move |cx| Ok(Response::data(200, &tasks::get(cx, id)?)))
+            Route::read_settled(move |cx| Ok(Response::data(200, &tasks::get(cx, id)?)))
         }
         (Patch | Put, ["tasks", id]) => {
             let id = path_id(id)?;
@@ -245,7 +245,7 @@ pub(crate) fn route(req: &Request) -> Result<Route<'_>> {
         }
         (Get, ["task_counts"]) => {
             let query = TaskCountsQuery::parse(q)?;
-            Route::read(move |cx| Ok(Response::data(200, &tasks::counts(cx, &query)?)))
+            Route::read_settled(move |cx| Ok(Response::data(200, &tasks::counts(cx, &query)?)))
         }
 
         _ => return Err(Error::NotFound),
