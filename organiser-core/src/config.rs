@@ -5,7 +5,6 @@
 
 use std::sync::Arc;
 
-use base64::Engine;
 use ed25519_dalek::VerifyingKey;
 use jiff::civil::Date;
 
@@ -181,19 +180,8 @@ impl Options {
 
 /// An Ed25519 public key written as 64 hexadecimal digits or base64.
 pub fn parse_public_key(text: &str) -> Result<VerifyingKey, String> {
-    let text = text.trim();
-    let bytes: Vec<u8> = if text.len() == 64 && text.bytes().all(|b| b.is_ascii_hexdigit()) {
-        (0..32)
-            .map(|i| u8::from_str_radix(&text[2 * i..2 * i + 2], 16).unwrap_or(0))
-            .collect()
-    } else {
-        base64::engine::general_purpose::STANDARD
-            .decode(text)
-            .map_err(|_| "a public key is 64 hex digits or base64 of 32 bytes".to_owned())?
-    };
-    let bytes: [u8; 32] = bytes
-        .try_into()
-        .map_err(|_| "a public key is 32 bytes".to_owned())?;
+    let bytes = crate::secrets::parse_key_bytes(text)
+        .ok_or_else(|| "a public key is 64 hex digits or base64 of 32 bytes".to_owned())?;
     VerifyingKey::from_bytes(&bytes).map_err(|e| format!("not an Ed25519 public key: {e}"))
 }
 

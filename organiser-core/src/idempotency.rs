@@ -16,7 +16,7 @@ use serde::{Deserialize, Serialize};
 use crate::error::{Error, Result};
 use crate::limits::IDEMPOTENCY_WINDOW_SECS;
 use crate::organiser::{Inner, WriteCx};
-use crate::secrets::sha256;
+use crate::secrets::{sha256, to_hex};
 use crate::store::key::Key;
 use crate::store::schema::{IDEMPOTENCY, IDEMPOTENCY_BY_TIME};
 use crate::store::{Dir, Tables};
@@ -59,9 +59,6 @@ pub(crate) enum Begin<'a> {
     Replay { status: u16, body: Option<String> },
 }
 
-fn hex(bytes: &[u8]) -> String {
-    bytes.iter().map(|b| format!("{b:02x}")).collect()
-}
 
 fn window() -> SignedDuration {
     SignedDuration::from_secs(IDEMPOTENCY_WINDOW_SECS)
@@ -139,7 +136,7 @@ pub(crate) fn begin<'a>(inner: &'a Inner, key: &str, fingerprint: [u8; 32]) -> R
     })?;
     match stored {
         None => Ok(Begin::Run(claim)),
-        Some(s) if s.fingerprint == hex(&fingerprint) => Ok(Begin::Replay {
+        Some(s) if s.fingerprint == to_hex(&fingerprint) => Ok(Begin::Replay {
             status: s.status,
             body: s.body,
         }),
@@ -164,7 +161,7 @@ pub(crate) fn save(
         )?;
     }
     let stored = Stored {
-        fingerprint: hex(&claim.fingerprint),
+        fingerprint: to_hex(&claim.fingerprint),
         status,
         body: body.map(str::to_owned),
         stored_at: cx.now(),

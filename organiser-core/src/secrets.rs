@@ -29,6 +29,26 @@ pub(crate) fn random_bytes(n: usize) -> Vec<u8> {
     buf
 }
 
+/// `bytes` as lower-case hexadecimal.
+pub(crate) fn to_hex(bytes: &[u8]) -> String {
+    bytes.iter().map(|b| format!("{b:02x}")).collect()
+}
+
+/// 32 bytes written as 64 hexadecimal digits, or as base64 (standard, or
+/// URL-safe without padding); `None` for anything else.
+pub(crate) fn parse_key_bytes(text: &str) -> Option<[u8; 32]> {
+    use base64::engine::general_purpose::{STANDARD, URL_SAFE_NO_PAD};
+    let text = text.trim();
+    let bytes: Vec<u8> = if text.len() == 64 {
+        (0..32)
+            .map(|i| u8::from_str_radix(text.get(2 * i..2 * i + 2)?, 16).ok())
+            .collect::<Option<Vec<u8>>>()?
+    } else {
+        STANDARD.decode(text).or_else(|_| URL_SAFE_NO_PAD.decode(text)).ok()?
+    };
+    bytes.try_into().ok()
+}
+
 /// SHA-256 of `data`.
 pub(crate) fn sha256(data: &[u8]) -> [u8; 32] {
     Sha256::digest(data).into()
@@ -58,23 +78,9 @@ impl SecretKey {
     /// A key written as 64 hexadecimal digits or as base64 of 32 bytes (the
     /// shapes `ORGANISER_SECRET_KEY` accepts).
     pub fn parse(text: &str) -> std::result::Result<Self, String> {
-        let text = text.trim();
-        let bytes = if text.len() == 64 && text.bytes().all(|b| b.is_ascii_hexdigit()) {
-            (0..32)
-                .map(|i| u8::from_str_radix(&text[2 * i..2 * i + 2], 16).unwrap_or(0))
-                .collect()
-        } else {
-            base64::engine::general_purpose::STANDARD
-                .decode(text)
-                .or_else(|_| base64::engine::general_purpose::URL_SAFE_NO_PAD.decode(text))
-                .map_err(|_| {
-                    "the secret key must be 64 hex digits or base64 of 32 bytes".to_owned()
-                })?
-        };
-        let key: [u8; 32] = bytes
-            .try_into()
-            .map_err(|_| "the secret key must be 32 bytes long".to_owned())?;
-        Ok(SecretKey(key))
+        parse_key_bytes(text)
+            .map(SecretKey)
+            .ok_or_else(|| "the secret key must be 64 hex digits or base64 of 32 bytes".to_owned())
     }
 
     /// Reads `secret.key` from `dir`, creating it (mode 0600) when missing.

@@ -1,7 +1,7 @@
 //! Every API request: authentication, body checks, one call to the core,
 //! and the core's response as HTTP.
 
-use axum::body::{Body, Bytes};
+use axum::body::{Body, Bytes, HttpBody};
 use axum::extract::State;
 use axum::http::{HeaderMap, HeaderValue, Method as HttpMethod, StatusCode, Uri, header};
 use axum::response::{IntoResponse, Response};
@@ -15,14 +15,10 @@ use crate::session::SESSION_COOKIE;
 
 const API_PREFIX: &str = "/api/v1";
 
-pub(crate) async fn api(
-    State(state): State<AppState>,
-    method: HttpMethod,
-    uri: Uri,
-    headers: HeaderMap,
-    body: Body,
-) -> Response {
-    match translate(&state, &method, &uri, &headers, body).await {
+pub(crate) async fn api(State(state): State<AppState>, request: axum::extract::Request) -> Response {
+    let (parts, body) = request.into_parts();
+    let (method, uri, headers) = (&parts.method, &parts.uri, &parts.headers);
+    match translate(&state, method, uri, headers, body).await {
         Ok(Translated::Core(request)) => {
             let head = request.method == Method::Get && method == HttpMethod::HEAD;
             if request.method == Method::Get {
@@ -40,7 +36,7 @@ pub(crate) async fn api(
             }
         }
         Ok(Translated::Discovery) => {
-            let discovery = state.org.discovery(&base_url(&headers));
+            let discovery = state.org.discovery(&base_url(headers));
             match serde_json::to_string(&discovery) {
                 Ok(body) => (StatusCode::OK, json_body(body)).into_response(),
                 Err(e) => ApiError(Error::Internal(e.to_string())).into_response(),
@@ -83,8 +79,8 @@ async fn translate(
     body: Body,
 ) -> Result<Translated, Error> {
     let path = uri.path();
-    let discovery = format!("/.well-known/{APP}");
-    if path == discovery && (method == HttpMethod::GET || method == HttpMethod::HEAD) {
+    let is_discovery = |p: &str| p.strip_prefix("/.well-known/") == Some(APP);
+    if is_discovery(path) && (method == HttpMethod::GET || method == HttpMethod::HEAD) {
         return Ok(Translated::Discovery);
     }
     let Some(api_path) = path
@@ -115,7 +111,7 @@ async fn translate(
         auth,
         idempotency_key,
         plain_http: plain_http(headers),
-        base_url: if api_path.ends_with(&discovery) {
+        base_url: if is_discovery(api_path) {
             base_url(headers)
         } else {
             String::new()
@@ -198,6 +194,9 @@ pub(crate) async fn read_body(
     headers: &HeaderMap,
     body: Body,
 ) -> Result<Option<serde_json::Value>, Error> {
+    if HttpBody::is_end_stream(&body) {
+        return Ok(None);
+    }
     let too_large = Error::PayloadTooLarge {
         limit: MAX_JSON_BODY_BYTES,
     };

@@ -106,10 +106,6 @@ pub fn router(org: Organiser, config: Config) -> Router {
             post(session::sign_in).delete(session::sign_out),
         )
         .fallback(any(handler::api))
-        .layer(axum::middleware::from_fn_with_state(
-            state.clone(),
-            middleware::rate_limit,
-        ))
         .layer(tower_http::catch_panic::CatchPanicLayer::custom(
             error::panic_response,
         ))

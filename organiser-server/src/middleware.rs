@@ -64,7 +64,10 @@ pub(crate) async fn envelope(
         started: Instant::now(),
     });
 
-    let mut response = next.run(request).await;
+    let mut response = match refused(&state, &request) {
+        Some(refusal) => refusal,
+        None => next.run(request).await,
+    };
 
     let headers = response.headers_mut();
     headers.insert(REQUEST_ID.clone(), id.clone());
@@ -83,30 +86,24 @@ pub(crate) async fn envelope(
     response
 }
 
-/// The general limit per address, and the update-check limit on top of it.
-pub(crate) async fn rate_limit(
-    State(state): State<AppState>,
-    request: Request,
-    next: Next,
-) -> Response {
+/// The general limit per address, and the update-check limit on top of it:
+/// the 429 to answer instead, if any.
+fn refused(state: &AppState, request: &Request) -> Option<Response> {
     if state.general.is_off() && state.update_checks.is_off() {
-        return next.run(request).await;
+        return None;
     }
-    let Some(ip) = request
+    let ip = request
         .extensions()
         .get::<ConnectInfo<SocketAddr>>()
-        .map(|c| c.0.ip())
-    else {
-        return next.run(request).await;
-    };
+        .map(|c| c.0.ip())?;
     let now = state.org.now();
-    if let Err(retry_after) = state.general.admit(ip, now) {
-        return ApiError(Error::RateLimited { retry_after }).into_response();
-    }
     let update_check = request.method() == axum::http::Method::POST
         && request.uri().path() == "/api/v1/system/update_check";
-    if update_check && let Err(retry_after) = state.update_checks.admit(ip, now) {
-        return ApiError(Error::RateLimited { retry_after }).into_response();
-    }
-    next.run(request).await
+    let admitted = state
+        .general
+        .admit(ip, now)
+        .and_then(|()| if update_check { state.update_checks.admit(ip, now) } else { Ok(()) });
+    admitted
+        .err()
+        .map(|retry_after| ApiError(Error::RateLimited { retry_after }).into_response())
 }

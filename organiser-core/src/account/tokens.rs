@@ -16,7 +16,7 @@ use std::sync::Mutex;
 
 use crate::organiser::{Cx, Inner, WriteCx};
 use crate::time::to_millis;
-use crate::secrets::{random_bytes, sha256};
+use crate::secrets::{random_bytes, sha256, to_hex};
 use crate::store::schema::API_TOKENS;
 use crate::store::{Dir, Tables};
 use crate::text::{char_len, squish};
@@ -67,9 +67,6 @@ fn key(id: u64) -> [u8; 8] {
     id.to_be_bytes()
 }
 
-fn hex(bytes: &[u8]) -> String {
-    bytes.iter().map(|b| format!("{b:02x}")).collect()
-}
 
 /// Splits `org_<id>_<secret>`.
 fn split(bearer: &str) -> Option<(u64, &str)> {
@@ -121,7 +118,7 @@ pub(crate) fn create(
     };
     let stored = StoredToken {
         token: token.clone(),
-        hash: hex(&sha256(secret_part.as_bytes())),
+        hash: to_hex(&sha256(secret_part.as_bytes())),
     };
     cx.put_json(API_TOKENS, &key(id), &stored)?;
     Ok(NewToken {
@@ -189,13 +186,6 @@ impl TokenCache {
     }
 }
 
-fn unhex(text: &str) -> Option<[u8; 32]> {
-    let bytes: Option<Vec<u8>> = (0..text.len())
-        .step_by(2)
-        .map(|i| text.get(i..i + 2).and_then(|h| u8::from_str_radix(h, 16).ok()))
-        .collect();
-    bytes?.try_into().ok()
-}
 
 /// The token a bearer secret names; 401 for a malformed, unknown, wrong or
 /// expired one. Reads the store only the first time a token is seen; a use
@@ -211,7 +201,7 @@ pub(crate) fn authenticate(inner: &Inner, bearer: &str) -> Result<ApiToken> {
             let stored: StoredToken = inner
                 .read(|cx| cx.get_json(API_TOKENS, &key(id)))?
                 .ok_or(Error::Unauthorized)?;
-            let hash = unhex(&stored.hash).ok_or_else(|| Error::Storage("a token hash is malformed".into()))?;
+            let hash = crate::secrets::parse_key_bytes(&stored.hash).ok_or_else(|| Error::Storage("a token hash is malformed".into()))?;
             let c = Cached {
                 token: stored.token,
                 hash,

@@ -220,52 +220,37 @@ fn scan_table(
     Ok(())
 }
 
-impl Tables for ReadTx {
-    fn get(&self, t: Tbl, key: &[u8]) -> Result<Option<Vec<u8>>> {
-        let table = self.0.open_table(t)?;
-        Ok(table.get(key)?.map(|v| v.value().to_vec()))
-    }
+/// Both transactions read alike: redb gives each its own table type.
+macro_rules! tables {
+    ($tx:ty) => {
+        impl Tables for $tx {
+            fn get(&self, t: Tbl, key: &[u8]) -> Result<Option<Vec<u8>>> {
+                let table = self.0.open_table(t)?;
+                let value = table.get(key)?.map(|v| v.value().to_vec());
+                Ok(value)
+            }
 
-    fn scan(
-        &self,
-        t: Tbl,
-        lo: Bound<&[u8]>,
-        hi: Bound<&[u8]>,
-        dir: Dir,
-        f: Visit<'_>,
-    ) -> Result<()> {
-        scan_table(&self.0.open_table(t)?, lo, hi, dir, f)
-    }
+            fn scan(
+                &self,
+                t: Tbl,
+                lo: Bound<&[u8]>,
+                hi: Bound<&[u8]>,
+                dir: Dir,
+                f: Visit<'_>,
+            ) -> Result<()> {
+                scan_table(&self.0.open_table(t)?, lo, hi, dir, f)
+            }
 
-    #[cfg(test)]
-    fn len(&self, t: Tbl) -> Result<u64> {
-        Ok(self.0.open_table(t)?.len()?)
-    }
+            #[cfg(test)]
+            fn len(&self, t: Tbl) -> Result<u64> {
+                Ok(self.0.open_table(t)?.len()?)
+            }
+        }
+    };
 }
 
-impl Tables for WriteTx {
-    fn get(&self, t: Tbl, key: &[u8]) -> Result<Option<Vec<u8>>> {
-        let table = self.0.open_table(t)?;
-        let value = table.get(key)?.map(|v| v.value().to_vec());
-        Ok(value)
-    }
-
-    fn scan(
-        &self,
-        t: Tbl,
-        lo: Bound<&[u8]>,
-        hi: Bound<&[u8]>,
-        dir: Dir,
-        f: Visit<'_>,
-    ) -> Result<()> {
-        scan_table(&self.0.open_table(t)?, lo, hi, dir, f)
-    }
-
-    #[cfg(test)]
-    fn len(&self, t: Tbl) -> Result<u64> {
-        Ok(self.0.open_table(t)?.len()?)
-    }
-}
+tables!(ReadTx);
+tables!(WriteTx);
 
 impl From<OpenError> for Error {
     fn from(e: OpenError) -> Self {

@@ -131,6 +131,18 @@ fn index(cx: &WriteCx<'_>, list: &TaskList, add: bool) -> Result<()> {
     Ok(())
 }
 
+/// Saves a list that becomes live (made or restored) with its index entries.
+fn insert_live(cx: &WriteCx<'_>, list: &TaskList) -> Result<()> {
+    index(cx, list, true)?;
+    save(
+        cx,
+        &ListRow {
+            list: list.clone(),
+            deleted: None,
+        },
+    )
+}
+
 /// Saves a live list whose fields changed, moving its index entries.
 fn update(cx: &WriteCx<'_>, before: &TaskList, after: &TaskList) -> Result<()> {
     index(cx, before, false)?;
@@ -298,14 +310,7 @@ pub(crate) fn create(cx: &mut WriteCx<'_>, input: &TaskListInput) -> Result<Task
         created_at: now,
         updated_at: now,
     };
-    index(cx, &list, true)?;
-    save(
-        cx,
-        &ListRow {
-            list: list.clone(),
-            deleted: None,
-        },
-    )?;
+    insert_live(cx, &list)?;
     Ok(list)
 }
 
@@ -408,14 +413,7 @@ pub(crate) fn restore(cx: &mut WriteCx<'_>, id: Id) -> Result<TaskList> {
     list.updated_at = cx.now();
     restore::cancel(cx, Restorable::TaskList, id, deleted.at)?;
     deletions::unrecord(cx, KIND, id)?;
-    index(cx, &list, true)?;
-    save(
-        cx,
-        &ListRow {
-            list: list.clone(),
-            deleted: None,
-        },
-    )?;
+    insert_live(cx, &list)?;
     crate::tasks::restore_with_home(cx, id, &deleted.tasks)?;
     Ok(list)
 }

@@ -5,8 +5,8 @@
 
 use std::ops::Bound;
 
-use super::index::{self, Attrs, keys};
-use super::{Task, TaskRow, TaskStatus, load_row, save_row};
+use super::index::keys;
+use super::{Task, TaskRow, TaskStatus, load_row, put_live};
 use crate::error::Result;
 use crate::organiser::{Cx, WriteCx};
 use crate::store::key::tail_id;
@@ -56,23 +56,16 @@ pub(crate) fn settle(cx: &mut WriteCx<'_>) -> Result<()> {
     )?;
     for id in ids {
         let Some(TaskRow {
-            mut task,
+            task: before,
             deleted: None,
         }) = load_row(cx, id)?
         else {
             continue;
         };
-        let before = Attrs::of(&task);
+        let mut task = before.clone();
         archive_if_expired(cx, &mut task);
         task.updated_at = cx.now();
-        index::apply(cx, id, Some(&before), Some(&Attrs::of(&task)))?;
-        save_row(
-            cx,
-            &TaskRow {
-                task,
-                deleted: None,
-            },
-        )?;
+        put_live(cx, Some(&before), &task)?;
     }
     Ok(())
 }

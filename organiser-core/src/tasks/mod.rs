@@ -192,6 +192,20 @@ pub(crate) fn save_row(cx: &WriteCx<'_>, row: &TaskRow) -> Result<()> {
     cx.put_json(TASKS, &row.task.id.to_bytes(), row)
 }
 
+/// Saves a live task, moving its index entries and counters from how it
+/// was (`None` when it was not live) to how it is.
+pub(crate) fn put_live(cx: &WriteCx<'_>, before: Option<&Task>, task: &Task) -> Result<()> {
+    let old = before.map(index::Attrs::of);
+    index::apply(cx, task.id, old.as_ref(), Some(&index::Attrs::of(task)))?;
+    save_row(
+        cx,
+        &TaskRow {
+            task: task.clone(),
+            deleted: None,
+        },
+    )
+}
+
 /// `GET /tasks/{id}`.
 pub(crate) fn get<T: Tables>(cx: &Cx<'_, T>, id: Id) -> Result<Task> {
     load_live(cx, id)

@@ -6,8 +6,8 @@
 
 use std::ops::Bound;
 
-use super::index::{self, Attrs, keys};
-use super::{TaskRow, load_row, save_row};
+use super::index::keys;
+use super::{Task, TaskRow, load_row, put_live};
 use crate::error::Result;
 use crate::homes::Home;
 use crate::ids::Id;
@@ -71,21 +71,16 @@ pub(crate) fn place(cx: &WriteCx<'_>, home: Home, task: Id, rank: i64) -> Result
 
 fn renumber(cx: &WriteCx<'_>, id: Id, position: i64) -> Result<()> {
     let Some(TaskRow {
-        mut task,
+        task: before,
         deleted: None,
     }) = load_row(cx, id)?
     else {
         return Ok(());
     };
-    let old = Attrs::of(&task);
-    task.position = position;
-    task.updated_at = cx.now();
-    index::apply(cx, id, Some(&old), Some(&Attrs::of(&task)))?;
-    save_row(
-        cx,
-        &TaskRow {
-            task,
-            deleted: None,
-        },
-    )
+    let task = Task {
+        position,
+        updated_at: cx.now(),
+        ..before.clone()
+    };
+    put_live(cx, Some(&before), &task)
 }

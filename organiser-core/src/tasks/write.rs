@@ -4,9 +4,8 @@
 
 use jiff::civil::Date;
 
-use super::index::{self, Attrs};
 use super::input::TaskInput;
-use super::{Task, TaskRow, TaskStatus, load_live, placement, save_row};
+use super::{Task, TaskStatus, load_live, placement, put_live};
 use crate::error::{Details, Result};
 use crate::homes::{self, Home};
 use crate::ids::Id;
@@ -250,14 +249,7 @@ pub(crate) fn create(cx: &mut WriteCx<'_>, input: &TaskInput) -> Result<Task> {
         None if task.status == TaskStatus::Open => placement::top(cx, home)?,
         None => placement::bottom(cx, home)?,
     };
-    index::apply(cx, id, None, Some(&Attrs::of(&task)))?;
-    save_row(
-        cx,
-        &TaskRow {
-            task: task.clone(),
-            deleted: None,
-        },
-    )?;
+    put_live(cx, None, &task)?;
     Ok(task)
 }
 
@@ -298,13 +290,6 @@ pub(crate) fn change(cx: &mut WriteCx<'_>, id: Id, input: &TaskInput) -> Result<
         return Ok(task);
     }
     task.updated_at = cx.now();
-    index::apply(cx, id, Some(&Attrs::of(&before)), Some(&Attrs::of(&task)))?;
-    save_row(
-        cx,
-        &TaskRow {
-            task: task.clone(),
-            deleted: None,
-        },
-    )?;
+    put_live(cx, Some(&before), &task)?;
     Ok(task)
 }

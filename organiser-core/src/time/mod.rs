@@ -9,11 +9,13 @@ pub use words::parse_date_words;
 pub use zones::{Zone, ZoneInfo, zones};
 
 use jiff::civil::Date;
+use jiff::fmt::temporal::DateTimePrinter;
 use jiff::{Timestamp, ToSpan};
 
 /// Formats an instant as the API writes it: `2026-01-01T00:00:00.000Z`.
 pub fn format_timestamp(t: Timestamp) -> String {
-    t.strftime("%Y-%m-%dT%H:%M:%S%.3fZ").to_string()
+    const PRINTER: DateTimePrinter = DateTimePrinter::new().precision(Some(3));
+    PRINTER.timestamp_to_string(&to_millis(t))
 }
 
 /// An instant cut to whole milliseconds, as the store keeps them.
