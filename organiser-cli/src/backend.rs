@@ -82,6 +82,15 @@ fn chain(e: &dyn std::error::Error) -> String {
     text
 }
 
+/// What a command does to the store.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Access {
+    /// Only reads.
+    Read,
+    /// Writes.
+    Write,
+}
+
 /// Where requests go.
 pub enum Backend {
     /// The store, opened in this process; requests run as the owner at the machine.
@@ -99,8 +108,9 @@ pub enum Backend {
 
 impl Backend {
     /// `ORGANISER_URL` + `ORGANISER_TOKEN` when set; else the store in
-    /// `dir`, or the server holding it.
-    pub fn open(dir: Option<&Path>) -> Result<Backend, CliError> {
+    /// `dir`, or the server holding it. A command that only reads opens the
+    /// store read-only when it can, so it writes nothing to the disk.
+    pub fn open(dir: Option<&Path>, access: Access) -> Result<Backend, CliError> {
         let env = |name| {
             std::env::var(name)
                 .ok()
@@ -117,7 +127,11 @@ impl Backend {
             _ => {}
         }
         let dir = data_dir(dir)?;
-        match open_store(&dir) {
+        let opened = match access {
+            Access::Read => Organiser::open_for_reading(&dir),
+            Access::Write => open_store(&dir),
+        };
+        match opened {
             Ok(org) => Ok(Backend::Local(org)),
             Err(OpenError::Locked) => match ServerInfo::read(&dir).filter(|i| process_alive(i.pid))
             {

@@ -59,7 +59,6 @@ pub(crate) enum Begin<'a> {
     Replay { status: u16, body: Option<String> },
 }
 
-
 fn window() -> SignedDuration {
     SignedDuration::from_secs(IDEMPOTENCY_WINDOW_SECS)
 }

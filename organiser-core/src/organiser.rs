@@ -81,6 +81,61 @@ impl Organiser {
         Organiser::start(store, options, secret, Some(dir.to_path_buf()))
     }
 
+    /// Opens the store in `dir` for reading, with the options the
+    /// environment asks for; see [`Organiser::open_for_reading_with`].
+    pub fn open_for_reading(dir: impl AsRef<Path>) -> std::result::Result<Organiser, OpenError> {
+        let options = Options::from_env().map_err(OpenError::Config)?;
+        Organiser::open_for_reading_with(dir, options)
+    }
+
+    /// Opens the store in `dir` for a command that only reads: an existing,
+    /// current store with nothing for the clock to settle is opened
+    /// read-only, so neither opening nor closing writes to the disk; any
+    /// other store is opened as [`Organiser::open_with`] opens it. Writes
+    /// through a read-only handle fail; reads show the store as it was when
+    /// opened.
+    pub fn open_for_reading_with(
+        dir: impl AsRef<Path>,
+        options: Options,
+    ) -> std::result::Result<Organiser, OpenError> {
+        let dir = dir.as_ref();
+        let path = dir.join(STORE_FILE);
+        let key = match &options.secret_key {
+            Some(key) => Some(key.clone()),
+            None => SecretKey::load(dir),
+        };
+        let (Some(secret), true) = (key, path.exists()) else {
+            return Organiser::open_with(dir, options);
+        };
+        let store = match Store::open_read_only(&path) {
+            Ok(store) => store,
+            Err(OpenError::Locked) => return Err(OpenError::Locked),
+            Err(_) => return Organiser::open_with(dir, options),
+        };
+        let ready = store.begin_read().ok().and_then(|tx| {
+            let current = schema::version(&tx).ok()? == schema::VERSION;
+            current
+                .then(|| account::owner::stored(&tx).ok().flatten())
+                .flatten()
+        });
+        let Some(owner) = ready else {
+            drop(store);
+            return Organiser::open_with(dir, options);
+        };
+        let org = Organiser::assemble(
+            store,
+            options.clone(),
+            secret,
+            owner,
+            Some(dir.to_path_buf()),
+        );
+        if org.inner.read(settle::due).unwrap_or(true) {
+            drop(org);
+            return Organiser::open_with(dir, options);
+        }
+        Ok(org)
+    }
+
     /// A throwaway store in memory, with default options.
     pub fn in_memory() -> Organiser {
         Organiser::in_memory_with(Options::default())
@@ -103,27 +158,50 @@ impl Organiser {
         data_dir: Option<PathBuf>,
     ) -> std::result::Result<Organiser, OpenError> {
         let now = to_millis(options.clock.now());
-        let tx = store
-            .begin_write()
-            .map_err(|e| OpenError::Storage(e.to_string()))?;
-        schema::migrate(&tx)?;
-        let owner =
-            account::owner::ensure(&tx, now).map_err(|e| OpenError::Storage(e.to_string()))?;
-        let zone = owner.zone();
-        tx.commit().map_err(|e| OpenError::Storage(e.to_string()))?;
-        Ok(Organiser {
+        let storage = |e: crate::error::Error| OpenError::Storage(e.to_string());
+        // A store that is current needs no write to open (and so no disk
+        // sync); a new or older one is migrated and given its owner.
+        let tx = store.begin_read().map_err(storage)?;
+        let current = schema::version(&tx).unwrap_or(0) == schema::VERSION;
+        let owner = if current {
+            account::owner::stored(&tx).map_err(storage)?
+        } else {
+            None
+        };
+        drop(tx);
+        let owner = match owner {
+            Some(owner) => owner,
+            None => {
+                let tx = store.begin_write().map_err(storage)?;
+                schema::migrate(&tx)?;
+                let owner = account::owner::ensure(&tx, now).map_err(storage)?;
+                tx.commit().map_err(storage)?;
+                owner
+            }
+        };
+        Ok(Organiser::assemble(store, options, secret, owner, data_dir))
+    }
+
+    fn assemble(
+        store: Store,
+        options: Options,
+        secret: SecretKey,
+        owner: account::owner::Owner,
+        data_dir: Option<PathBuf>,
+    ) -> Organiser {
+        Organiser {
             inner: Arc::new(Inner {
                 store,
                 options,
                 secret,
                 ids: IdGen::default(),
-                zone: RwLock::new(zone),
+                zone: RwLock::new(owner.zone()),
                 in_flight: InFlight::default(),
                 tokens: Default::default(),
                 owner: RwLock::new(Arc::new(owner)),
                 data_dir,
             }),
-        })
+        }
     }
 
     /// The data directory, for a store opened from one.
@@ -193,7 +271,9 @@ impl Inner {
     /// Runs `f` on a snapshot in which nothing the clock has made due
     /// (expiry, permanent deletion) is left unsettled.
     pub(crate) fn read_settled<T>(&self, f: impl FnOnce(&ReadCx<'_>) -> Result<T>) -> Result<T> {
-        let due = self.read(settle::due)?;
+        // A read-only handle was opened with nothing due, and shows the
+        // store as it was then.
+        let due = !self.store.is_read_only() && self.read(settle::due)?;
         if due {
             self.write(|_| Ok(()))?;
         }

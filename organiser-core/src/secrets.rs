@@ -44,7 +44,10 @@ pub(crate) fn parse_key_bytes(text: &str) -> Option<[u8; 32]> {
             .map(|i| u8::from_str_radix(text.get(2 * i..2 * i + 2)?, 16).ok())
             .collect::<Option<Vec<u8>>>()?
     } else {
-        STANDARD.decode(text).or_else(|_| URL_SAFE_NO_PAD.decode(text)).ok()?
+        STANDARD
+            .decode(text)
+            .or_else(|_| URL_SAFE_NO_PAD.decode(text))
+            .ok()?
     };
     bytes.try_into().ok()
 }
@@ -81,6 +84,12 @@ impl SecretKey {
         parse_key_bytes(text)
             .map(SecretKey)
             .ok_or_else(|| "the secret key must be 64 hex digits or base64 of 32 bytes".to_owned())
+    }
+
+    /// Reads `secret.key` from `dir`, if it is there and well formed.
+    pub(crate) fn load(dir: &Path) -> Option<Self> {
+        let bytes = fs::read(dir.join(KEY_FILE)).ok()?;
+        bytes.try_into().ok().map(SecretKey)
     }
 
     /// Reads `secret.key` from `dir`, creating it (mode 0600) when missing.

@@ -102,7 +102,10 @@ fn show(global: &Global, backend: &crate::backend::Backend) -> Result<(), CliErr
 
 impl ListsCommand {
     pub(crate) fn run(self, global: &Global) -> Result<(), CliError> {
-        let backend = global.backend()?;
+        let backend = match self.action {
+            None => global.reader()?,
+            Some(_) => global.backend()?,
+        };
         let said = |reply: &Value, line: String| {
             if global.json {
                 output::json(reply)

@@ -60,7 +60,10 @@ fn show(me: &Value, global: &Global) -> Result<(), CliError> {
 
 impl MeCommand {
     pub(crate) fn run(self, global: &Global) -> Result<(), CliError> {
-        let backend = global.backend()?;
+        let backend = match self.action {
+            None => global.reader()?,
+            Some(_) => global.backend()?,
+        };
         let me = match self.action {
             None => backend.get("/me", Query::default())?,
             Some(MeAction::Set { name, time_zone }) => {

@@ -10,7 +10,7 @@ pub(crate) mod token;
 
 use std::path::PathBuf;
 
-use crate::backend::Backend;
+use crate::backend::{Access, Backend};
 use crate::error::CliError;
 
 /// Flags every command takes.
@@ -20,7 +20,13 @@ pub(crate) struct Global {
 }
 
 impl Global {
+    /// Where a command that writes sends its requests.
     pub(crate) fn backend(&self) -> Result<Backend, CliError> {
-        Backend::open(self.data_dir.as_deref())
+        Backend::open(self.data_dir.as_deref(), Access::Write)
+    }
+
+    /// Where a command that only reads sends its requests.
+    pub(crate) fn reader(&self) -> Result<Backend, CliError> {
+        Backend::open(self.data_dir.as_deref(), Access::Read)
     }
 }

@@ -65,7 +65,10 @@ fn show(system: &Value, licence: &Value, global: &Global) -> Result<(), CliError
 
 impl SystemCommand {
     pub(crate) fn run(self, global: &Global) -> Result<(), CliError> {
-        let backend = global.backend()?;
+        let backend = match self.action {
+            None => global.reader()?,
+            Some(_) => global.backend()?,
+        };
         let system = match self.action {
             None => backend.get("/system", Query::default())?,
             Some(SystemAction::Check) => {

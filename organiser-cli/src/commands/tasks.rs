@@ -132,6 +132,23 @@ struct HomeArgs {
     inbox: bool,
 }
 
+impl TasksAction {
+    /// Whether the command changes the store (the views only read).
+    fn writes(&self) -> bool {
+        !matches!(
+            self,
+            TasksAction::Today
+                | TasksAction::Overview
+                | TasksAction::Planned
+                | TasksAction::Someday
+                | TasksAction::Due
+                | TasksAction::Logbook
+                | TasksAction::Inbox
+                | TasksAction::List { .. }
+        )
+    }
+}
+
 /// A listing: which requests, and how to title it.
 struct Listing {
     title: String,
@@ -369,9 +386,13 @@ fn said(global: &Global, reply: &Value, line: String) -> Result<(), CliError> {
 
 impl TasksCommand {
     pub(crate) fn run(self, global: &Global) -> Result<(), CliError> {
-        let backend = global.backend()?;
-        let last = LastListing::new(data_dir(global.data_dir.as_deref())?);
         let action = self.action.unwrap_or(TasksAction::Today);
+        let backend = if action.writes() {
+            global.backend()?
+        } else {
+            global.reader()?
+        };
+        let last = LastListing::new(data_dir(global.data_dir.as_deref())?);
         let patch = |id: &str, body: Map<String, Value>| {
             backend
                 .send(

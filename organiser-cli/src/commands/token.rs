@@ -30,7 +30,10 @@ pub(crate) enum Token {
 
 impl Token {
     pub(crate) fn run(self, global: &Global) -> Result<(), CliError> {
-        let backend = global.backend()?;
+        let backend = match self {
+            Token::List => global.reader()?,
+            _ => global.backend()?,
+        };
         match self {
             Token::Create { name, expires_at } => {
                 let body = json!({ "api_token": { "name": name, "expires_at": expires_at } });

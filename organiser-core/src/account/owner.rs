@@ -88,6 +88,11 @@ pub struct OwnerChange {
     pub time_zone: Option<String>,
 }
 
+/// The stored owner, if the store has one yet.
+pub(crate) fn stored(tx: &impl Tables) -> Result<Option<Owner>> {
+    tx.get_json(SINGLETONS, KEY)
+}
+
 /// Makes the default owner when the store has none; the owner.
 pub(crate) fn ensure(tx: &WriteTx, now: Timestamp) -> Result<Owner> {
     if let Some(owner) = tx.get_json::<Owner>(SINGLETONS, KEY)? {

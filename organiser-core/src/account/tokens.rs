@@ -15,11 +15,11 @@ use std::collections::HashMap;
 use std::sync::Mutex;
 
 use crate::organiser::{Cx, Inner, WriteCx};
-use crate::time::to_millis;
 use crate::secrets::{random_bytes, sha256, to_hex};
 use crate::store::schema::API_TOKENS;
 use crate::store::{Dir, Tables};
 use crate::text::{char_len, squish};
+use crate::time::to_millis;
 
 /// Every token begins with this, so it is recognisable in a leak scan.
 pub(crate) const PREFIX: &str = "org_";
@@ -66,7 +66,6 @@ struct StoredToken {
 fn key(id: u64) -> [u8; 8] {
     id.to_be_bytes()
 }
-
 
 /// Splits `org_<id>_<secret>`.
 fn split(bearer: &str) -> Option<(u64, &str)> {
@@ -186,7 +185,6 @@ impl TokenCache {
     }
 }
 
-
 /// The token a bearer secret names; 401 for a malformed, unknown, wrong or
 /// expired one. Reads the store only the first time a token is seen; a use
 /// moves `last_used_at` in memory (to the minute), and [`flush_uses`]
@@ -201,7 +199,8 @@ pub(crate) fn authenticate(inner: &Inner, bearer: &str) -> Result<ApiToken> {
             let stored: StoredToken = inner
                 .read(|cx| cx.get_json(API_TOKENS, &key(id)))?
                 .ok_or(Error::Unauthorized)?;
-            let hash = crate::secrets::parse_key_bytes(&stored.hash).ok_or_else(|| Error::Storage("a token hash is malformed".into()))?;
+            let hash = crate::secrets::parse_key_bytes(&stored.hash)
+                .ok_or_else(|| Error::Storage("a token hash is malformed".into()))?;
             let c = Cached {
                 token: stored.token,
                 hash,
@@ -288,13 +287,19 @@ mod tests {
         let used = authenticate(&org.inner, &made.secret).unwrap();
         assert_eq!(used.last_used_at, Some(clock.now()));
         assert_eq!(stored(&org), None, "a read writes nothing");
-        assert_eq!(org.tokens(&Auth::Local).unwrap()[0].last_used_at, Some(clock.now()));
+        assert_eq!(
+            org.tokens(&Auth::Local).unwrap()[0].last_used_at,
+            Some(clock.now())
+        );
         assert!(flush_uses(&org.inner).unwrap());
         assert_eq!(stored(&org), Some(clock.now()));
         assert!(!flush_uses(&org.inner).unwrap(), "nothing new to write");
         // A revoked token stops working at once, cached or not.
         org.revoke_token(&Auth::Local, made.token.id).unwrap();
-        assert!(matches!(authenticate(&org.inner, &made.secret), Err(Error::Unauthorized)));
+        assert!(matches!(
+            authenticate(&org.inner, &made.secret),
+            Err(Error::Unauthorized)
+        ));
     }
 
     #[test]

@@ -32,7 +32,9 @@ pub(crate) fn route(req: &Request) -> Result<Route<'_>> {
         .public(),
 
         // Account
-        (Get, ["me"]) => Route::plain(move |inner| Ok(Response::data(200, &owner::me(&inner.no_tx(), auth)?))),
+        (Get, ["me"]) => {
+            Route::plain(move |inner| Ok(Response::data(200, &owner::me(&inner.no_tx(), auth)?)))
+        }
         (Patch | Put, ["me"]) => Route::write(move |cx| {
             let mut f = input::record(body, "me")?;
             let change = owner::parse_change(&mut f);
@@ -214,7 +216,9 @@ pub(crate) fn route(req: &Request) -> Result<Route<'_>> {
         // Tasks
         (Get, ["tasks"]) => {
             let query = TaskQuery::parse(q)?;
-            Route::read_settled(move |cx| Ok(Response::json(200, &tasks::list(cx, &query)?.to_body())))
+            Route::read_settled(move |cx| {
+                Ok(Response::json(200, &tasks::list(cx, &query)?.to_body()))
+            })
         }
         (Post, ["tasks"]) => Route::write(move |cx| {
             let input = tasks::parse(body)?;

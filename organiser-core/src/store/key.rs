@@ -7,7 +7,7 @@ use jiff::civil::Date;
 use crate::ids::Id;
 
 /// A key under construction.
-#[derive(Debug, Clone, Default, PartialEq, Eq, PartialOrd, Ord)]
+#[derive(Debug, Clone, Default, PartialEq, Eq, PartialOrd, Ord, Hash)]
 pub(crate) struct Key(Vec<u8>);
 
 impl Key {

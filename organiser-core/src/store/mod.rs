@@ -59,34 +59,69 @@ pub enum OpenError {
 }
 
 pub(crate) struct Store {
-    db: redb::Database,
+    db: Db,
+}
+
+/// A store opened for reading and writing, or only for reading (which
+/// writes nothing to the file, not even on opening and closing).
+enum Db {
+    ReadWrite(redb::Database),
+    ReadOnly(redb::ReadOnlyDatabase),
+}
+
+fn open_error(path: &Path, e: redb::DatabaseError) -> OpenError {
+    match e {
+        redb::DatabaseError::DatabaseAlreadyOpen => OpenError::Locked,
+        redb::DatabaseError::Storage(redb::StorageError::Io(io)) => {
+            OpenError::Io(format!("cannot open the store {}: {io}", path.display()))
+        }
+        other => OpenError::Storage(format!("{}: {other}", path.display())),
+    }
 }
 
 impl Store {
     pub(crate) fn open(path: &Path) -> std::result::Result<Store, OpenError> {
-        let db = redb::Database::create(path).map_err(|e| match e {
-            redb::DatabaseError::DatabaseAlreadyOpen => OpenError::Locked,
-            redb::DatabaseError::Storage(redb::StorageError::Io(io)) => {
-                OpenError::Io(format!("cannot open the store {}: {io}", path.display()))
-            }
-            other => OpenError::Storage(format!("{}: {other}", path.display())),
-        })?;
-        Ok(Store { db })
+        let db = redb::Database::create(path).map_err(|e| open_error(path, e))?;
+        Ok(Store {
+            db: Db::ReadWrite(db),
+        })
+    }
+
+    /// Opens an existing store for reading only.
+    pub(crate) fn open_read_only(path: &Path) -> std::result::Result<Store, OpenError> {
+        let db = redb::ReadOnlyDatabase::open(path).map_err(|e| open_error(path, e))?;
+        Ok(Store {
+            db: Db::ReadOnly(db),
+        })
+    }
+
+    pub(crate) fn is_read_only(&self) -> bool {
+        matches!(self.db, Db::ReadOnly(_))
     }
 
     pub(crate) fn in_memory() -> std::result::Result<Store, OpenError> {
         let db = redb::Database::builder()
             .create_with_backend(redb::backends::InMemoryBackend::new())
             .map_err(|e| OpenError::Storage(e.to_string()))?;
-        Ok(Store { db })
+        Ok(Store {
+            db: Db::ReadWrite(db),
+        })
     }
 
     pub(crate) fn begin_read(&self) -> Result<ReadTx> {
-        Ok(ReadTx(self.db.begin_read()?))
+        Ok(ReadTx(match &self.db {
+            Db::ReadWrite(db) => db.begin_read()?,
+            Db::ReadOnly(db) => db.begin_read()?,
+        }))
     }
 
     pub(crate) fn begin_write(&self) -> Result<WriteTx> {
-        Ok(WriteTx(self.db.begin_write()?))
+        match &self.db {
+            Db::ReadWrite(db) => Ok(WriteTx(db.begin_write()?)),
+            Db::ReadOnly(_) => Err(Error::Internal(
+                "the store was opened for reading only".into(),
+            )),
+        }
     }
 }
 

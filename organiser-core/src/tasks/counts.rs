@@ -14,15 +14,15 @@ use std::ops::Bound;
 use serde::Serialize;
 
 use super::TaskStatus;
-use super::index::{Attrs, TodaySet, counter, keys};
-use super::query::{Range, View, parse_home};
+use super::index::{Attrs, TodaySet, counter};
+use super::query::{Range, TaskQuery, View, parse_home};
 use crate::api::Query;
 use crate::error::{Details, Error, Result};
 use crate::homes::Home;
 use crate::ids::Id;
 use crate::organiser::Cx;
 use crate::store::key::{Key, tail_id};
-use crate::store::schema::{TASK_LISTS_BY_POSITION, TASKS_CLOSED, TASKS_OPEN_BY_DEADLINE};
+use crate::store::schema::{TASK_LISTS_BY_POSITION, TASKS_CLOSED};
 use crate::store::{Dir, Tables};
 use crate::time::add_days;
 
@@ -156,13 +156,76 @@ fn count_range<T: Tables>(
     Ok(n)
 }
 
-fn overdue_range<T: Tables>(cx: &Cx<'_, T>) -> Range {
-    Range::between(
-        TASKS_OPEN_BY_DEADLINE,
-        Vec::new(),
-        Some(keys::date_bound(Some(cx.today())).into_vec()),
-        true,
-    )
+/// How many tasks `view` lists now, read from the counters; `None` for the
+/// views no counter describes (`due_not_today`, `today_queue`).
+pub(crate) fn view_total<T: Tables>(cx: &Cx<'_, T>, view: View) -> Result<Option<u64>> {
+    let today = cx.today();
+    let soon = add_days(today, 15);
+    let status = |s: TaskStatus| counter::get(cx, &counter::status(s.code()));
+    Ok(Some(match view {
+        View::Today => counter::get(cx, &counter::today())?,
+        View::Planned => counter::sum_dates(
+            cx,
+            counter::start_not_inbox_all(),
+            Some(add_days(today, 1)),
+            None,
+        )?,
+        View::OneDay => counter::get(cx, &counter::someday())?,
+        View::DueSoon => counter::sum_dates(cx, counter::deadline_all(), None, Some(soon))?,
+        View::Overview => {
+            let inbox = home_count(cx, Home::Inbox, TaskStatus::Open.code())?;
+            let due = counter::sum_dates(cx, counter::deadline_all(), None, Some(soon))?;
+            let inbox_due =
+                counter::sum_dates(cx, counter::deadline_inbox_all(), None, Some(soon))?;
+            inbox + due - inbox_due.min(due)
+        }
+        View::Logbook => {
+            status(TaskStatus::Completed)?
+                + status(TaskStatus::WontDo)?
+                + status(TaskStatus::Archived)?
+        }
+        View::DueNotToday | View::TodayQueue => return Ok(None),
+    }))
+}
+
+/// The size of a listing read from the counters, when they describe it:
+/// a view with no other filter, or statuses (of one home, or of all).
+pub(crate) fn fast_total<T: Tables>(cx: &Cx<'_, T>, q: &TaskQuery) -> Result<Option<u64>> {
+    if q.params.updated_since.is_some() {
+        return Ok(None);
+    }
+    let statuses = q
+        .statuses
+        .clone()
+        .unwrap_or_else(|| TaskStatus::ALL.to_vec());
+    match (q.view, q.home) {
+        (Some(view), None) => view_total(cx, view),
+        (Some(_), Some(_)) => Ok(None),
+        (None, home) => {
+            let mut total = 0;
+            for s in statuses {
+                total += match home {
+                    Some(home) => home_count(cx, home, s.code())?,
+                    None => counter::get(cx, &counter::status(s.code()))?,
+                };
+            }
+            Ok(Some(total))
+        }
+    }
+}
+
+/// Overdue open tasks on `view`'s page.
+fn view_overdue<T: Tables>(cx: &Cx<'_, T>, view: View) -> Result<u64> {
+    Ok(match view {
+        View::Today => counter::get(cx, &counter::overdue_today())?,
+        View::Planned => counter::get(cx, &counter::overdue_planned())?,
+        View::OneDay => counter::get(cx, &counter::overdue_someday())?,
+        View::Logbook => 0,
+        // Every overdue task is due within 14 days: all are on these pages.
+        View::Overview | View::DueSoon | View::DueNotToday | View::TodayQueue => {
+            counter::sum_dates(cx, counter::deadline_all(), None, Some(cx.today()))?
+        }
+    })
 }
 
 fn completed_today<T: Tables>(cx: &Cx<'_, T>, scope: Scope) -> Result<u64> {
@@ -181,43 +244,20 @@ fn completed_today<T: Tables>(cx: &Cx<'_, T>, scope: Scope) -> Result<u64> {
 }
 
 fn page<T: Tables>(cx: &Cx<'_, T>, q: &TaskCountsQuery) -> Result<Option<PageCounts>> {
-    let today = cx.today();
     let scope = match (q.view, q.home) {
         (_, Some(home)) => Scope::One(home),
         (Some(View::Planned | View::OneDay), None) => Scope::AllButInbox,
         (Some(_), None) => Scope::All,
         (None, None) => return Ok(None),
     };
-    let open_code = TaskStatus::Open.code();
-    let (open, overdue) = match q.view {
-        Some(View::Logbook) => (0, 0),
-        None => {
-            let home = q.home.expect("a home page");
-            let overdue = count_range(cx, &overdue_range(cx), |a| a.home == home)?;
-            (home_count(cx, home, open_code)?, overdue)
-        }
-        Some(view) => {
-            let soon = add_days(today, 15);
-            let open = match view {
-                View::Today => counter::get(cx, &counter::today())?,
-                View::Planned => counter::sum_dates(
-                    cx,
-                    counter::start_not_inbox_all(),
-                    Some(add_days(today, 1)),
-                    None,
-                )?,
-                View::OneDay => counter::get(cx, &counter::someday())?,
-                _ => {
-                    let inbox = home_count(cx, Home::Inbox, open_code)?;
-                    let due = counter::sum_dates(cx, counter::deadline_all(), None, Some(soon))?;
-                    let inbox_due =
-                        counter::sum_dates(cx, counter::deadline_inbox_all(), None, Some(soon))?;
-                    inbox + due - inbox_due.min(due)
-                }
-            };
-            let overdue = count_range(cx, &overdue_range(cx), |a| view.holds(a, today))?;
-            (open, overdue)
-        }
+    let (open, overdue) = match (q.view, q.home) {
+        (Some(View::Logbook), _) => (0, 0),
+        (Some(view), None) => (view_total(cx, view)?.unwrap_or(0), view_overdue(cx, view)?),
+        (_, Some(home)) => (
+            home_count(cx, home, TaskStatus::Open.code())?,
+            counter::get(cx, &counter::overdue_home(home))?,
+        ),
+        (None, None) => unreachable!("a page without view or home returned above"),
     };
     Ok(Some(PageCounts {
         open,

@@ -9,6 +9,7 @@
 //! [`settle_today`] brings it up to date at the start of the next write
 //! after the date (or the owner's zone) changes.
 
+use std::collections::HashMap;
 use std::ops::Bound;
 
 use jiff::Timestamp;
@@ -183,7 +184,7 @@ fn entries(id: Id, a: &Attrs, as_of: Date) -> Vec<(Tbl, Key, bool)> {
         out.push((
             TASKS_OPEN_BY_HOME,
             keys::by_home(a.home, a.position, id),
-            false,
+            true,
         ));
         out.push((TASKS_OPEN_BY_START, keys::by_date(a.start, id), true));
         out.push((TASKS_OPEN_BY_DEADLINE, keys::by_date(a.deadline, id), true));
@@ -210,6 +211,10 @@ pub(crate) mod counter {
     const START_NOT_INBOX: u8 = 5;
     const SOMEDAY: u8 = 6;
     const TODAY: u8 = 7;
+    const OVERDUE_HOME: u8 = 8;
+    const OVERDUE_TODAY: u8 = 10;
+    const OVERDUE_PLANNED: u8 = 11;
+    const OVERDUE_SOMEDAY: u8 = 12;
     /// In place of a status: archived because it expired.
     pub(crate) const EXPIRED: u8 = 9;
 
@@ -260,6 +265,26 @@ pub(crate) mod counter {
         Key::new().tag(TODAY)
     }
 
+    /// Overdue open tasks of `home`.
+    pub(crate) fn overdue_home(home: Home) -> Key {
+        home.key(Key::new().tag(OVERDUE_HOME))
+    }
+
+    /// Overdue open tasks that have started (on `view=today`).
+    pub(crate) fn overdue_today() -> Key {
+        Key::new().tag(OVERDUE_TODAY)
+    }
+
+    /// Overdue open tasks on `view=planned`.
+    pub(crate) fn overdue_planned() -> Key {
+        Key::new().tag(OVERDUE_PLANNED)
+    }
+
+    /// Overdue open tasks on `view=one_day`.
+    pub(crate) fn overdue_someday() -> Key {
+        Key::new().tag(OVERDUE_SOMEDAY)
+    }
+
     /// The counters a task adds to.
     pub(crate) fn of(a: &Attrs, as_of: Date) -> Vec<Key> {
         let mut out = vec![
@@ -285,6 +310,15 @@ pub(crate) mod counter {
             }
             if a.in_today(as_of) {
                 out.push(today());
+            }
+            if a.deadline.is_some_and(|d| d < as_of) {
+                out.push(overdue_home(a.home));
+                match a.start {
+                    Some(s) if s <= as_of => out.push(overdue_today()),
+                    Some(_) if a.home != Home::Inbox => out.push(overdue_planned()),
+                    None if a.home != Home::Inbox => out.push(overdue_someday()),
+                    _ => {}
+                }
             }
         }
         out
@@ -369,49 +403,87 @@ impl TodaySet {
     }
 }
 
-/// Brings the today set to today: adds the open tasks that started since
-/// it was last settled, or (when the zone moved today back) removes those
-/// that have not started yet.
+/// Brings what depends on the date to today: the today set, and the
+/// counters of started and overdue tasks. Only tasks that start, or fall
+/// due, between the date it was last settled for and today can change
+/// sides; each is moved from its old classification to its new one.
 pub(crate) fn settle_today(cx: &mut WriteCx<'_>) -> Result<()> {
     let today = cx.today();
-    let as_of = TodaySet::as_of(cx)?;
-    if as_of == Some(today) {
+    let Some(as_of) = TodaySet::as_of(cx)? else {
+        // A new store: nothing was classified yet.
+        return cx.insert(META, TODAY_AS_OF, &date_number(today).to_be_bytes());
+    };
+    if as_of == today {
         return Ok(());
     }
-    // The start dates whose tasks change sides: (from, to].
-    let (from, to, entering) = match as_of {
-        Some(as_of) if as_of < today => (Some(as_of), today, true),
-        Some(as_of) => (Some(today), as_of, false),
-        None => (None, today, true),
-    };
-    let lo = match from {
-        Some(d) => keys::date_bound(Some(add_days(d, 1))),
-        None => Key::new(),
-    };
-    let hi = keys::date_bound(Some(add_days(to, 1)));
-    let mut moved: Vec<(Id, Vec<u8>)> = Vec::new();
-    cx.scan(
-        TASKS_OPEN_BY_START,
-        Bound::Included(lo.as_slice()),
-        Bound::Excluded(hi.as_slice()),
-        Dir::Asc,
-        &mut |k, v| {
-            moved.push((crate::store::key::tail_id(k), v.to_vec()));
-            Ok(true)
-        },
-    )?;
-    for (id, value) in &moved {
-        let a = Attrs::decode(value);
-        let key = keys::by_position(a.position, *id);
-        if entering {
-            cx.insert(TASKS_TODAY, key.as_slice(), value)?;
-        } else {
-            cx.remove(TASKS_TODAY, key.as_slice())?;
+    let (lo, hi) = (as_of.min(today), as_of.max(today));
+    // Started in (lo, hi], or due in [lo, hi).
+    let ranges = [
+        (
+            TASKS_OPEN_BY_START,
+            keys::date_bound(Some(add_days(lo, 1))),
+            keys::date_bound(Some(add_days(hi, 1))),
+        ),
+        (
+            TASKS_OPEN_BY_DEADLINE,
+            keys::date_bound(Some(lo)),
+            keys::date_bound(Some(hi)),
+        ),
+    ];
+    let mut moving: HashMap<Id, Attrs> = HashMap::new();
+    for (table, from, to) in &ranges {
+        cx.scan(
+            *table,
+            Bound::Included(from.as_slice()),
+            Bound::Excluded(to.as_slice()),
+            Dir::Asc,
+            &mut |k, v| {
+                moving.insert(crate::store::key::tail_id(k), Attrs::decode(v));
+                Ok(true)
+            },
+        )?;
+    }
+    for (id, a) in &moving {
+        reclassify(cx, *id, a, as_of, today)?;
+    }
+    cx.insert(META, TODAY_AS_OF, &date_number(today).to_be_bytes())
+}
+
+/// Moves one task's date-dependent entries and counters from `from` to `to`.
+fn reclassify(cx: &WriteCx<'_>, id: Id, a: &Attrs, from: Date, to: Date) -> Result<()> {
+    let name = |t: &Tbl| redb::TableHandle::name(t).to_owned();
+    let before = entries(id, a, from);
+    let after = entries(id, a, to);
+    let value = a.encode();
+    for (table, key, _) in &before {
+        if !after
+            .iter()
+            .any(|(t, k, _)| name(t) == name(table) && k == key)
+        {
+            cx.remove(*table, key.as_slice())?;
         }
     }
-    let delta = moved.len() as i64;
-    counter::add(cx, &counter::today(), if entering { delta } else { -delta })?;
-    cx.insert(META, TODAY_AS_OF, &date_number(today).to_be_bytes())
+    for (table, key, covering) in &after {
+        if !before
+            .iter()
+            .any(|(t, k, _)| name(t) == name(table) && k == key)
+        {
+            cx.insert(*table, key.as_slice(), if *covering { &value } else { &[] })?;
+        }
+    }
+    let mut deltas: HashMap<Key, i64> = HashMap::new();
+    for key in counter::of(a, from) {
+        *deltas.entry(key).or_default() -= 1;
+    }
+    for key in counter::of(a, to) {
+        *deltas.entry(key).or_default() += 1;
+    }
+    for (key, delta) in deltas {
+        if delta != 0 {
+            counter::add(cx, &key, delta)?;
+        }
+    }
+    Ok(())
 }
 
 /// Moves a task's index entries and counters from `old` to `new` (either

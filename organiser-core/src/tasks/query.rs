@@ -25,7 +25,7 @@ use crate::organiser::Cx;
 use crate::store::key::{Key, prefix_end, tail_id};
 use crate::store::schema::{
     TASKS_BY_HOME, TASKS_BY_STATUS_ID, TASKS_BY_STATUS_POSITION, TASKS_BY_STATUS_UPDATED,
-    TASKS_CLOSED, TASKS_OPEN_BY_DEADLINE, TASKS_OPEN_BY_START, TASKS_TODAY,
+    TASKS_CLOSED, TASKS_OPEN_BY_DEADLINE, TASKS_OPEN_BY_HOME, TASKS_OPEN_BY_START, TASKS_TODAY,
 };
 use crate::store::{Dir, Tables, Tbl};
 use crate::time::add_days;
@@ -78,9 +78,9 @@ impl View {
         View::ALL.iter().find(|(_, n)| *n == s).map(|(v, _)| *v)
     }
 
-    /// Whether `a` is on this view today.
-    pub(crate) fn holds(self, a: &Attrs, today: Date) -> bool {
-        let soon = add_days(today, 14);
+    /// Whether `a` is on this view on `day`.
+    pub(crate) fn holds(self, a: &Attrs, day: &Day) -> bool {
+        let (today, soon) = (day.today, day.soon);
         let open = a.is_open();
         let due_by = |d: Date| a.deadline.is_some_and(|x| x <= d);
         let started = a.start.is_some_and(|s| s <= today);
@@ -93,6 +93,22 @@ impl View {
             View::DueNotToday => open && due_by(soon) && !started,
             View::TodayQueue => open && (due_by(today) || started),
             View::Logbook => !open,
+        }
+    }
+}
+
+/// Today, and the last day of "within 14 days", computed once per request.
+#[derive(Debug, Clone, Copy)]
+pub(crate) struct Day {
+    pub(crate) today: Date,
+    pub(crate) soon: Date,
+}
+
+impl Day {
+    pub(crate) fn new(today: Date) -> Day {
+        Day {
+            today,
+            soon: add_days(today, 14),
         }
     }
 }
@@ -320,12 +336,12 @@ pub(crate) struct Filter {
     pub(crate) statuses: Option<Vec<TaskStatus>>,
     pub(crate) home: Option<Home>,
     pub(crate) since: Option<Timestamp>,
-    pub(crate) today: Date,
+    pub(crate) day: Day,
 }
 
 impl Filter {
     pub(crate) fn matches(&self, a: &Attrs) -> bool {
-        self.view.is_none_or(|v| v.holds(a, self.today))
+        self.view.is_none_or(|v| v.holds(a, &self.day))
             && self.statuses.as_ref().is_none_or(|s| s.contains(&a.status))
             && self.home.is_none_or(|h| h == a.home)
             && self.since.is_none_or(|t| a.updated >= t)
@@ -346,6 +362,9 @@ pub(crate) struct Range {
     pub(crate) hi: Option<Vec<u8>>,
     /// Whether values hold [`Attrs`].
     pub(crate) covering: bool,
+    /// What this range keeps beyond the listing's filter (so that ranges
+    /// merged into one stream do not list a task twice).
+    pub(crate) only: Option<fn(&Attrs) -> bool>,
 }
 
 impl Range {
@@ -358,6 +377,7 @@ impl Range {
             prefix,
             hi,
             covering,
+            only: None,
         }
     }
 
@@ -369,6 +389,7 @@ impl Range {
             lo,
             hi,
             covering,
+            only: None,
         }
     }
 
@@ -400,8 +421,14 @@ impl Range {
         }
         let skip = self.prefix.len();
         let covering = self.covering;
+        let only = self.only;
         cx.scan(self.table, lo, hi, dir, &mut |k, v| {
             let attrs = covering.then(|| Attrs::decode(v));
+            if let (Some(only), Some(a)) = (only, &attrs)
+                && !only(a)
+            {
+                return Ok(true);
+            }
             Ok(f(&k[skip..], tail_id(k), attrs))
         })
     }
@@ -445,6 +472,15 @@ const CLOSED: [TaskStatus; 3] = [
     TaskStatus::WontDo,
     TaskStatus::Archived,
 ];
+
+/// The Inbox's open tasks, by position.
+fn inbox_open() -> Range {
+    Range::prefix(
+        TASKS_OPEN_BY_HOME,
+        keys::home_prefix(Home::Inbox).into_vec(),
+        true,
+    )
+}
 
 fn plan(q: &TaskQuery, order: TaskOrder, today: Date) -> Plan {
     let since = q.params.updated_since;
@@ -490,14 +526,24 @@ fn plan(q: &TaskQuery, order: TaskOrder, today: Date) -> Plan {
             let lo = keys::date_bound(None).into_vec();
             Plan::Collect(vec![Range::between(TASKS_OPEN_BY_START, lo, None, true)])
         }
-        Some(View::Overview) => Plan::Collect(vec![
-            Range::prefix(
-                TASKS_BY_HOME,
-                keys::home_prefix(Home::Inbox).into_vec(),
+        Some(View::Overview) if order == TaskOrder::Position && since.is_none() => {
+            // The Inbox's open tasks and the rest of the open tasks, both by
+            // position, merged.
+            let mut outside = by_status(TASKS_BY_STATUS_POSITION, true, &[TaskStatus::Open], None);
+            outside[0].only = Some(|a| a.home != Home::Inbox);
+            Plan::Stream(vec![inbox_open(), outside.remove(0)])
+        }
+        Some(View::Overview) => Plan::Collect(vec![inbox_open(), deadline_soon()]),
+        Some(View::TodayQueue) if order == TaskOrder::DeadlineOn && since.is_none() => {
+            // Every open task by deadline: the due ones first, all kept,
+            // then those started.
+            Plan::Stream(vec![Range::between(
+                TASKS_OPEN_BY_DEADLINE,
+                Vec::new(),
+                None,
                 true,
-            ),
-            deadline_soon(),
-        ]),
+            )])
+        }
         Some(View::TodayQueue) => Plan::Collect(vec![
             Range::between(
                 TASKS_OPEN_BY_DEADLINE,
@@ -640,7 +686,7 @@ pub(crate) fn list<T: Tables>(cx: &Cx<'_, T>, q: &TaskQuery) -> Result<Page<Task
         statuses: q.statuses.clone(),
         home: q.home,
         since: q.params.updated_since,
-        today,
+        day: Day::new(today),
     };
     let cursor = Cursor::new(&cx.org.secret, q.scope());
     let after = q
@@ -649,12 +695,17 @@ pub(crate) fn list<T: Tables>(cx: &Cx<'_, T>, q: &TaskQuery) -> Result<Page<Task
         .as_deref()
         .map(|c| cursor.decode(c))
         .transpose()?;
+    // A total the counters know costs nothing; otherwise the plan counts.
+    let known_total = match q.params.count {
+        true => super::counts::fast_total(cx, q)?,
+        false => None,
+    };
     let paging = Paging {
         order,
         dir,
         after: after.as_deref(),
         limit: q.params.limit,
-        want_total: q.params.count,
+        want_total: q.params.count && known_total.is_none(),
     };
     let found = run(cx, &plan(q, order, today), &filter, &paging)?;
     let items = found
@@ -666,6 +717,6 @@ pub(crate) fn list<T: Tables>(cx: &Cx<'_, T>, q: &TaskQuery) -> Result<Page<Task
         items,
         next_cursor: found.next.map(|k| cursor.encode(&k)),
         limit: q.params.limit,
-        total_count: found.total,
+        total_count: known_total.or(found.total),
     })
 }
