@@ -15,7 +15,13 @@ use crate::session::SESSION_COOKIE;
 
 const API_PREFIX: &str = "/api/v1";
 
-pub(crate) async fn api(State(state): State<AppState>, request: axum::extract::Request) -> Response {
+pub(crate) async fn api(
+    State(state): State<AppState>,
+    request: axum::extract::Request,
+) -> Response {
+    if let Some(refusal) = crate::middleware::refused(&state, &request) {
+        return refusal;
+    }
     let (parts, body) = request.into_parts();
     let (method, uri, headers) = (&parts.method, &parts.uri, &parts.headers);
     match translate(&state, method, uri, headers, body).await {
@@ -47,7 +53,7 @@ pub(crate) async fn api(State(state): State<AppState>, request: axum::extract::R
 }
 
 enum Translated {
-    Core(Box<Request>),
+    Core(Request),
     Discovery,
 }
 
@@ -103,7 +109,7 @@ async fn translate(
                 .to_owned(),
         ),
     };
-    Ok(Translated::Core(Box::new(Request {
+    Ok(Translated::Core(Request {
         method: core_method,
         path: api_path.to_owned(),
         query,
@@ -116,7 +122,7 @@ async fn translate(
         } else {
             String::new()
         },
-    })))
+    }))
 }
 
 /// Bearer token (the local administrator's, or an API token), else a

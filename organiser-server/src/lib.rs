@@ -30,6 +30,8 @@ use std::time::Duration;
 use axum::Router;
 use axum::routing::{any, post};
 use organiser_core::Organiser;
+use tower_http::request_id::{PropagateRequestIdLayer, SetRequestIdLayer};
+use tower_http::set_header::SetResponseHeaderLayer;
 
 pub use rate_limit::RateLimiter;
 pub use server_file::{SERVER_FILE, ServerFile, ServerInfo};
@@ -72,15 +74,26 @@ impl Config {
     }
 }
 
-/// Shared by every request.
+/// Shared by every request; cloning it (as every layer does) is one
+/// reference count.
 #[derive(Clone)]
-pub(crate) struct AppState {
+pub(crate) struct AppState(Arc<Shared>);
+
+pub(crate) struct Shared {
     pub(crate) org: Organiser,
-    pub(crate) config: Arc<Config>,
-    pub(crate) general: Arc<RateLimiter>,
-    pub(crate) update_checks: Arc<RateLimiter>,
+    pub(crate) config: Config,
+    pub(crate) general: RateLimiter,
+    pub(crate) update_checks: RateLimiter,
     /// `X-Service-Version`, made once.
     pub(crate) version: axum::http::HeaderValue,
+}
+
+impl std::ops::Deref for AppState {
+    type Target = Shared;
+
+    fn deref(&self) -> &Shared {
+        &self.0
+    }
 }
 
 /// The router: every API route under `/api/v1`, discovery at the root.
@@ -93,26 +106,36 @@ pub fn router(org: Organiser, config: Config) -> Router {
     });
     let version = axum::http::HeaderValue::from_str(&org.options().build.version)
         .unwrap_or_else(|_| axum::http::HeaderValue::from_static("unknown"));
-    let state = AppState {
+    let state = AppState(Arc::new(Shared {
         version,
         org,
-        config: Arc::new(config),
-        general: Arc::new(general),
-        update_checks: Arc::new(update_checks),
-    };
+        config,
+        general,
+        update_checks,
+    }));
+    let version = state.version.clone();
     Router::new()
         .route(
             "/api/v1/session",
-            post(session::sign_in).delete(session::sign_out),
+            // Other methods on this path are the API's (a JSON 404), not 405.
+            post(session::sign_in)
+                .delete(session::sign_out)
+                .fallback(handler::api),
         )
         .fallback(any(handler::api))
-        .layer(tower_http::catch_panic::CatchPanicLayer::custom(
-            error::panic_response,
-        ))
-        .layer(axum::middleware::from_fn_with_state(
-            state.clone(),
-            middleware::envelope,
-        ))
+        .layer(
+            tower::ServiceBuilder::new()
+                .layer(SetRequestIdLayer::x_request_id(middleware::CounterId))
+                .layer(PropagateRequestIdLayer::x_request_id())
+                .layer(SetResponseHeaderLayer::overriding(
+                    middleware::SERVICE_VERSION.clone(),
+                    version,
+                ))
+                .layer(middleware::RequestLogLayer)
+                .layer(tower_http::catch_panic::CatchPanicLayer::custom(
+                    error::panic_response,
+                )),
+        )
         .with_state(state)
 }
 

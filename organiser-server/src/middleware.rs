@@ -1,94 +1,133 @@
-//! What wraps every response: `X-Request-Id` and `X-Service-Version`
-//! (errors and 404s included), a structured log line, and the general rate
-//! limit.
+//! What wraps every response: `X-Request-Id` (the client's, or one made
+//! from a per-process random prefix and a counter) and `X-Service-Version`,
+//! errors and 404s included; a structured log line per request; and the
+//! rate limits, which the handlers apply first.
+//!
+//! The layers are plain tower services (no boxing on the way), and the log
+//! layer costs nothing when no subscriber listens.
 
 use std::net::SocketAddr;
 use std::sync::OnceLock;
 use std::sync::atomic::{AtomicU64, Ordering};
+use std::task::{Context, Poll};
 use std::time::Instant;
 
-use axum::extract::{ConnectInfo, Request, State};
-use axum::http::{HeaderName, HeaderValue};
-use axum::middleware::Next;
+use axum::extract::{ConnectInfo, Request};
+use axum::http::{HeaderName, HeaderValue, Method};
 use axum::response::{IntoResponse, Response};
+use futures_util::future::{BoxFuture, Either, FutureExt};
 use organiser_core::Error;
+use tower::{Layer, Service};
+use tower_http::request_id::{MakeRequestId, RequestId};
 
 use crate::AppState;
 use crate::error::ApiError;
 
-pub(crate) static REQUEST_ID: HeaderName = HeaderName::from_static("x-request-id");
-static SERVICE_VERSION: HeaderName = HeaderName::from_static("x-service-version");
+pub(crate) static SERVICE_VERSION: HeaderName = HeaderName::from_static("x-service-version");
 
-/// A client's `X-Request-Id` is kept when it is sane; otherwise one is made
-/// from a per-process random prefix and a counter (unique, and cheap).
-fn request_id(request: &Request) -> HeaderValue {
-    static PREFIX: OnceLock<String> = OnceLock::new();
-    static NEXT: AtomicU64 = AtomicU64::new(0);
-    let sane = |v: &&HeaderValue| {
-        !v.is_empty() && v.len() <= 128 && v.as_bytes().iter().all(u8::is_ascii_graphic)
-    };
-    if let Some(given) = request.headers().get(&REQUEST_ID).filter(sane) {
-        return given.clone();
+/// Makes request ids: 16 hex digits of a random per-process prefix, then a
+/// 16-digit counter; unique, and cheap.
+#[derive(Clone, Copy, Default)]
+pub(crate) struct CounterId;
+
+impl MakeRequestId for CounterId {
+    fn make_request_id<B>(&mut self, _: &axum::http::Request<B>) -> Option<RequestId> {
+        static PREFIX: OnceLock<[u8; 16]> = OnceLock::new();
+        static NEXT: AtomicU64 = AtomicU64::new(0);
+        const HEX: &[u8; 16] = b"0123456789abcdef";
+        let prefix = PREFIX.get_or_init(|| {
+            let mut bytes = [0u8; 8];
+            getrandom::fill(&mut bytes).expect("random source");
+            let mut hex = [0u8; 16];
+            for (i, b) in bytes.iter().enumerate() {
+                hex[2 * i] = HEX[usize::from(b >> 4)];
+                hex[2 * i + 1] = HEX[usize::from(b & 0xf)];
+            }
+            hex
+        });
+        let n = NEXT.fetch_add(1, Ordering::Relaxed);
+        let mut id = [0u8; 32];
+        id[..16].copy_from_slice(prefix);
+        for (i, shift) in (0..16).rev().enumerate() {
+            id[16 + i] = HEX[((n >> (shift * 4)) & 0xf) as usize];
+        }
+        HeaderValue::from_bytes(&id).ok().map(RequestId::new)
     }
-    let prefix = PREFIX.get_or_init(|| {
-        let mut bytes = [0u8; 8];
-        getrandom::fill(&mut bytes).expect("random source");
-        bytes.iter().map(|b| format!("{b:02x}")).collect()
-    });
-    let n = NEXT.fetch_add(1, Ordering::Relaxed);
-    HeaderValue::from_str(&format!("{prefix}{n:016x}")).expect("hex is a header value")
 }
 
-/// What a log line says of a request, captured only when it will be logged.
-struct Seen {
-    method: axum::http::Method,
-    path: String,
-    peer: Option<SocketAddr>,
-    started: Instant,
+/// Logs each request (method, path, status, duration, peer, request id)
+/// when a subscriber listens to `organiser::request`.
+#[derive(Clone, Copy, Default)]
+pub(crate) struct RequestLogLayer;
+
+impl<S> Layer<S> for RequestLogLayer {
+    type Service = RequestLog<S>;
+
+    fn layer(&self, inner: S) -> RequestLog<S> {
+        RequestLog { inner }
+    }
 }
 
-pub(crate) async fn envelope(
-    State(state): State<AppState>,
-    request: Request,
-    next: Next,
-) -> Response {
-    let id = request_id(&request);
-    let logged = tracing::enabled!(target: "organiser::request", tracing::Level::INFO);
-    let seen = logged.then(|| Seen {
-        method: request.method().clone(),
-        path: request.uri().path().to_owned(),
-        peer: request
+#[derive(Clone)]
+pub(crate) struct RequestLog<S> {
+    inner: S,
+}
+
+impl<S, B> Service<Request> for RequestLog<S>
+where
+    S: Service<Request, Response = axum::http::Response<B>> + Send + 'static,
+    S::Future: Send + 'static,
+    S::Error: 'static,
+    B: 'static,
+{
+    type Response = axum::http::Response<B>;
+    type Error = S::Error;
+    type Future = Either<S::Future, BoxFuture<'static, Result<Self::Response, S::Error>>>;
+
+    fn poll_ready(&mut self, cx: &mut Context<'_>) -> Poll<Result<(), S::Error>> {
+        self.inner.poll_ready(cx)
+    }
+
+    fn call(&mut self, request: Request) -> Self::Future {
+        if !tracing::enabled!(target: "organiser::request", tracing::Level::INFO) {
+            return Either::Left(self.inner.call(request));
+        }
+        let method = request.method().clone();
+        let path = request.uri().path().to_owned();
+        let peer = request
             .extensions()
             .get::<ConnectInfo<SocketAddr>>()
-            .map(|c| c.0),
-        started: Instant::now(),
-    });
-
-    let mut response = match refused(&state, &request) {
-        Some(refusal) => refusal,
-        None => next.run(request).await,
-    };
-
-    let headers = response.headers_mut();
-    headers.insert(REQUEST_ID.clone(), id.clone());
-    headers.insert(SERVICE_VERSION.clone(), state.version.clone());
-    if let Some(seen) = seen {
-        tracing::info!(
-            target: "organiser::request",
-            request_id = id.to_str().unwrap_or_default(),
-            method = %seen.method,
-            path = %seen.path,
-            status = response.status().as_u16(),
-            duration_us = seen.started.elapsed().as_micros() as u64,
-            peer = %seen.peer.map(|p| p.ip().to_string()).unwrap_or_default(),
-        );
+            .map(|c| c.0);
+        let id = request
+            .headers()
+            .get("x-request-id")
+            .and_then(|v| v.to_str().ok())
+            .unwrap_or_default()
+            .to_owned();
+        let started = Instant::now();
+        let answer = self.inner.call(request);
+        Either::Right(
+            async move {
+                let response = answer.await?;
+                tracing::info!(
+                    target: "organiser::request",
+                    request_id = %id,
+                    method = %method,
+                    path = %path,
+                    status = response.status().as_u16(),
+                    duration_us = started.elapsed().as_micros() as u64,
+                    peer = %peer.map(|p| p.ip().to_string()).unwrap_or_default(),
+                );
+                Ok(response)
+            }
+            .boxed(),
+        )
     }
-    response
 }
 
 /// The general limit per address, and the update-check limit on top of it:
 /// the 429 to answer instead, if any.
-fn refused(state: &AppState, request: &Request) -> Option<Response> {
+pub(crate) fn refused(state: &AppState, request: &Request) -> Option<Response> {
     if state.general.is_off() && state.update_checks.is_off() {
         return None;
     }
@@ -97,12 +136,15 @@ fn refused(state: &AppState, request: &Request) -> Option<Response> {
         .get::<ConnectInfo<SocketAddr>>()
         .map(|c| c.0.ip())?;
     let now = state.org.now();
-    let update_check = request.method() == axum::http::Method::POST
-        && request.uri().path() == "/api/v1/system/update_check";
-    let admitted = state
-        .general
-        .admit(ip, now)
-        .and_then(|()| if update_check { state.update_checks.admit(ip, now) } else { Ok(()) });
+    let update_check =
+        request.method() == Method::POST && request.uri().path() == "/api/v1/system/update_check";
+    let admitted = state.general.admit(ip, now).and_then(|()| {
+        if update_check {
+            state.update_checks.admit(ip, now)
+        } else {
+            Ok(())
+        }
+    });
     admitted
         .err()
         .map(|retry_after| ApiError(Error::RateLimited { retry_after }).into_response())

@@ -2,9 +2,8 @@
 //! and password and sets the session cookie; `DELETE /api/v1/session`
 //! signs out. The sign-in procedure is ours (the spec leaves it open).
 
-use axum::body::Body;
-use axum::extract::State;
-use axum::http::{HeaderMap, HeaderValue, StatusCode, header};
+use axum::extract::{Request, State};
+use axum::http::{HeaderValue, StatusCode, header};
 use axum::response::{IntoResponse, Response};
 use organiser_core::Error;
 
@@ -20,11 +19,12 @@ fn text<'a>(body: &'a serde_json::Value, name: &str) -> Option<&'a str> {
         .and_then(|v| v.as_str())
 }
 
-pub(crate) async fn sign_in(
-    State(state): State<AppState>,
-    headers: HeaderMap,
-    body: Body,
-) -> Response {
+pub(crate) async fn sign_in(State(state): State<AppState>, request: Request) -> Response {
+    if let Some(refusal) = crate::middleware::refused(&state, &request) {
+        return refusal;
+    }
+    let (parts, body) = request.into_parts();
+    let headers = parts.headers;
     let body = match read_body(&headers, body).await {
         Ok(body) => body.unwrap_or_default(),
         Err(e) => return ApiError(e).into_response(),
@@ -51,7 +51,11 @@ pub(crate) async fn sign_in(
     }
 }
 
-pub(crate) async fn sign_out(State(state): State<AppState>, headers: HeaderMap) -> Response {
+pub(crate) async fn sign_out(State(state): State<AppState>, request: Request) -> Response {
+    if let Some(refusal) = crate::middleware::refused(&state, &request) {
+        return refusal;
+    }
+    let headers = request.headers().clone();
     if let Some(secret) = cookie(&headers, SESSION_COOKIE) {
         let org = state.org.clone();
         let _ = tokio::task::spawn_blocking(move || org.sign_out(&secret)).await;
@@ -61,6 +65,5 @@ pub(crate) async fn sign_out(State(state): State<AppState>, headers: HeaderMap) 
         header::SET_COOKIE,
         HeaderValue::from_static("organiser_session=; Path=/; HttpOnly; SameSite=Lax; Max-Age=0"),
     );
-    let _ = Body::empty();
     response
 }

@@ -114,6 +114,9 @@ fn unknown_routes_are_404_not_found() {
         ("DELETE", "/me"),
         ("POST", "/vocabulary"),
         ("DELETE", "/api_tokens/not-a-number"),
+        // Another method on the session path is the API's 404, not a bare 405.
+        ("GET", "/session"),
+        ("PUT", "/session"),
     ] {
         send(s.req(method, path)).expect_error(404, "not_found", None);
     }

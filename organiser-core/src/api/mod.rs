@@ -129,8 +129,11 @@ impl Response {
 
     /// `value` as the body, unwrapped.
     pub fn json(status: u16, value: &impl Serialize) -> Response {
-        match serde_json::to_vec(value) {
-            Ok(body) => Response {
+        // Most bodies are a few hundred bytes to a few dozen kilobytes:
+        // start big enough to skip the first rounds of growing.
+        let mut body = Vec::with_capacity(1024);
+        match serde_json::to_writer(&mut body, value) {
+            Ok(()) => Response {
                 status,
                 body: Some(body),
                 replayed: false,

@@ -15,14 +15,26 @@ use crate::{discovery, licence, notices, system, vocabulary};
 
 use Method::{Delete, Get, Patch, Post, Put};
 
+const MAX_SEGMENTS: usize = 6;
+
 pub(crate) fn route(req: &Request) -> Result<Route<'_>> {
-    let segments: Vec<&str> = req.path.split('/').filter(|s| !s.is_empty()).collect();
+    // No route has more than a few segments: keep them on the stack.
+    let mut parts = [""; MAX_SEGMENTS];
+    let mut n = 0;
+    for segment in req.path.split('/').filter(|s| !s.is_empty()) {
+        if n == MAX_SEGMENTS {
+            return Err(Error::NotFound);
+        }
+        parts[n] = segment;
+        n += 1;
+    }
+    let segments = &parts[..n];
     let auth = &req.auth;
     let body = req.body.as_ref();
     let q = &req.query;
     let plain_http = req.plain_http;
 
-    let route = match (req.method, segments.as_slice()) {
+    let route = match (req.method, segments) {
         (Get, [".well-known", "organiser"]) => Route::plain(move |inner| {
             Ok(Response::data(
                 200,
