@@ -280,6 +280,18 @@ impl Inner {
         self.read(f)
     }
 
+    /// As [`Inner::write`], refused (403 `read_only`) while the licence
+    /// state is read-only: the typed operations the read-only rule covers.
+    pub(crate) fn write_licensed<T>(
+        &self,
+        f: impl FnOnce(&mut WriteCx<'_>) -> Result<T>,
+    ) -> Result<T> {
+        self.write(|cx| {
+            crate::licence::require_writable(cx)?;
+            f(cx)
+        })
+    }
+
     /// Runs `f` in one write transaction, after settling what is due; all of
     /// it lands or, when `f` fails, none of it.
     pub(crate) fn write<T>(&self, f: impl FnOnce(&mut WriteCx<'_>) -> Result<T>) -> Result<T> {
@@ -354,5 +366,89 @@ impl<T> Deref for Cx<'_, T> {
 
     fn deref(&self) -> &T {
         &self.tx
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::store::Tables;
+    use crate::store::schema::SINGLETONS;
+    use crate::{Error, TaskInput};
+
+    #[test]
+    fn a_write_that_fails_leaves_the_store_as_it_was() {
+        let org = Organiser::in_memory();
+        let before = org.tasks(&crate::TaskQuery::default()).unwrap().items.len();
+        let outcome: Result<()> = org.inner.write(|cx| {
+            // Several records land in the transaction...
+            crate::tasks::create(cx, &TaskInput::titled("one"))?;
+            crate::tasks::create(cx, &TaskInput::titled("two"))?;
+            cx.put_json(SINGLETONS, b"scratch", &1)?;
+            // ...and then the operation fails.
+            Err(Error::invalid("base", "refused late"))
+        });
+        assert_eq!(outcome.unwrap_err().status(), 422);
+        assert_eq!(
+            org.tasks(&crate::TaskQuery::default()).unwrap().items.len(),
+            before
+        );
+        let scratch: Option<i32> = org
+            .inner
+            .read(|cx| cx.get_json(SINGLETONS, b"scratch"))
+            .unwrap();
+        assert_eq!(scratch, None);
+        let counts = org.task_counts(&crate::TaskCountsQuery::default()).unwrap();
+        assert_eq!(counts.inbox, 0, "the counters rolled back with the records");
+    }
+
+    #[test]
+    fn typed_writes_obey_read_only_mode_too() {
+        let clock = crate::ManualClock::at("2026-01-01T00:00:00Z");
+        let org = Organiser::in_memory_with(Options {
+            clock: Arc::new(clock.clone()),
+            ..Options::default()
+        });
+        let task = org.create_task(&TaskInput::titled("before")).unwrap();
+        clock.advance_secs(15 * 86_400);
+        for refused in [
+            org.create_task(&TaskInput::titled("after")).map(drop),
+            org.delete_task(task.id),
+            org.create_task_list(&crate::TaskListInput::default())
+                .map(drop),
+        ] {
+            assert!(matches!(refused, Err(Error::ReadOnly)), "{refused:?}");
+        }
+        // Reads and the listed settings still work.
+        assert_eq!(org.task(task.id).unwrap().title, "before");
+        org.change_appearance(crate::AppearanceChange::default())
+            .unwrap();
+    }
+
+    #[test]
+    fn a_store_opened_for_reading_writes_nothing_and_refuses_writes() {
+        let dir = tempfile::tempdir().unwrap();
+        {
+            let org = Organiser::open_with(dir.path(), Options::default()).unwrap();
+            org.create_task(&TaskInput::titled("kept")).unwrap();
+        }
+        let path = dir.path().join(STORE_FILE);
+        let modified = std::fs::metadata(&path).unwrap().modified().unwrap();
+        let reader = Organiser::open_for_reading_with(dir.path(), Options::default()).unwrap();
+        assert!(reader.inner.store.is_read_only());
+        assert_eq!(
+            reader
+                .tasks(&crate::TaskQuery::default())
+                .unwrap()
+                .items
+                .len(),
+            1
+        );
+        assert!(reader.create_task(&TaskInput::titled("no")).is_err());
+        drop(reader);
+        assert_eq!(
+            std::fs::metadata(&path).unwrap().modified().unwrap(),
+            modified
+        );
     }
 }

@@ -156,7 +156,8 @@ impl Organiser {
 
     /// `POST /task_lists`.
     pub fn create_task_list(&self, input: &TaskListInput) -> Result<TaskList> {
-        self.inner.write(|cx| task_lists::create(cx, input))
+        self.inner
+            .write_licensed(|cx| task_lists::create(cx, input))
     }
 
     /// `GET /task_lists/{id}`.
@@ -166,17 +167,18 @@ impl Organiser {
 
     /// `PATCH /task_lists/{id}`.
     pub fn change_task_list(&self, id: Id, input: &TaskListInput) -> Result<TaskList> {
-        self.inner.write(|cx| task_lists::change(cx, id, input))
+        self.inner
+            .write_licensed(|cx| task_lists::change(cx, id, input))
     }
 
     /// `DELETE /task_lists/{id}`: the list and its tasks.
     pub fn delete_task_list(&self, id: Id) -> Result<()> {
-        self.inner.write(|cx| task_lists::delete(cx, id))
+        self.inner.write_licensed(|cx| task_lists::delete(cx, id))
     }
 
     /// `POST /task_lists/{id}/restoration`.
     pub fn restore_task_list(&self, id: Id) -> Result<TaskList> {
-        self.inner.write(|cx| task_lists::restore(cx, id))
+        self.inner.write_licensed(|cx| task_lists::restore(cx, id))
     }
 
     /// `GET /tasks`.
@@ -186,7 +188,7 @@ impl Organiser {
 
     /// `POST /tasks`.
     pub fn create_task(&self, input: &TaskInput) -> Result<Task> {
-        self.inner.write(|cx| tasks::create(cx, input))
+        self.inner.write_licensed(|cx| tasks::create(cx, input))
     }
 
     /// `GET /tasks/{id}`.
@@ -196,17 +198,17 @@ impl Organiser {
 
     /// `PATCH /tasks/{id}`.
     pub fn change_task(&self, id: Id, input: &TaskInput) -> Result<Task> {
-        self.inner.write(|cx| tasks::change(cx, id, input))
+        self.inner.write_licensed(|cx| tasks::change(cx, id, input))
     }
 
     /// `DELETE /tasks/{id}`.
     pub fn delete_task(&self, id: Id) -> Result<()> {
-        self.inner.write(|cx| tasks::delete(cx, id))
+        self.inner.write_licensed(|cx| tasks::delete(cx, id))
     }
 
     /// `POST /tasks/{id}/restoration`.
     pub fn restore_task(&self, id: Id) -> Result<Task> {
-        self.inner.write(|cx| tasks::restore(cx, id))
+        self.inner.write_licensed(|cx| tasks::restore(cx, id))
     }
 
     /// `GET /task_counts`.
