@@ -532,7 +532,7 @@ fn measure_open(
     let s = time(2, runs, || {
         drop(std::hint::black_box(open(dir, now).expect("open")));
     });
-    let note = "a write transaction at open, syncs at close";
+    let note = "opening a current store writes nothing; closing syncs";
     rows.push(row("other", "Organiser::open_with + drop", s, None, note));
     // Each run: a fresh handle, each request timed alone, then the drop.
     let mut total = Vec::with_capacity(runs);
