@@ -353,9 +353,7 @@ fn counts_refuse_other_combinations() {
         let err = TaskCountsQuery::parse(&Query::parse(&query).unwrap()).unwrap_err();
         assert_eq!(err.status(), 400, "{query}");
     }
-    assert!(
-        TaskCountsQuery::parse(&Query::parse("view=logbook&inbox=true").unwrap()).is_ok()
-    );
+    assert!(TaskCountsQuery::parse(&Query::parse("view=logbook&inbox=true").unwrap()).is_ok());
 }
 
 #[test]
