@@ -18,6 +18,23 @@ pub(crate) fn fold_case(s: &str) -> String {
     s.to_lowercase()
 }
 
+/// `value` squished, with "can't be blank" or "is too long" added to
+/// `details` under `field` when it is empty or longer than `max` characters.
+pub(crate) fn squished_required(
+    details: &mut crate::error::Details,
+    field: &str,
+    value: &str,
+    max: usize,
+) -> String {
+    let value = squish(value);
+    if value.is_empty() {
+        details.add(field, "can't be blank");
+    } else if char_len(&value) > max {
+        details.add(field, format!("is too long (maximum is {max} characters)"));
+    }
+    value
+}
+
 /// The number of characters (not bytes) of `s`.
 pub(crate) fn char_len(s: &str) -> usize {
     s.chars().count()

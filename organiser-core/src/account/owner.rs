@@ -15,7 +15,7 @@ use crate::limits;
 use crate::organiser::{Cx, WriteCx};
 use crate::store::schema::SINGLETONS;
 use crate::store::{Tables, WriteTx};
-use crate::text::{char_len, squish};
+use crate::text::{char_len, squished_required};
 use crate::time::Zone;
 
 const KEY: &[u8] = b"owner";
@@ -155,19 +155,7 @@ fn render<T>(owner: &Owner, cx: &Cx<'_, T>, auth: &Auth) -> Me {
 }
 
 fn check_name(details: &mut Details, name: &str) -> String {
-    let name = squish(name);
-    if name.is_empty() {
-        details.add("name", "can't be blank");
-    } else if char_len(&name) > limits::text::OWNER_NAME {
-        details.add(
-            "name",
-            format!(
-                "is too long (maximum is {} characters)",
-                limits::text::OWNER_NAME
-            ),
-        );
-    }
-    name
+    squished_required(details, "name", name, limits::text::OWNER_NAME)
 }
 
 pub(crate) fn check_username(details: &mut Details, username: &str) -> String {

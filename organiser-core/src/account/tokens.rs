@@ -18,7 +18,7 @@ use crate::organiser::{Cx, Inner, WriteCx};
 use crate::secrets::{random_bytes, sha256, to_hex};
 use crate::store::schema::API_TOKENS;
 use crate::store::{Dir, Tables};
-use crate::text::{char_len, squish};
+use crate::text::squished_required;
 use crate::time::to_millis;
 
 /// Every token begins with this, so it is recognisable in a leak scan.
@@ -85,12 +85,7 @@ pub(crate) fn create(
 ) -> Result<NewToken> {
     auth.require_session()?;
     let mut details = Details::new();
-    let name = squish(name);
-    if name.is_empty() {
-        details.add("name", "can't be blank");
-    } else if char_len(&name) > 100 {
-        details.add("name", "is too long (maximum is 100 characters)");
-    }
+    let name = squished_required(&mut details, "name", name, 100);
     if expires_at.is_some_and(|t| t <= cx.now()) {
         details.add("expires_at", "must be in the future");
     }

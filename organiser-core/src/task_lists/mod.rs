@@ -24,7 +24,7 @@ use crate::store::schema::{
     TASK_LISTS, TASK_LISTS_BY_NAME, TASK_LISTS_BY_POSITION, TASK_LISTS_BY_UPDATED,
 };
 use crate::store::{Dir, Tables};
-use crate::text::{char_len, fold_case, squish};
+use crate::text::{char_len, fold_case, squished_required};
 use crate::vocabulary::{COLORS, PICKER_ICONS};
 
 const KIND: &str = "task_list";
@@ -230,18 +230,8 @@ fn check_name<T: Tables>(
     name: &str,
     except: Option<Id>,
 ) -> Result<String> {
-    let name = squish(name);
-    if name.is_empty() {
-        details.add("name", "can't be blank");
-    } else if char_len(&name) > limits::text::TASK_LIST_NAME {
-        details.add(
-            "name",
-            format!(
-                "is too long (maximum is {} characters)",
-                limits::text::TASK_LIST_NAME
-            ),
-        );
-    } else if named(cx, &name, except)?.is_some() {
+    let name = squished_required(details, "name", name, limits::text::TASK_LIST_NAME);
+    if !details.has("name") && named(cx, &name, except)?.is_some() {
         details.add("name", "has already been taken");
     }
     Ok(name)

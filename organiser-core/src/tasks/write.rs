@@ -12,7 +12,7 @@ use crate::ids::Id;
 use crate::input::Field;
 use crate::limits;
 use crate::organiser::WriteCx;
-use crate::text::{char_len, squish};
+use crate::text::squished_required;
 
 /// What the home fields of an input ask for.
 enum HomeChange {
@@ -63,19 +63,7 @@ fn home_change(input: &TaskInput, current: Option<Home>, details: &mut Details) 
 }
 
 fn check_title(details: &mut Details, title: &str) -> String {
-    let title = squish(title);
-    if title.is_empty() {
-        details.add("title", "can't be blank");
-    } else if char_len(&title) > limits::text::TASK_TITLE {
-        details.add(
-            "title",
-            format!(
-                "is too long (maximum is {} characters)",
-                limits::text::TASK_TITLE
-            ),
-        );
-    }
-    title
+    squished_required(details, "title", title, limits::text::TASK_TITLE)
 }
 
 /// The sanitised description and its text, or a 422 on `description`.
