@@ -105,23 +105,11 @@ pub(crate) fn task(
         many => return Err(ambiguous(reference, many.len())),
     }
     let mut found = Vec::new();
-    let mut cursor: Option<String> = None;
-    loop {
-        let mut pairs = vec![("order", "id".to_owned()), ("limit", "100".to_owned())];
-        if let Some(c) = &cursor {
-            pairs.push(("cursor", c.clone()));
+    every_page(backend, "/tasks", &[("order", "id")], |task| {
+        if let Some(id) = task["id"].as_str().filter(|id| matches(id, &part)) {
+            found.push(id.to_owned());
         }
-        let page = backend.get("/tasks", Query::from_pairs(pairs))?;
-        for task in page["data"].as_array().into_iter().flatten() {
-            if let Some(id) = task["id"].as_str().filter(|id| matches(id, &part)) {
-                found.push(id.to_owned());
-            }
-        }
-        match page["meta"]["next_cursor"].as_str() {
-            Some(next) => cursor = Some(next.to_owned()),
-            None => break,
-        }
-    }
+    })?;
     match found.as_slice() {
         [one] => Ok(one.clone()),
         [] => Err(CliError::msg(format!(
@@ -140,17 +128,34 @@ fn ambiguous(reference: &str, n: usize) -> CliError {
 /// Every live list (all pages), in list order.
 pub(crate) fn all_lists(backend: &Backend) -> Result<Vec<Value>, CliError> {
     let mut lists = Vec::new();
+    every_page(backend, "/task_lists", &[], |list| lists.push(list.clone()))?;
+    Ok(lists)
+}
+
+/// Calls `f` with every item of a listing, page after page (100 a page).
+fn every_page(
+    backend: &Backend,
+    path: &str,
+    query: &[(&str, &str)],
+    mut f: impl FnMut(&Value),
+) -> Result<(), CliError> {
     let mut cursor: Option<String> = None;
     loop {
-        let mut pairs = vec![("limit", "100".to_owned())];
+        let mut pairs: Vec<(&str, String)> =
+            query.iter().map(|(k, v)| (*k, (*v).to_owned())).collect();
+        pairs.push(("limit", "100".to_owned()));
         if let Some(c) = &cursor {
             pairs.push(("cursor", c.clone()));
         }
-        let page = backend.get("/task_lists", Query::from_pairs(pairs))?;
-        lists.extend(page["data"].as_array().cloned().unwrap_or_default());
+        let page = backend.get(path, Query::from_pairs(pairs))?;
+        page["data"]
+            .as_array()
+            .into_iter()
+            .flatten()
+            .for_each(&mut f);
         match page["meta"]["next_cursor"].as_str() {
             Some(next) => cursor = Some(next.to_owned()),
-            None => return Ok(lists),
+            None => return Ok(()),
         }
     }
 }

@@ -34,6 +34,7 @@ mod list;
 mod net;
 mod notices;
 mod organiser;
+mod positions;
 mod public;
 mod restore;
 mod secrets;

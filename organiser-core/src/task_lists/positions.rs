@@ -6,17 +6,17 @@ use super::{TaskList, load_live, update};
 use crate::error::Result;
 use crate::ids::Id;
 use crate::organiser::WriteCx;
+use crate::positions::Placement;
 
 /// Makes room at `rank` (clamped) among `others` (live lists in position
 /// order, without the one being placed) and renumbers them; the placed
 /// list's position.
 pub(crate) fn place(cx: &WriteCx<'_>, others: &[Id], rank: i64) -> Result<i64> {
-    let slot = usize::try_from(rank.clamp(1, others.len() as i64 + 1) - 1).unwrap_or(0);
+    let placement = Placement::at(rank, others.len());
     for (i, &id) in others.iter().enumerate() {
-        let wanted = (if i < slot { i + 1 } else { i + 2 }) as i64;
-        set(cx, id, wanted)?;
+        set(cx, id, placement.of_other(i))?;
     }
-    Ok(slot as i64 + 1)
+    Ok(placement.position())
 }
 
 /// Renumbers `lists` (live, in position order) 1..n after one left.

@@ -5,7 +5,7 @@
 
 use super::expiry;
 use super::index::{self, Attrs, keys};
-use super::{Deleted, Task, TaskRow, load_row, save_row};
+use super::{Deleted, Task, TaskRow, load_row, put_live, save_row};
 use crate::deletions;
 use crate::error::{Error, Result};
 use crate::homes::{self, Home};
@@ -26,14 +26,13 @@ fn take_out(cx: &WriteCx<'_>, mut row: TaskRow, with: Option<Id>) -> Result<()> 
     save_row(cx, &row)
 }
 
-fn bring_back(cx: &WriteCx<'_>, mut row: TaskRow) -> Result<Task> {
-    row.deleted = None;
-    row.task.updated_at = cx.now();
-    expiry::archive_if_expired(cx, &mut row.task);
-    index::apply(cx, row.task.id, None, Some(&Attrs::of(&row.task)))?;
-    deletions::unrecord(cx, KIND, row.task.id)?;
-    save_row(cx, &row)?;
-    Ok(row.task)
+fn bring_back(cx: &WriteCx<'_>, row: TaskRow) -> Result<Task> {
+    let mut task = row.task;
+    task.updated_at = cx.now();
+    expiry::archive_if_expired(cx, &mut task);
+    deletions::unrecord(cx, KIND, task.id)?;
+    put_live(cx, None, &task)?;
+    Ok(task)
 }
 
 /// `DELETE /tasks/{id}`.

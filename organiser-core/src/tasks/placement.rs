@@ -4,14 +4,13 @@
 //! the home's open tasks 1..n, and only those whose position changed get a
 //! new `updated_at`.
 
-use std::ops::Bound;
-
 use super::index::keys;
 use super::{Task, TaskRow, load_row, put_live};
 use crate::error::Result;
 use crate::homes::Home;
 use crate::ids::Id;
 use crate::organiser::WriteCx;
+use crate::positions::Placement;
 use crate::store::key::{Reader, tail_id};
 use crate::store::schema::TASKS_OPEN_BY_HOME;
 use crate::store::{Dir, Tables};
@@ -43,30 +42,22 @@ pub(crate) fn bottom(cx: &WriteCx<'_>, home: Home) -> Result<i64> {
 pub(crate) fn place(cx: &WriteCx<'_>, home: Home, task: Id, rank: i64) -> Result<i64> {
     let prefix = keys::home_prefix(home).into_vec();
     let mut order: Vec<(i64, Id)> = Vec::new();
-    cx.scan(
-        TASKS_OPEN_BY_HOME,
-        Bound::Included(prefix.as_slice()),
-        crate::store::key::prefix_end(&prefix)
-            .as_deref()
-            .map_or(Bound::Unbounded, Bound::Excluded),
-        Dir::Asc,
-        &mut |k, _| {
-            let id = tail_id(k);
-            if id != task {
-                let mut r = Reader::new(&k[prefix.len()..]);
-                order.push((r.i64(), id));
-            }
-            Ok(true)
-        },
-    )?;
-    let slot = usize::try_from(rank.clamp(1, order.len() as i64 + 1) - 1).unwrap_or(0);
+    cx.scan_prefix(TASKS_OPEN_BY_HOME, &prefix, Dir::Asc, &mut |k, _| {
+        let id = tail_id(k);
+        if id != task {
+            let mut r = Reader::new(&k[prefix.len()..]);
+            order.push((r.i64(), id));
+        }
+        Ok(true)
+    })?;
+    let placement = Placement::at(rank, order.len());
     for (i, (position, id)) in order.iter().enumerate() {
-        let wanted = (if i < slot { i + 1 } else { i + 2 }) as i64;
+        let wanted = placement.of_other(i);
         if *position != wanted {
             renumber(cx, *id, wanted)?;
         }
     }
-    Ok(slot as i64 + 1)
+    Ok(placement.position())
 }
 
 fn renumber(cx: &WriteCx<'_>, id: Id, position: i64) -> Result<()> {
