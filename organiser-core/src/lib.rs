@@ -65,7 +65,7 @@ pub use licence::{
 };
 pub use list::{Direction, ListParams, Page};
 pub use notices::{LicenceText, NoticeGroup, NoticePackage, Notices, notices};
-pub use organiser::{Organiser, STORE_FILE};
+pub use organiser::{Organiser, RawExport, STORE_FILE};
 pub use secrets::{KEY_FILE as SECRET_KEY_FILE, SecretKey, write_private};
 pub use store::OpenError;
 pub use system::{

@@ -21,6 +21,10 @@ use crate::{account, settle};
 /// The store's file name inside the data directory.
 pub const STORE_FILE: &str = "organiser.redb";
 
+/// Every table's name with its entries (key and value bytes), as
+/// [`Organiser::raw_export`] gives them.
+pub type RawExport = Vec<(String, Vec<(Vec<u8>, Vec<u8>)>)>;
+
 /// A handle on one store. Cheap to clone; share it between threads.
 #[derive(Clone)]
 pub struct Organiser {
@@ -222,6 +226,15 @@ impl Organiser {
     /// The owner's zone.
     pub fn zone(&self) -> Zone {
         self.inner.zone()
+    }
+
+    /// Every entry of every table, in table then key order: a byte-exact
+    /// picture of the store, for consistency checks ("a failed request
+    /// leaves the store as it was") and support. Entries are the store's
+    /// own encoding, not the API's.
+    pub fn raw_export(&self) -> Result<RawExport> {
+        let tx = self.inner.store.begin_read()?;
+        crate::store::dump(&tx)
     }
 
     /// The options the store was opened with.
