@@ -5,11 +5,13 @@
 use jiff::Timestamp;
 use serde::Serialize;
 
-use crate::api::Query;
-use crate::error::{Details, Result};
+use crate::engine::op::{ReadOp, Route};
+use crate::engine::request::{Method, Request, Response};
+use crate::engine::{Cx, Organiser, WriteCx};
+use crate::error::{Details, Error, Result};
 use crate::ids::Id;
+use crate::list::Query;
 use crate::list::{Cursor, ListParams, Page, Scan, count, walk};
-use crate::organiser::{Cx, WriteCx};
 use crate::store::key::{Key, Reader};
 use crate::store::schema::{DELETIONS, DELETIONS_BY_RECORD};
 use crate::store::{Dir, Tables};
@@ -88,7 +90,27 @@ pub(crate) fn unrecord(cx: &WriteCx<'_>, kind: &str, id: Id) -> Result<()> {
     Ok(())
 }
 
-pub(crate) fn list<T: Tables>(cx: &Cx<'_, T>, q: &DeletionQuery) -> Result<Page<Deletion>> {
+static LIST: ReadOp = ReadOp::PLAIN;
+
+impl Organiser {
+    /// `GET /deletions`.
+    pub fn deletions(&self, query: &DeletionQuery) -> Result<Page<Deletion>> {
+        self.inner.read_op(&LIST, |cx| list(cx, query))
+    }
+}
+
+/// `/deletions`.
+pub(crate) fn routes<'r>(req: &'r Request, segments: &[&'r str]) -> Result<Route<'r>> {
+    Ok(match (req.method, segments) {
+        (Method::Get, ["deletions"]) => {
+            let query = DeletionQuery::parse(&req.query)?;
+            LIST.route(move |cx| Ok(Response::json(200, &list(cx, &query)?.to_body())))
+        }
+        _ => return Err(Error::NotFound),
+    })
+}
+
+fn list<T: Tables>(cx: &Cx<'_, T>, q: &DeletionQuery) -> Result<Page<Deletion>> {
     let lo = match q.since {
         Some(since) => Key::new().timestamp(since).into_vec(),
         None => Vec::new(),

@@ -4,6 +4,30 @@
 use serde::Serialize;
 
 use crate::config::{APP, MIN_SHELL_VERSION};
+use crate::engine::Organiser;
+use crate::engine::op::{PlainOp, Route};
+use crate::engine::request::{Method, Request, Response};
+use crate::error::{Error, Result};
+
+static DISCOVERY: PlainOp = PlainOp::PUBLIC;
+
+impl Organiser {
+    /// Discovery for a server reached at `base_url` (`GET /.well-known/organiser`).
+    pub fn discovery(&self, base_url: &str) -> Discovery {
+        discovery(&self.inner.options.build.version, base_url)
+    }
+}
+
+/// `/.well-known/organiser`, the one route that needs no principal.
+pub(crate) fn routes<'r>(req: &'r Request, segments: &[&'r str]) -> Result<Route<'r>> {
+    Ok(match (req.method, segments) {
+        (Method::Get, [".well-known", "organiser"]) => DISCOVERY.route(move |inner| {
+            let found = discovery(&inner.options.build.version, &req.base_url);
+            Ok(Response::data(200, &found))
+        }),
+        _ => return Err(Error::NotFound),
+    })
+}
 
 /// `GET /.well-known/organiser`.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize)]
@@ -29,7 +53,7 @@ pub struct ApiVersion {
 
 /// Discovery for a server reached at `base_url` (scheme, host and port, no
 /// trailing slash).
-pub(crate) fn discovery(version: &str, base_url: &str) -> Discovery {
+fn discovery(version: &str, base_url: &str) -> Discovery {
     Discovery {
         app: APP,
         version: version.to_owned(),

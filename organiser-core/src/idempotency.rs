@@ -8,14 +8,14 @@
 //! is not used up and a retry runs again.
 
 use std::collections::HashSet;
-use std::sync::Mutex;
+use std::sync::{Arc, Mutex};
 
 use jiff::{SignedDuration, Timestamp};
 use serde::{Deserialize, Serialize};
 
+use crate::engine::{Inner, WriteCx};
 use crate::error::{Error, Result};
 use crate::limits::IDEMPOTENCY_WINDOW_SECS;
-use crate::organiser::{Inner, WriteCx};
 use crate::secrets::{sha256, to_hex};
 use crate::store::key::Key;
 use crate::store::schema::{IDEMPOTENCY, IDEMPOTENCY_BY_TIME};
@@ -26,13 +26,13 @@ use crate::store::{Dir, Tables};
 pub(crate) struct InFlight(Mutex<HashSet<[u8; 32]>>);
 
 /// A running request's hold on its key; dropping it lets retries in.
-pub(crate) struct Claim<'a> {
-    in_flight: &'a InFlight,
+pub(crate) struct Claim {
+    in_flight: Arc<InFlight>,
     pub(crate) key: [u8; 32],
     pub(crate) fingerprint: [u8; 32],
 }
 
-impl Drop for Claim<'_> {
+impl Drop for Claim {
     fn drop(&mut self) {
         self.in_flight
             .0
@@ -52,9 +52,9 @@ struct Stored {
 }
 
 /// What to do with a request that carries a key.
-pub(crate) enum Begin<'a> {
+pub(crate) enum Begin {
     /// Run it, then store its response with the claim.
-    Run(Claim<'a>),
+    Run(Claim),
     /// It ran before: answer this again.
     Replay { status: u16, body: Option<String> },
 }
@@ -113,10 +113,10 @@ pub(crate) fn fingerprint(method: &str, path: &str, body: Option<&serde_json::Va
     sha256(text.as_bytes())
 }
 
-pub(crate) fn begin<'a>(inner: &'a Inner, key: &str, fingerprint: [u8; 32]) -> Result<Begin<'a>> {
+pub(crate) fn begin(inner: &Inner, key: &str, fingerprint: [u8; 32]) -> Result<Begin> {
     let key = sha256(key.as_bytes());
-    if !inner
-        .in_flight
+    let in_flight = inner.ext.get::<InFlight>();
+    if !in_flight
         .0
         .lock()
         .unwrap_or_else(|e| e.into_inner())
@@ -125,7 +125,7 @@ pub(crate) fn begin<'a>(inner: &'a Inner, key: &str, fingerprint: [u8; 32]) -> R
         return Err(Error::IdempotencyKeyInUse);
     }
     let claim = Claim {
-        in_flight: &inner.in_flight,
+        in_flight,
         key,
         fingerprint,
     };
@@ -144,12 +144,7 @@ pub(crate) fn begin<'a>(inner: &'a Inner, key: &str, fingerprint: [u8; 32]) -> R
 }
 
 /// Stores a success under its claim, inside the request's own transaction.
-pub(crate) fn save(
-    cx: &WriteCx<'_>,
-    claim: &Claim<'_>,
-    status: u16,
-    body: Option<&str>,
-) -> Result<()> {
+pub(crate) fn save(cx: &WriteCx<'_>, claim: &Claim, status: u16, body: Option<&str>) -> Result<()> {
     if let Some(old) = cx.get_json::<Stored>(IDEMPOTENCY, &claim.key)? {
         cx.remove(
             IDEMPOTENCY_BY_TIME,

@@ -15,6 +15,12 @@ use ulid::Ulid;
 pub struct Id(Ulid);
 
 impl Id {
+    /// The ID in a path segment; anything else is 404 (document 1,
+    /// "Errors": "the ID is not an ID").
+    pub(crate) fn from_path(segment: &str) -> crate::error::Result<Id> {
+        Id::parse(segment).ok_or(crate::error::Error::NotFound)
+    }
+
     /// Parses a 26-character ULID; `None` for anything else.
     pub fn parse(s: &str) -> Option<Id> {
         // 26 Crockford base-32 digits hold 130 bits; a ULID is 128, so the

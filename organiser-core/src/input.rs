@@ -66,6 +66,26 @@ impl<T> Field<T> {
     }
 }
 
+impl<T> Field<T> {
+    /// The value, if one was sent.
+    pub fn value(self) -> Option<T> {
+        match self {
+            Field::Value(v) => Some(v),
+            _ => None,
+        }
+    }
+}
+
+impl Field<String> {
+    /// The text, if a value was sent.
+    pub fn as_deref(&self) -> Option<&str> {
+        match self {
+            Field::Value(s) => Some(s.as_str()),
+            _ => None,
+        }
+    }
+}
+
 impl<T> From<Option<T>> for Field<T> {
     /// `Some(v)` sets, `None` clears.
     fn from(v: Option<T>) -> Self {
@@ -101,6 +121,19 @@ pub(crate) fn record<'a>(body: Option<&'a Value>, wrapper: &str) -> Result<Field
             "`{wrapper}` must be a JSON object"
         ))),
     }
+}
+
+/// Reads the record under `wrapper` with `read`, then finishes: the
+/// typed input, or every mistake of the body as one 422.
+pub(crate) fn parse_record<T>(
+    body: Option<&Value>,
+    wrapper: &str,
+    read: impl FnOnce(&mut Fields<'_>) -> T,
+) -> Result<T> {
+    let mut f = record(body, wrapper)?;
+    let parsed = read(&mut f);
+    f.finish()?;
+    Ok(parsed)
 }
 
 /// The top-level object of `body`, for bodies that are not wrapped.

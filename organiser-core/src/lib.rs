@@ -18,12 +18,13 @@
 
 mod account;
 mod api;
+mod auth;
 pub mod clock;
 mod config;
 mod deletions;
 mod discovery;
+mod engine;
 mod error;
-mod homes;
 mod html;
 mod idempotency;
 mod ids;
@@ -35,7 +36,7 @@ mod net;
 mod notices;
 mod organiser;
 mod positions;
-mod public;
+mod registry;
 mod restore;
 mod secrets;
 mod settle;
@@ -47,34 +48,33 @@ mod text;
 pub mod time;
 mod vocabulary;
 
-pub use account::{
-    ApiToken, Appearance, AppearanceChange, Auth, Me, NewToken, OwnerChange, OwnerInit, SignedIn,
-};
-pub use api::{Method, Query, Request, Response};
+pub use account::{Appearance, AppearanceChange, Me, NewToken, OwnerChange, OwnerInit, SignedIn};
+pub use auth::{ApiToken, Auth};
 pub use clock::{Clock, ManualClock, StartingAt, SystemClock};
 pub use config::{APP, BuildInfo, Options, UpdateConfig, parse_public_key};
 pub use deletions::{Deletion, DeletionQuery};
 pub use discovery::Discovery;
+pub use engine::Organiser;
+pub use engine::request::{Method, Request, Response};
 pub use error::{ConflictKind, Details, Error, Result};
-pub use homes::Home;
 pub use ids::Id;
 pub use input::Field;
 pub use licence::{
     Licence, LicenceKeyPayload, LicenceProblem, LicenceState, Licensee,
     sign_key as sign_licence_key,
 };
-pub use list::{Direction, ListParams, Page};
+pub use list::{Direction, ListParams, Page, Query};
 pub use notices::{LicenceText, NoticeGroup, NoticePackage, Notices, notices};
-pub use organiser::{Organiser, RawExport, STORE_FILE};
+pub use organiser::STORE_FILE;
 pub use secrets::{KEY_FILE as SECRET_KEY_FILE, SecretKey, write_private};
-pub use store::OpenError;
+pub use store::{OpenError, RawExport};
 pub use system::{
     Manifest, ManifestRelease, SignedManifest, System, SystemChange, UpdateInfo, UpdateStatus,
 };
 pub use task_lists::{TaskList, TaskListInput, TaskListQuery};
 pub use tasks::{
-    PageCounts, Task, TaskCounts, TaskCountsQuery, TaskInput, TaskListCount, TaskOrder, TaskQuery,
-    TaskStatus, View,
+    Home, PageCounts, Task, TaskCounts, TaskCountsQuery, TaskInput, TaskListCount, TaskOrder,
+    TaskQuery, TaskStatus, View,
 };
 pub use text::squish;
 pub use vocabulary::{

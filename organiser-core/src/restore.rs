@@ -1,43 +1,21 @@
 //! Restore windows (document 1, "Deletion"; document 2, "Delete and
 //! restore"): task lists, tasks, projects and people can be restored for 20
 //! seconds after DELETE, then the delete is permanent. Pending permanent
-//! deletes are indexed by when they fall due and settled by the clock.
+//! deletes are indexed by when they fall due and settled by the clock,
+//! which calls the purge its record kind declares.
 
 use std::ops::Bound;
 
 use jiff::{SignedDuration, Timestamp};
 
+use crate::engine::kinds::RecordKind;
+use crate::engine::{Cx, WriteCx};
 use crate::error::Result;
 use crate::ids::Id;
 use crate::limits::RESTORE_WINDOW_SECS;
-use crate::organiser::{Cx, WriteCx};
 use crate::store::key::{Key, Reader};
 use crate::store::schema::PURGES;
 use crate::store::{Dir, Tables};
-
-/// What can be restored.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub(crate) enum Restorable {
-    TaskList,
-    Task,
-}
-
-impl Restorable {
-    fn tag(self) -> u8 {
-        match self {
-            Restorable::TaskList => 1,
-            Restorable::Task => 2,
-        }
-    }
-
-    fn from_tag(tag: u8) -> Option<Restorable> {
-        match tag {
-            1 => Some(Restorable::TaskList),
-            2 => Some(Restorable::Task),
-            _ => None,
-        }
-    }
-}
 
 fn window() -> SignedDuration {
     SignedDuration::from_secs(RESTORE_WINDOW_SECS)
@@ -48,17 +26,17 @@ pub(crate) fn within_window(deleted_at: Timestamp, now: Timestamp) -> bool {
     now.duration_since(deleted_at) < window()
 }
 
-fn key(kind: Restorable, id: Id, deleted_at: Timestamp) -> Key {
+fn key(kind: &RecordKind, id: Id, deleted_at: Timestamp) -> Key {
     Key::new()
         .timestamp(deleted_at + window())
-        .tag(kind.tag())
+        .tag(kind.tag)
         .id(id)
 }
 
 /// Makes the delete of `id` permanent once its window ends.
 pub(crate) fn schedule(
     cx: &WriteCx<'_>,
-    kind: Restorable,
+    kind: &RecordKind,
     id: Id,
     deleted_at: Timestamp,
 ) -> Result<()> {
@@ -68,7 +46,7 @@ pub(crate) fn schedule(
 /// The delete was undone.
 pub(crate) fn cancel(
     cx: &WriteCx<'_>,
-    kind: Restorable,
+    kind: &RecordKind,
     id: Id,
     deleted_at: Timestamp,
 ) -> Result<()> {
@@ -113,12 +91,10 @@ pub(crate) fn settle(cx: &mut WriteCx<'_>) -> Result<()> {
         cx.remove(PURGES, &k)?;
         let mut r = Reader::new(&k);
         let _due = r.i64();
-        let kind = Restorable::from_tag(r.tag());
+        let tag = r.tag();
         let id = r.id();
-        match kind {
-            Some(Restorable::TaskList) => crate::task_lists::purge(cx, id)?,
-            Some(Restorable::Task) => crate::tasks::purge(cx, id)?,
-            None => {}
+        if let Some(purge) = cx.org.wiring.kind_by_tag(tag).and_then(|k| k.purge) {
+            purge(cx, id)?;
         }
     }
     Ok(())

@@ -27,12 +27,13 @@ pub(crate) async fn api(
     match translate(&state, method, uri, headers, body).await {
         Ok(Translated::Core(request)) => {
             let head = request.method == Method::Get && method == HttpMethod::HEAD;
-            if request.method == Method::Get {
-                // Reads take microseconds on a snapshot: answer them here
-                // rather than paying for a hop to the blocking pool.
-                return render(state.org.handle(&request), head);
+            // Reads take microseconds on a snapshot: the core answers them
+            // here rather than paying for a hop to the blocking pool.
+            if let Some(response) = state.org.handle_without_waiting(&request) {
+                return render(response, head);
             }
-            // Writes wait for the disk (and update checks for the network).
+            // Writes wait for the disk (update checks for the network, and
+            // a read that must first settle what the clock made due).
             let org = state.org.clone();
             match tokio::task::spawn_blocking(move || org.handle(&request)).await {
                 Ok(response) => render(response, head),

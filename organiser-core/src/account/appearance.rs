@@ -4,9 +4,9 @@ use jiff::Timestamp;
 use serde::{Deserialize, Serialize};
 
 use crate::account::owner;
+use crate::engine::{Cx, WriteCx};
 use crate::error::{Details, Result};
 use crate::input::{Field, Fields};
-use crate::organiser::{Cx, WriteCx};
 use crate::store::Tables;
 
 /// Accent colours, the first is the default.

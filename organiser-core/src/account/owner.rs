@@ -2,23 +2,43 @@
 //! first launch the trial counts from. A new store has an owner named
 //! "Owner", username "owner", zone "UTC" (DESIGN.md "Running it").
 
+use std::sync::{Arc, RwLock};
+
 use jiff::Timestamp;
 use jiff::civil::Date;
 use serde::{Deserialize, Serialize};
 
 use crate::account::appearance::AppearanceSettings;
-use crate::account::tokens::ApiToken;
-use crate::account::{Auth, password};
+use crate::account::password;
+use crate::auth::{ApiToken, Auth};
+use crate::engine::Inner;
+use crate::engine::{Cx, WriteCx};
 use crate::error::{Details, Error, Result};
 use crate::input::{Field, Fields};
 use crate::limits;
-use crate::organiser::{Cx, WriteCx};
 use crate::store::schema::SINGLETONS;
 use crate::store::{Tables, WriteTx};
 use crate::text::{char_len, squished_required};
 use crate::time::Zone;
 
 const KEY: &[u8] = b"owner";
+
+/// The owner as last committed, kept in memory for reads that need only
+/// the owner (`GET /me`).
+#[derive(Default)]
+pub(crate) struct OwnerCache(RwLock<Option<Arc<Owner>>>);
+
+/// Keeps `owner` as the owner last committed.
+pub(crate) fn remember(inner: &Inner, owner: Owner) {
+    let cache = inner.ext.get::<OwnerCache>();
+    *cache.0.write().unwrap_or_else(|e| e.into_inner()) = Some(Arc::new(owner));
+}
+
+fn remembered(inner: &Inner) -> Result<Arc<Owner>> {
+    let cache = inner.ext.get::<OwnerCache>();
+    let owner = cache.0.read().unwrap_or_else(|e| e.into_inner()).clone();
+    owner.ok_or_else(|| Error::Storage("the owner was not read at open".into()))
+}
 
 /// The stored owner.
 #[derive(Debug, Clone, Serialize, Deserialize)]
@@ -120,8 +140,8 @@ pub(crate) fn load<T: Tables>(cx: &Cx<'_, T>) -> Result<Owner> {
 pub(crate) fn save(cx: &mut WriteCx<'_>, owner: &mut Owner) -> Result<()> {
     owner.updated_at = cx.now();
     cx.put_json(SINGLETONS, KEY, owner)?;
-    let cached = std::sync::Arc::new(owner.clone());
-    cx.on_commit(move |inner| *inner.owner.write().unwrap_or_else(|e| e.into_inner()) = cached);
+    let cached = owner.clone();
+    cx.on_commit(move |inner| remember(inner, cached));
     let zone = owner.zone();
     if &zone != cx.zone() {
         cx.set_zone(zone);
@@ -131,7 +151,7 @@ pub(crate) fn save(cx: &mut WriteCx<'_>, owner: &mut Owner) -> Result<()> {
 
 /// `GET /me`: from the owner as last committed, with no store access.
 pub(crate) fn me<T>(cx: &Cx<'_, T>, auth: &Auth) -> Result<Me> {
-    Ok(render(&cx.org.owner(), cx, auth))
+    Ok(render(&*remembered(cx.org)?, cx, auth))
 }
 
 /// `Me` of `owner` (just saved, inside a write) as `auth` sees it.
@@ -249,6 +269,25 @@ pub(crate) fn change(cx: &mut WriteCx<'_>, auth: &Auth, change: &OwnerChange) ->
 }
 
 /// `PUT /me/username`.
+/// `{username}` of `PUT /me/username`.
+pub(crate) fn parse_username(body: Option<&serde_json::Value>) -> Result<Field<String>> {
+    let mut f = crate::input::top(body)?;
+    let username = f.string("username");
+    f.finish()?;
+    Ok(username)
+}
+
+/// `{current_password, password}` of `PUT /me/password`.
+pub(crate) fn parse_password(
+    body: Option<&serde_json::Value>,
+) -> Result<(Option<String>, Option<String>)> {
+    let mut f = crate::input::top(body)?;
+    let current = f.string("current_password");
+    let new = f.string("password");
+    f.finish()?;
+    Ok((current.value(), new.value()))
+}
+
 pub(crate) fn set_username(
     cx: &mut WriteCx<'_>,
     auth: &Auth,

@@ -9,9 +9,10 @@ use jiff::{SignedDuration, Timestamp};
 use serde::{Deserialize, Serialize};
 use subtle::ConstantTimeEq;
 
-use crate::account::{Auth, owner, password};
+use crate::account::{owner, password};
+use crate::auth::Auth;
+use crate::engine::{Inner, WriteCx};
 use crate::error::{Error, Result};
-use crate::organiser::{Inner, WriteCx};
 use crate::secrets::{random_bytes, sha256};
 use crate::store::Tables;
 use crate::store::schema::SESSIONS;

@@ -9,12 +9,13 @@ use jiff::{SignedDuration, Timestamp};
 use serde::{Deserialize, Serialize};
 use subtle::ConstantTimeEq;
 
-use crate::account::Auth;
+use crate::auth::{ApiToken, Auth};
 use crate::error::{Details, Error, Result};
+use crate::input::Field;
 use std::collections::HashMap;
 use std::sync::Mutex;
 
-use crate::organiser::{Cx, Inner, WriteCx};
+use crate::engine::{Cx, Inner, WriteCx};
 use crate::secrets::{random_bytes, sha256, to_hex};
 use crate::store::schema::API_TOKENS;
 use crate::store::{Dir, Tables};
@@ -26,24 +27,6 @@ pub(crate) const PREFIX: &str = "org_";
 
 /// `last_used_at` is rewritten at most this often.
 const LAST_USED_GRANULARITY: SignedDuration = SignedDuration::from_secs(60);
-
-/// An API token as the API shows it.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
-pub struct ApiToken {
-    /// The token's number.
-    pub id: u64,
-    /// The owner's label for it.
-    pub name: String,
-    /// When it was made.
-    #[serde(with = "crate::time::serde_timestamp")]
-    pub created_at: Timestamp,
-    /// When it stops working; null for never.
-    #[serde(with = "crate::time::serde_timestamp::option")]
-    pub expires_at: Option<Timestamp>,
-    /// When it was last used (to the minute).
-    #[serde(with = "crate::time::serde_timestamp::option")]
-    pub last_used_at: Option<Timestamp>,
-}
 
 /// A token just made: the only time its secret is shown.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize)]
@@ -76,6 +59,31 @@ fn split(bearer: &str) -> Option<(u64, &str)> {
     }
     Some((id.parse().ok()?, secret))
 }
+
+/// `{api_token: {name, expires_at?}}`: the name (checked on create) and
+/// the expiry.
+pub(crate) fn parse(body: Option<&serde_json::Value>) -> Result<(String, Option<Timestamp>)> {
+    let mut f = crate::input::record(body, "api_token")?;
+    let name = f.string("name");
+    let expires_at = match f.raw("expires_at") {
+        Field::Value(serde_json::Value::String(s)) => match crate::time::parse_timestamp(s) {
+            Some(t) => Some(t),
+            None => {
+                f.add("expires_at", EXPIRES_AT_SHAPE);
+                None
+            }
+        },
+        Field::Value(_) => {
+            f.add("expires_at", EXPIRES_AT_SHAPE);
+            None
+        }
+        _ => None,
+    };
+    f.finish()?;
+    Ok((name.as_deref().unwrap_or_default().to_owned(), expires_at))
+}
+
+const EXPIRES_AT_SHAPE: &str = "must be an ISO 8601 date-time with Z or a UTC offset";
 
 pub(crate) fn create(
     cx: &mut WriteCx<'_>,
@@ -131,7 +139,7 @@ pub(crate) fn list<T: Tables>(cx: &Cx<'_, T>, auth: &Auth) -> Result<Vec<ApiToke
         Dir::Asc,
         &mut |_, v| {
             let mut stored: StoredToken = serde_json::from_slice(v)?;
-            if let Some(used) = cx.org.tokens.last_used(stored.token.id) {
+            if let Some(used) = cx.org.ext.get::<TokenCache>().last_used(stored.token.id) {
                 stored.token.last_used_at = Some(used);
             }
             tokens.push(stored.token);
@@ -144,7 +152,7 @@ pub(crate) fn list<T: Tables>(cx: &Cx<'_, T>, auth: &Auth) -> Result<Vec<ApiToke
 pub(crate) fn revoke(cx: &mut WriteCx<'_>, auth: &Auth, id: u64) -> Result<()> {
     auth.require_session()?;
     if cx.remove(API_TOKENS, &key(id))? {
-        cx.on_commit(move |inner| inner.tokens.forget(id));
+        cx.on_commit(move |inner| inner.ext.get::<TokenCache>().forget(id));
         Ok(())
     } else {
         Err(Error::NotFound)
@@ -185,9 +193,10 @@ impl TokenCache {
 /// moves `last_used_at` in memory (to the minute), and [`flush_uses`]
 /// writes it down.
 pub(crate) fn authenticate(inner: &Inner, bearer: &str) -> Result<ApiToken> {
+    let cache = inner.ext.get::<TokenCache>();
     let (id, secret) = split(bearer.trim()).ok_or(Error::Unauthorized)?;
     let presented = sha256(secret.as_bytes());
-    let cached = inner.tokens.lock().get(&id).cloned();
+    let cached = cache.lock().get(&id).cloned();
     let cached = match cached {
         Some(c) => c,
         None => {
@@ -201,7 +210,7 @@ pub(crate) fn authenticate(inner: &Inner, bearer: &str) -> Result<ApiToken> {
                 hash,
                 dirty: false,
             };
-            inner.tokens.lock().entry(id).or_insert(c).clone()
+            cache.lock().entry(id).or_insert(c).clone()
         }
     };
     if !bool::from(presented.ct_eq(&cached.hash)) {
@@ -218,7 +227,7 @@ pub(crate) fn authenticate(inner: &Inner, bearer: &str) -> Result<ApiToken> {
     if !stale {
         return Ok(cached.token);
     }
-    let mut tokens = inner.tokens.lock();
+    let mut tokens = cache.lock();
     let entry = tokens.get_mut(&id).ok_or(Error::Unauthorized)?;
     entry.token.last_used_at = Some(now);
     entry.dirty = true;
@@ -228,8 +237,8 @@ pub(crate) fn authenticate(inner: &Inner, bearer: &str) -> Result<ApiToken> {
 /// Writes the `last_used_at` of tokens used since the last flush; whether
 /// anything was written.
 pub(crate) fn flush_uses(inner: &Inner) -> Result<bool> {
-    let dirty: Vec<(u64, Option<Timestamp>)> = inner
-        .tokens
+    let cache = inner.ext.get::<TokenCache>();
+    let dirty: Vec<(u64, Option<Timestamp>)> = cache
         .lock()
         .iter()
         .filter(|(_, c)| c.dirty)
@@ -248,7 +257,7 @@ pub(crate) fn flush_uses(inner: &Inner) -> Result<bool> {
         }
         Ok(())
     })?;
-    let mut tokens = inner.tokens.lock();
+    let mut tokens = cache.lock();
     for (id, used) in dirty {
         if let Some(c) = tokens.get_mut(&id).filter(|c| c.token.last_used_at == used) {
             c.dirty = false;

@@ -2,7 +2,10 @@
 //! days from first launch, `licensed` for a valid key that covers this
 //! version, `read_only` otherwise, and the read-only rule for writes.
 
+mod api;
 mod key;
+
+pub(crate) use api::routes;
 
 pub use key::{LicenceKeyPayload, sign as sign_key};
 
@@ -10,10 +13,11 @@ use jiff::civil::Date;
 use jiff::{SignedDuration, Timestamp};
 use serde::{Deserialize, Serialize};
 
-use crate::account::{Auth, owner};
+use crate::account::owner;
+use crate::auth::Auth;
+use crate::engine::{Cx, WriteCx};
 use crate::error::{Error, Result};
 use crate::limits::TRIAL_DAYS;
-use crate::organiser::{Cx, WriteCx};
 use crate::store::Tables;
 use crate::store::schema::SINGLETONS;
 

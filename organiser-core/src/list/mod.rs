@@ -5,8 +5,10 @@
 mod cursor;
 mod page;
 mod params;
+mod query;
 
 pub(crate) use cursor::Cursor;
 pub use page::Page;
 pub(crate) use page::{Scan, count, walk};
 pub use params::{Direction, ListParams};
+pub use query::Query;

@@ -3,7 +3,7 @@
 
 use jiff::Timestamp;
 
-use crate::api::Query;
+use super::Query;
 use crate::error::{Details, Result};
 use crate::limits::{DEFAULT_PAGE_SIZE, MAX_PAGE_SIZE};
 

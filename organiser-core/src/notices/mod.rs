@@ -73,6 +73,19 @@ impl Notices {
     }
 }
 
+/// `/licences`: fixed data, for any principal.
+pub(crate) fn routes<'r>(
+    req: &'r crate::engine::request::Request,
+    segments: &[&'r str],
+) -> crate::error::Result<crate::engine::op::Route<'r>> {
+    use crate::engine::request::{Method, Response};
+    static NOTICES: crate::engine::op::PlainOp = crate::engine::op::PlainOp::PRIVATE;
+    Ok(match (req.method, segments) {
+        (Method::Get, ["licences"]) => NOTICES.route(|_| Ok(Response::data(200, notices()))),
+        _ => return Err(crate::error::Error::NotFound),
+    })
+}
+
 /// The open source notices (`GET /licences`), parsed once from the embedded
 /// `notices.json`.
 pub fn notices() -> &'static Notices {

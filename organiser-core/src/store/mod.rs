@@ -125,16 +125,26 @@ impl Store {
     }
 }
 
+/// Every table's name with its entries (key and value bytes), in table
+/// then key order, as `Organiser::raw_export` gives them.
+pub type RawExport = Vec<(String, Vec<(Vec<u8>, Vec<u8>)>)>;
+
 /// Every entry of every table of the schema, in table then key order.
-pub(crate) fn dump(tx: &ReadTx) -> Result<Vec<(String, Vec<(Vec<u8>, Vec<u8>)>)>> {
+pub(crate) fn dump(tx: &ReadTx) -> Result<RawExport> {
     use redb::TableHandle;
     let mut out = Vec::with_capacity(schema::ALL.len());
     for &t in schema::ALL {
         let mut entries = Vec::new();
-        tx.scan(t, Bound::Unbounded, Bound::Unbounded, Dir::Asc, &mut |k, v| {
-            entries.push((k.to_vec(), v.to_vec()));
-            Ok(true)
-        })?;
+        tx.scan(
+            t,
+            Bound::Unbounded,
+            Bound::Unbounded,
+            Dir::Asc,
+            &mut |k, v| {
+                entries.push((k.to_vec(), v.to_vec()));
+                Ok(true)
+            },
+        )?;
         out.push((t.name().to_owned(), entries));
     }
     Ok(out)

@@ -1,7 +1,10 @@
 //! System and updates (document 1, "System", "Update status", PATCH
 //! `/system` rules and `POST /system/update_check`).
 
+mod api;
 pub(crate) mod update;
+
+pub(crate) use api::routes;
 
 pub use update::{Manifest, ManifestRelease, SignedManifest};
 
@@ -9,9 +12,9 @@ use jiff::Timestamp;
 use jiff::civil::Date;
 use serde::{Deserialize, Serialize};
 
+use crate::engine::{Cx, WriteCx};
 use crate::error::{Details, Error, Result};
 use crate::input::{Field, Fields};
-use crate::organiser::{Cx, WriteCx};
 use crate::store::Tables;
 use crate::store::schema::SINGLETONS;
 

@@ -3,22 +3,25 @@
 //! positions among live lists, delete with all their tasks, and restore
 //! within 20 seconds under `Name (2)` when the name was taken meanwhile.
 
+mod api;
 mod positions;
+
+pub(crate) use api::routes;
 
 use jiff::Timestamp;
 use serde::{Deserialize, Serialize};
 use serde_json::Value;
 
-use crate::api::Query;
 use crate::deletions;
+use crate::engine::kinds::{RecordKind, Taken};
+use crate::engine::{Cx, WriteCx};
 use crate::error::{Details, Error, Result};
-use crate::homes::Home;
 use crate::ids::Id;
 use crate::input::{Field, record};
 use crate::limits;
+use crate::list::Query;
 use crate::list::{Cursor, Direction, ListParams, Page, Scan, count, walk};
-use crate::organiser::{Cx, WriteCx};
-use crate::restore::{self, Restorable};
+use crate::restore;
 use crate::store::key::{Key, tail_id};
 use crate::store::schema::{
     TASK_LISTS, TASK_LISTS_BY_NAME, TASK_LISTS_BY_POSITION, TASK_LISTS_BY_UPDATED,
@@ -27,7 +30,12 @@ use crate::store::{Dir, Tables};
 use crate::text::{char_len, fold_case, squished_required};
 use crate::vocabulary::{COLORS, PICKER_ICONS};
 
-const KIND: &str = "task_list";
+/// Task lists: restorable for 20 seconds, and homes of tasks.
+pub(crate) static KIND: RecordKind = RecordKind {
+    purge: Some(purge),
+    is_live: Some(is_live),
+    ..RecordKind::new("task_list", 1)
+};
 
 /// A task list as the API shows it.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
@@ -67,8 +75,24 @@ pub struct TaskListInput {
 struct ListDeleted {
     #[serde(with = "crate::time::serde_timestamp")]
     at: Timestamp,
-    /// The tasks the delete took with it.
-    tasks: Vec<Id>,
+    /// What the delete took with it (its tasks).
+    #[serde(default)]
+    taken: Taken,
+    /// The tasks the delete took, as stores of schema 1 before the registry
+    /// of record kinds kept them; read into `taken`.
+    #[serde(default, rename = "tasks", skip_serializing)]
+    legacy_tasks: Vec<Id>,
+}
+
+impl ListDeleted {
+    /// What the delete took, however the row was written.
+    fn taken(&self) -> Taken {
+        let mut taken = self.taken.clone();
+        if !self.legacy_tasks.is_empty() {
+            taken.0.push(("task".to_owned(), self.legacy_tasks.clone()));
+        }
+        taken
+    }
 }
 
 #[derive(Debug, Clone, Serialize, Deserialize)]
@@ -97,7 +121,7 @@ fn save(cx: &WriteCx<'_>, row: &ListRow) -> Result<()> {
 }
 
 /// Whether `id` names a live list.
-pub(crate) fn is_live<T: Tables>(cx: &Cx<'_, T>, id: Id) -> Result<bool> {
+fn is_live<T: Tables>(cx: &Cx<'_, T>, id: Id) -> Result<bool> {
     Ok(matches!(
         load_row(cx, id)?,
         Some(ListRow { deleted: None, .. })
@@ -347,9 +371,9 @@ pub(crate) fn change(cx: &mut WriteCx<'_>, id: Id, input: &TaskListInput) -> Res
 pub(crate) fn delete(cx: &mut WriteCx<'_>, id: Id) -> Result<()> {
     let list = load_live(cx, id)?;
     index(cx, &list, false)?;
-    let tasks = crate::tasks::delete_with_home(cx, Home::List(id), id)?;
-    deletions::record(cx, KIND, id)?;
-    restore::schedule(cx, Restorable::TaskList, id, cx.now())?;
+    let taken = cx.cascade_delete(KIND.name, id)?;
+    deletions::record(cx, KIND.name, id)?;
+    restore::schedule(cx, &KIND, id, cx.now())?;
     positions::close_gap(cx, &live_lists(cx)?)?;
     save(
         cx,
@@ -357,7 +381,8 @@ pub(crate) fn delete(cx: &mut WriteCx<'_>, id: Id) -> Result<()> {
             list,
             deleted: Some(ListDeleted {
                 at: cx.now(),
-                tasks,
+                taken,
+                legacy_tasks: Vec::new(),
             }),
         },
     )
@@ -401,23 +426,21 @@ pub(crate) fn restore(cx: &mut WriteCx<'_>, id: Id) -> Result<TaskList> {
     let others = live_lists(cx)?;
     list.position = positions::place(cx, &others, list.position)?;
     list.updated_at = cx.now();
-    restore::cancel(cx, Restorable::TaskList, id, deleted.at)?;
-    deletions::unrecord(cx, KIND, id)?;
+    restore::cancel(cx, &KIND, id, deleted.at)?;
+    deletions::unrecord(cx, KIND.name, id)?;
     insert_live(cx, &list)?;
-    crate::tasks::restore_with_home(cx, id, &deleted.tasks)?;
+    cx.cascade_restore(KIND.name, id, &deleted.taken())?;
     Ok(list)
 }
 
 /// Makes a list's delete permanent, with the tasks it took.
-pub(crate) fn purge(cx: &mut WriteCx<'_>, id: Id) -> Result<()> {
+fn purge(cx: &mut WriteCx<'_>, id: Id) -> Result<()> {
     if let Some(ListRow {
         deleted: Some(deleted),
         ..
     }) = load_row(cx, id)?
     {
-        for task in deleted.tasks {
-            crate::tasks::purge(cx, task)?;
-        }
+        cx.cascade_purge(&deleted.taken())?;
         cx.remove(TASK_LISTS, &id.to_bytes())?;
     }
     Ok(())
@@ -496,4 +519,19 @@ pub(crate) fn list<T: Tables>(cx: &Cx<'_, T>, q: &TaskListQuery) -> Result<Page<
         limit: p.limit,
         total_count,
     })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_delete_written_before_the_registry_still_names_its_tasks() {
+        let task = Id::parse("01ARZ3NDEKTSV4RRFFQ69G5FAV").unwrap();
+        let old = serde_json::json!({"at": "2026-03-10T09:00:00.000Z", "tasks": [task]});
+        let deleted: ListDeleted = serde_json::from_value(old).unwrap();
+        assert_eq!(deleted.taken(), Taken(vec![("task".into(), vec![task])]));
+        let again = serde_json::to_value(&deleted).unwrap();
+        assert!(again.get("tasks").is_none(), "{again}");
+    }
 }

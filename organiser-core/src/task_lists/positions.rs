@@ -3,9 +3,9 @@
 //! gives those whose position changed a new `updated_at`.
 
 use super::{TaskList, load_live, update};
+use crate::engine::WriteCx;
 use crate::error::Result;
 use crate::ids::Id;
-use crate::organiser::WriteCx;
 use crate::positions::Placement;
 
 /// Makes room at `rank` (clamped) among `others` (live lists in position

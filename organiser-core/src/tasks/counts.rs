@@ -14,13 +14,13 @@ use std::ops::Bound;
 use serde::Serialize;
 
 use super::TaskStatus;
+use super::home::Home;
 use super::index::{Attrs, TodaySet, counter};
 use super::query::{Range, TaskQuery, View, parse_home};
-use crate::api::Query;
+use crate::engine::Cx;
 use crate::error::{Details, Error, Result};
-use crate::homes::Home;
 use crate::ids::Id;
-use crate::organiser::Cx;
+use crate::list::Query;
 use crate::store::key::{Key, tail_id};
 use crate::store::schema::{TASK_LISTS_BY_POSITION, TASKS_CLOSED};
 use crate::store::{Dir, Tables};

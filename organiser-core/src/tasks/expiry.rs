@@ -7,8 +7,8 @@ use std::ops::Bound;
 
 use super::index::keys;
 use super::{Task, TaskRow, TaskStatus, load_row, put_live};
+use crate::engine::{Cx, WriteCx};
 use crate::error::Result;
-use crate::organiser::{Cx, WriteCx};
 use crate::store::key::tail_id;
 use crate::store::schema::TASKS_OPEN_BY_EXPIRY;
 use crate::store::{Dir, Tables};

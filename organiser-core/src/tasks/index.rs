@@ -15,11 +15,11 @@ use std::ops::Bound;
 use jiff::Timestamp;
 use jiff::civil::Date;
 
+use super::home::Home;
 use super::{Task, TaskStatus};
+use crate::engine::{Cx, WriteCx};
 use crate::error::Result;
-use crate::homes::Home;
 use crate::ids::Id;
-use crate::organiser::{Cx, WriteCx};
 use crate::store::key::{Key, Reader, date_from_number, date_number};
 use crate::store::schema::{
     META, TASK_COUNTERS, TASKS_BY_HOME, TASKS_BY_STATUS_ID, TASKS_BY_STATUS_POSITION,

@@ -4,24 +4,42 @@
 //! the delete is permanent. A home's delete takes its live tasks with it.
 
 use super::expiry;
+use super::home::{self, Home};
 use super::index::{self, Attrs, keys};
 use super::{Deleted, Task, TaskRow, load_row, put_live, save_row};
 use crate::deletions;
+use crate::engine::WriteCx;
+use crate::engine::kinds::{Cascade, RecordKind, Settle};
 use crate::error::{Error, Result};
-use crate::homes::{self, Home};
 use crate::ids::Id;
-use crate::organiser::WriteCx;
-use crate::restore::{self, Restorable};
+use crate::restore;
 use crate::store::Dir;
 use crate::store::Tables;
 use crate::store::key::tail_id;
 use crate::store::schema::{TASKS, TASKS_BY_HOME};
 
-const KIND: &str = "task";
+/// Tasks: restorable for 20 seconds; expiry and the today set are rules
+/// of the clock.
+pub(crate) static KIND: RecordKind = RecordKind {
+    purge: Some(purge),
+    settle: Some(Settle {
+        due: super::settle_due,
+        run: super::settle,
+    }),
+    ..RecordKind::new("task", 2)
+};
+
+/// A task list's delete takes its live tasks with it.
+pub(crate) static LIST_CASCADE: Cascade = Cascade {
+    from: "task_list",
+    to: "task",
+    delete: |cx, list| delete_with_home(cx, Home::List(list), list),
+    restore: restore_with_home,
+};
 
 fn take_out(cx: &WriteCx<'_>, mut row: TaskRow, with: Option<Id>) -> Result<()> {
     index::apply(cx, row.task.id, Some(&Attrs::of(&row.task)), None)?;
-    deletions::record(cx, KIND, row.task.id)?;
+    deletions::record(cx, KIND.name, row.task.id)?;
     row.deleted = Some(Deleted { at: cx.now(), with });
     save_row(cx, &row)
 }
@@ -30,7 +48,7 @@ fn bring_back(cx: &WriteCx<'_>, row: TaskRow) -> Result<Task> {
     let mut task = row.task;
     task.updated_at = cx.now();
     expiry::archive_if_expired(cx, &mut task);
-    deletions::unrecord(cx, KIND, task.id)?;
+    deletions::unrecord(cx, KIND.name, task.id)?;
     put_live(cx, None, &task)?;
     Ok(task)
 }
@@ -42,7 +60,7 @@ pub(crate) fn delete(cx: &mut WriteCx<'_>, id: Id) -> Result<()> {
         _ => return Err(Error::NotFound),
     };
     take_out(cx, row, None)?;
-    restore::schedule(cx, Restorable::Task, id, cx.now())
+    restore::schedule(cx, &KIND, id, cx.now())
 }
 
 /// `POST /tasks/{id}/restoration`: the live task for a safe retry; 404
@@ -52,11 +70,11 @@ pub(crate) fn restore(cx: &mut WriteCx<'_>, id: Id) -> Result<Task> {
     let Some(deleted) = row.deleted else {
         return Ok(row.task);
     };
-    let home_deleted = deleted.with.is_some() || !homes::is_live(cx, row.task.home())?;
+    let home_deleted = deleted.with.is_some() || !home::is_live(cx, row.task.home())?;
     if home_deleted || !restore::within_window(deleted.at, cx.now()) {
         return Err(Error::NotFound);
     }
-    restore::cancel(cx, Restorable::Task, id, deleted.at)?;
+    restore::cancel(cx, &KIND, id, deleted.at)?;
     bring_back(cx, row)
 }
 

@@ -2,8 +2,10 @@
 //! task statuses): the record, its rules of create and change, placement,
 //! expiry, delete and restore, the smart views and the counts.
 
+mod api;
 mod counts;
-pub(crate) mod expiry;
+mod expiry;
+mod home;
 mod index;
 mod input;
 mod lifecycle;
@@ -18,23 +20,27 @@ pub use counts::{PageCounts, TaskCounts, TaskCountsQuery, TaskListCount};
 pub use input::TaskInput;
 pub use query::{TaskOrder, TaskQuery, View};
 
-pub(crate) use counts::counts;
-pub(crate) use index::{TodaySet, settle_today};
-pub(crate) use input::parse;
-pub(crate) use lifecycle::{delete, delete_with_home, purge, restore, restore_with_home};
-pub(crate) use query::list;
-pub(crate) use write::{change, create};
+pub(crate) use api::routes;
+pub(crate) use lifecycle::{KIND, LIST_CASCADE};
+
+use counts::counts;
+use index::{TodaySet, settle_today};
+use input::parse;
+use lifecycle::{delete, restore};
+use query::list;
+use write::{change, create};
 
 use jiff::Timestamp;
 use jiff::civil::Date;
 use serde::{Deserialize, Serialize};
 
+use crate::engine::ReadCx;
+use crate::engine::{Cx, WriteCx};
 use crate::error::{Error, Result};
-use crate::homes::Home;
 use crate::ids::Id;
-use crate::organiser::{Cx, WriteCx};
 use crate::store::Tables;
 use crate::store::schema::TASKS;
+pub use home::Home;
 
 /// A task's status (DESIGN.md: `open`, `completed`, `wont_do`, `archived`).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize)]
@@ -209,4 +215,16 @@ pub(crate) fn put_live(cx: &WriteCx<'_>, before: Option<&Task>, task: &Task) -> 
 /// `GET /tasks/{id}`.
 pub(crate) fn get<T: Tables>(cx: &Cx<'_, T>, id: Id) -> Result<Task> {
     load_live(cx, id)
+}
+
+/// Whether the clock made anything due: a new day for the today set, or an
+/// expiry that passed.
+fn settle_due(cx: &ReadCx<'_>) -> Result<bool> {
+    Ok(TodaySet::due(cx)? || expiry::due(cx)?)
+}
+
+/// Brings the today set up to date and archives what expired.
+fn settle(cx: &mut WriteCx<'_>) -> Result<()> {
+    settle_today(cx)?;
+    expiry::settle(cx)
 }

@@ -4,12 +4,12 @@
 //! the home's open tasks 1..n, and only those whose position changed get a
 //! new `updated_at`.
 
+use super::home::Home;
 use super::index::keys;
 use super::{Task, TaskRow, load_row, put_live};
+use crate::engine::WriteCx;
 use crate::error::Result;
-use crate::homes::Home;
 use crate::ids::Id;
-use crate::organiser::WriteCx;
 use crate::positions::Placement;
 use crate::store::key::{Reader, tail_id};
 use crate::store::schema::TASKS_OPEN_BY_HOME;

@@ -14,14 +14,14 @@ use std::ops::Bound;
 use jiff::Timestamp;
 use jiff::civil::Date;
 
+use super::home::Home;
 use super::index::{Attrs, keys};
 use super::{Task, TaskStatus, load_live};
-use crate::api::Query;
+use crate::engine::Cx;
 use crate::error::{Details, Error, Result};
-use crate::homes::Home;
 use crate::ids::Id;
+use crate::list::Query;
 use crate::list::{Cursor, Direction, ListParams, Page};
-use crate::organiser::Cx;
 use crate::store::key::{Key, prefix_end, tail_id};
 use crate::store::schema::{
     TASKS_BY_HOME, TASKS_BY_STATUS_ID, TASKS_BY_STATUS_POSITION, TASKS_BY_STATUS_UPDATED,

@@ -6,10 +6,10 @@ use std::sync::Arc;
 use jiff::civil::Date;
 
 use super::*;
-use crate::api::Query;
 use crate::clock::ManualClock;
 use crate::config::Options;
 use crate::input::Field;
+use crate::list::Query;
 use crate::{Auth, Organiser, OwnerChange, TaskListInput};
 
 fn org_at(now: &str, zone: &str) -> (Organiser, ManualClock) {
@@ -544,4 +544,32 @@ fn new_tasks_go_on_top_without_touching_others() {
         .unwrap();
     assert_eq!(moved.position, 2);
     assert_eq!(titles(&org, &format!("task_list_id={work}")), ["w1", "a"]);
+}
+
+#[test]
+fn a_write_that_fails_leaves_the_store_as_it_was() {
+    use crate::store::Tables;
+    use crate::store::schema::SINGLETONS;
+    let org = Organiser::in_memory();
+    let before = org.tasks(&crate::TaskQuery::default()).unwrap().items.len();
+    let outcome: crate::error::Result<()> = org.inner.write(|cx| {
+        // Several records land in the transaction...
+        create(cx, &TaskInput::titled("one"))?;
+        create(cx, &TaskInput::titled("two"))?;
+        cx.put_json(SINGLETONS, b"scratch", &1)?;
+        // ...and then the operation fails.
+        Err(Error::invalid("base", "refused late"))
+    });
+    assert_eq!(outcome.unwrap_err().status(), 422);
+    assert_eq!(
+        org.tasks(&crate::TaskQuery::default()).unwrap().items.len(),
+        before
+    );
+    let scratch: Option<i32> = org
+        .inner
+        .read(|cx| cx.get_json(SINGLETONS, b"scratch"))
+        .unwrap();
+    assert_eq!(scratch, None);
+    let counts = org.task_counts(&crate::TaskCountsQuery::default()).unwrap();
+    assert_eq!(counts.inbox, 0, "the counters rolled back with the records");
 }

@@ -4,14 +4,14 @@
 
 use jiff::civil::Date;
 
+use super::home::{self, Home};
 use super::input::TaskInput;
 use super::{Task, TaskStatus, load_live, placement, put_live};
+use crate::engine::WriteCx;
 use crate::error::{Details, Result};
-use crate::homes::{self, Home};
 use crate::ids::Id;
 use crate::input::Field;
 use crate::limits;
-use crate::organiser::WriteCx;
 use crate::text::squished_required;
 
 /// What the home fields of an input ask for.
@@ -178,7 +178,7 @@ fn apply_fields(
 }
 
 fn check_home(cx: &WriteCx<'_>, details: &mut Details, home: Home) -> Result<()> {
-    if !homes::is_live(cx, home)? {
+    if !home::is_live(cx, home)? {
         details.add(home.field().unwrap_or("base"), "does not exist");
     }
     Ok(())

@@ -303,6 +303,25 @@ pub(crate) const TEXT_LIMITS: TextLimits = {
     }
 };
 
+/// `/vocabulary`: fixed data, for any principal (the `mock` AI provider
+/// kind only in development mode).
+pub(crate) fn routes<'r>(
+    req: &'r crate::engine::request::Request,
+    segments: &[&'r str],
+) -> crate::error::Result<crate::engine::op::Route<'r>> {
+    use crate::engine::request::{Method, Response};
+    static VOCABULARY: crate::engine::op::PlainOp = crate::engine::op::PlainOp::PRIVATE;
+    Ok(match (req.method, segments) {
+        (Method::Get, ["vocabulary"]) => VOCABULARY.route(|inner| {
+            Ok(Response::data(
+                200,
+                &vocabulary(inner.options.build.is_dev()),
+            ))
+        }),
+        _ => return Err(crate::error::Error::NotFound),
+    })
+}
+
 /// `GET /vocabulary`; `dev` is true in a development build (the `mock` AI
 /// provider kind is listed only then).
 pub fn vocabulary(dev: bool) -> Vocabulary {

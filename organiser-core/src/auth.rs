@@ -1,8 +1,28 @@
 //! Who is asking: the principal a request is made under, and the rules that
 //! depend on it (session-only operations, `Idempotency-Key` under a session).
 
-use crate::account::tokens::ApiToken;
+use jiff::Timestamp;
+use serde::{Deserialize, Serialize};
+
 use crate::error::{Error, Result};
+
+/// An API token as the API shows it.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct ApiToken {
+    /// The token's number.
+    pub id: u64,
+    /// The owner's label for it.
+    pub name: String,
+    /// When it was made.
+    #[serde(with = "crate::time::serde_timestamp")]
+    pub created_at: Timestamp,
+    /// When it stops working; null for never.
+    #[serde(with = "crate::time::serde_timestamp::option")]
+    pub expires_at: Option<Timestamp>,
+    /// When it was last used (to the minute).
+    #[serde(with = "crate::time::serde_timestamp::option")]
+    pub last_used_at: Option<Timestamp>,
+}
 
 /// The principal of a request, as the adapter authenticated it.
 #[derive(Debug, Clone, PartialEq, Eq)]

@@ -1,10 +1,9 @@
 //! A task's home (document 2, "Task", `task_list_id`, `person_id`,
 //! `project_id`): at most one is set; none is the Inbox.
 
+use crate::engine::WriteCx;
 use crate::error::Result;
 use crate::ids::Id;
-use crate::organiser::Cx;
-use crate::store::Tables;
 use crate::store::key::{Key, Reader};
 
 /// Where a task lives.
@@ -108,12 +107,13 @@ impl Home {
 }
 
 /// Whether `home` can hold tasks now: the Inbox always; a list, person or
-/// project while it is live. People and projects are not in this build's
-/// store yet, so no ID names a live one.
-pub(crate) fn is_live<T: Tables>(cx: &Cx<'_, T>, home: Home) -> Result<bool> {
+/// project while it is live (a kind this build does not store has no live
+/// records).
+pub(crate) fn is_live(cx: &WriteCx<'_>, home: Home) -> Result<bool> {
     Ok(match home {
         Home::Inbox => true,
-        Home::List(id) => crate::task_lists::is_live(cx, id)?,
-        Home::Person(_) | Home::Project(_) => false,
+        Home::List(id) => cx.is_live("task_list", id)?,
+        Home::Person(id) => cx.is_live("person", id)?,
+        Home::Project(id) => cx.is_live("project", id)?,
     })
 }

@@ -1,0 +1,143 @@
+//! The one dispatch entry point (DESIGN.md "The core"): `handle(request)`
+//! hands the request to the resource its first path segment names, then
+//! applies the rules every operation shares (document 1,
+//! "Authentication", "Read-only mode", "Idempotency") as the operation's
+//! declaration states them. Both adapters call it: the server for every API
+//! route, the CLI in-process.
+//!
+//! Adding a resource adds one line to [`route`].
+
+use crate::auth::Auth;
+use crate::engine::op::Route;
+use crate::engine::request::{Method, Request, Response};
+use crate::engine::{Inner, Organiser};
+use crate::error::{Error, Result};
+use crate::idempotency::{self, Begin};
+use crate::{
+    account, deletions, discovery, licence, notices, system, task_lists, tasks, vocabulary,
+};
+
+/// No route has more than a few segments: they are kept on the stack.
+const MAX_SEGMENTS: usize = 6;
+
+/// The route of `req`: a thin match on the first path segment that hands
+/// the segments to the resource's own route arms.
+fn route<'r>(req: &'r Request, segments: &[&'r str]) -> Result<Route<'r>> {
+    match segments.first().copied().unwrap_or("") {
+        ".well-known" => discovery::routes(req, segments),
+        "me" | "appearance" | "api_tokens" => account::routes(req, segments),
+        "system" => system::routes(req, segments),
+        "licence" => licence::routes(req, segments),
+        "vocabulary" => vocabulary::routes(req, segments),
+        "licences" => notices::routes(req, segments),
+        "deletions" => deletions::routes(req, segments),
+        "task_lists" => task_lists::routes(req, segments),
+        "tasks" | "task_counts" => tasks::routes(req, segments),
+        _ => Err(Error::NotFound),
+    }
+}
+
+impl Organiser {
+    /// Answers one API request: the whole of the JSON API below `/api/v1`.
+    pub fn handle(&self, request: &Request) -> Response {
+        self.inner
+            .handle(request, false)
+            .unwrap_or_else(|| unreachable_response("a request allowed to wait was not answered"))
+    }
+
+    /// Answers `request` if that needs no wait on the disk or the network:
+    /// a read with nothing for the clock to settle first, or a request
+    /// refused before it runs. `None` when answering may wait (a write, an
+    /// update check, a read that must first settle what the clock made
+    /// due): then call [`Organiser::handle`] where blocking is fine. The
+    /// server answers on its async workers what this answers, and sends the
+    /// rest to its blocking pool.
+    pub fn handle_without_waiting(&self, request: &Request) -> Option<Response> {
+        self.inner.handle(request, true)
+    }
+}
+
+fn unreachable_response(why: &str) -> Response {
+    Response::error(&Error::Internal(why.into()))
+}
+
+impl Inner {
+    /// `None` only when `without_waiting` and the request may wait.
+    fn handle(&self, request: &Request, without_waiting: bool) -> Option<Response> {
+        match self.answer(request, without_waiting) {
+            Ok(response) => response,
+            Err(error) => {
+                if error.status() == 500 {
+                    tracing::error!(%error, method = request.method.as_str(), path = %request.path, "request failed");
+                }
+                Some(Response::error(&error))
+            }
+        }
+    }
+
+    fn answer(&self, request: &Request, without_waiting: bool) -> Result<Option<Response>> {
+        let mut parts = [""; MAX_SEGMENTS];
+        let mut n = 0;
+        let mut too_long = false;
+        for segment in request.path.split('/').filter(|s| !s.is_empty()) {
+            if n == MAX_SEGMENTS {
+                too_long = true;
+                break;
+            }
+            parts[n] = segment;
+            n += 1;
+        }
+        let route = if too_long {
+            Err(Error::NotFound)
+        } else {
+            route(request, &parts[..n])
+        };
+        // Without credentials only public routes answer; an unknown route
+        // or a malformed query is 401 too, so nothing is revealed.
+        if request.auth == Auth::Anonymous && !route.as_ref().is_ok_and(Route::public) {
+            return Err(Error::Unauthorized);
+        }
+        let route = route?;
+        if without_waiting && route.may_wait(self)? {
+            return Ok(None);
+        }
+        if request.method != Method::Get && route.licensed() {
+            self.require_writable()?;
+        }
+        let key = request
+            .idempotency_key
+            .as_deref()
+            .filter(|_| route.idempotent());
+        let Some(key) = key else {
+            return route.run(self, |_, _| Ok(())).map(Some);
+        };
+        if !request.auth.allows_idempotency_key() {
+            return Err(Error::bad_param(
+                "Idempotency-Key",
+                "is accepted only with bearer-token authentication",
+            ));
+        }
+        idempotency::check_key(key)?;
+        let fingerprint = idempotency::fingerprint(
+            request.method.as_str(),
+            &request.path,
+            request.body.as_ref(),
+        );
+        let claim = match idempotency::begin(self, key, fingerprint)? {
+            Begin::Replay { status, body } => {
+                return Ok(Some(Response {
+                    status,
+                    body: body.map(String::into_bytes),
+                    replayed: true,
+                }));
+            }
+            Begin::Run(claim) => claim,
+        };
+        route
+            .run(self, |cx, response| {
+                let body = response.body.as_deref().map(String::from_utf8_lossy);
+                idempotency::save(cx, &claim, response.status, body.as_deref())
+            })
+            .map(Some)
+    }
+}

@@ -1,0 +1,151 @@
+//! What the core must know about every kind of record (document 1,
+//! "Deletion" and "Deletions (sync)"): its deletion `type`, whether it is
+//! restorable, how to make its delete permanent, whether a record of it is
+//! live (a home or a reference), and what its delete takes with it. The
+//! kinds themselves are listed once, in the registry of record kinds
+//! (`registry.rs`); each resource declares its own [`RecordKind`] in its
+//! folder.
+
+use serde::{Deserialize, Serialize};
+
+use super::{ReadCx, WriteCx};
+use crate::error::Result;
+use crate::ids::Id;
+
+/// One kind of record.
+#[derive(Debug)]
+pub(crate) struct RecordKind {
+    /// The deletion record's `type` (`task`, `task_list`, ...).
+    pub(crate) name: &'static str,
+    /// A stable byte naming the kind inside stored keys; never reused.
+    pub(crate) tag: u8,
+    /// Makes a restorable delete permanent once its window ends; `None`
+    /// for a kind whose deletes are permanent at once (not restorable).
+    pub(crate) purge: Option<fn(&mut WriteCx<'_>, Id) -> Result<()>>,
+    /// Whether the record `id` is live, for kinds that other records name
+    /// (a task's home, a note's mention).
+    pub(crate) is_live: Option<fn(&WriteCx<'_>, Id) -> Result<bool>>,
+    /// What the passing of time makes due for this kind (expiry, the today
+    /// set): whether anything is, and settling it.
+    pub(crate) settle: Option<Settle>,
+}
+
+impl RecordKind {
+    /// A kind with nothing but its name and tag.
+    pub(crate) const fn new(name: &'static str, tag: u8) -> RecordKind {
+        RecordKind {
+            name,
+            tag,
+            purge: None,
+            is_live: None,
+            settle: None,
+        }
+    }
+}
+
+/// A kind's rules of the clock.
+#[derive(Debug, Clone, Copy)]
+pub(crate) struct Settle {
+    /// Whether anything a reader could see is due.
+    pub(crate) due: fn(&ReadCx<'_>) -> Result<bool>,
+    /// Settles everything due, inside the caller's write transaction.
+    pub(crate) run: fn(&mut WriteCx<'_>) -> Result<()>,
+}
+
+/// What a delete of one kind takes with it: the live dependents of the
+/// deleted record (a task list's tasks; later a person's links and
+/// memberships, a project's members).
+#[derive(Debug)]
+pub(crate) struct Cascade {
+    /// The kind whose delete cascades.
+    pub(crate) from: &'static str,
+    /// The dependents' kind.
+    pub(crate) to: &'static str,
+    /// Deletes the live dependents of record `id` with it; the IDs taken.
+    pub(crate) delete: fn(&mut WriteCx<'_>, Id) -> Result<Vec<Id>>,
+    /// Brings back the dependents the delete of `id` took, those still
+    /// deleted with it.
+    pub(crate) restore: fn(&mut WriteCx<'_>, Id, &[Id]) -> Result<()>,
+}
+
+/// The dependents a delete took, by kind, as the deleted record keeps them
+/// until it is restored or purged.
+#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize)]
+pub(crate) struct Taken(pub(crate) Vec<(String, Vec<Id>)>);
+
+/// What the engine is wired to at open: the record kinds and their
+/// cascades, the rules of the clock, and the licence check. Declared once
+/// in the registry of record kinds (`registry.rs`), so the engine depends
+/// on no resource.
+#[derive(Debug)]
+pub(crate) struct Wiring {
+    /// Every kind of record.
+    pub(crate) kinds: &'static [&'static RecordKind],
+    /// Every cascade of a delete.
+    pub(crate) cascades: &'static [&'static Cascade],
+    /// Whether anything the clock made due is unsettled.
+    pub(crate) due: fn(&ReadCx<'_>) -> Result<bool>,
+    /// Settles everything due.
+    pub(crate) settle: fn(&mut WriteCx<'_>) -> Result<()>,
+    /// 403 `read_only` while the licence state is read-only: checked on a
+    /// snapshot before a route runs, and inside the transaction of a typed
+    /// write.
+    pub(crate) require_writable: fn(&ReadCx<'_>) -> Result<()>,
+    /// The same check inside a write transaction.
+    pub(crate) require_writable_in_write: fn(&WriteCx<'_>) -> Result<()>,
+}
+
+impl Wiring {
+    /// The kind named `name`.
+    pub(crate) fn kind(&self, name: &str) -> Option<&'static RecordKind> {
+        self.kinds.iter().copied().find(|k| k.name == name)
+    }
+
+    /// The kind tagged `tag`.
+    pub(crate) fn kind_by_tag(&self, tag: u8) -> Option<&'static RecordKind> {
+        self.kinds.iter().copied().find(|k| k.tag == tag)
+    }
+}
+
+impl WriteCx<'_> {
+    /// Whether the record `id` of kind `kind` is live; a kind this build
+    /// does not store has no live records.
+    pub(crate) fn is_live(&self, kind: &str, id: Id) -> Result<bool> {
+        match self.org.wiring.kind(kind).and_then(|k| k.is_live) {
+            Some(is_live) => is_live(self, id),
+            None => Ok(false),
+        }
+    }
+
+    /// Deletes what the delete of `kind` `id` takes with it.
+    pub(crate) fn cascade_delete(&mut self, kind: &str, id: Id) -> Result<Taken> {
+        let mut taken = Taken::default();
+        for c in self.org.wiring.cascades.iter().filter(|c| c.from == kind) {
+            let ids = (c.delete)(self, id)?;
+            taken.0.push((c.to.to_owned(), ids));
+        }
+        Ok(taken)
+    }
+
+    /// Brings back what the delete of `kind` `id` took.
+    pub(crate) fn cascade_restore(&mut self, kind: &str, id: Id, taken: &Taken) -> Result<()> {
+        for c in self.org.wiring.cascades.iter().filter(|c| c.from == kind) {
+            if let Some((_, ids)) = taken.0.iter().find(|(to, _)| to == c.to) {
+                (c.restore)(self, id, ids)?;
+            }
+        }
+        Ok(())
+    }
+
+    /// Makes the delete of what a delete took permanent.
+    pub(crate) fn cascade_purge(&mut self, taken: &Taken) -> Result<()> {
+        for (kind, ids) in &taken.0 {
+            if let Some(purge) = self.org.wiring.kind(kind).and_then(|k| k.purge) {
+                for &id in ids {
+                    purge(self, id)?;
+                }
+            }
+        }
+        Ok(())
+    }
+}

@@ -1,0 +1,219 @@
+//! The engine every operation runs on (DESIGN.md "The core"): the
+//! [`Organiser`] handle, the transaction contexts that carry "now" and the
+//! owner's zone, and the operations' declarations. It depends on the store,
+//! the clock and the options only; what it must know of resources (record
+//! kinds, cascades, rules of the clock, the licence check) it is wired to
+//! at open by the registry of record kinds (`registry.rs`).
+
+pub(crate) mod ext;
+pub(crate) mod kinds;
+pub(crate) mod op;
+pub(crate) mod request;
+
+use std::ops::Deref;
+use std::path::{Path, PathBuf};
+use std::sync::{Arc, RwLock};
+
+use jiff::Timestamp;
+use jiff::civil::Date;
+
+use crate::config::Options;
+use crate::error::Result;
+use crate::ids::{Id, IdGen};
+use crate::secrets::SecretKey;
+use crate::store::{RawExport, ReadTx, Store, WriteTx};
+use crate::time::{Zone, to_millis};
+
+use ext::Extensions;
+use kinds::Wiring;
+
+/// A handle on one store. Cheap to clone; share it between threads.
+#[derive(Clone)]
+pub struct Organiser {
+    pub(crate) inner: Arc<Inner>,
+}
+
+impl std::fmt::Debug for Organiser {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("Organiser")
+            .field("data_dir", &self.inner.data_dir)
+            .finish_non_exhaustive()
+    }
+}
+
+pub(crate) struct Inner {
+    pub(crate) store: Store,
+    pub(crate) options: Options,
+    pub(crate) secret: SecretKey,
+    pub(crate) ids: IdGen,
+    pub(crate) zone: RwLock<Zone>,
+    /// What resources keep in memory beside the store.
+    pub(crate) ext: Extensions,
+    /// The record kinds, the rules of the clock and the licence check.
+    pub(crate) wiring: &'static Wiring,
+    pub(crate) data_dir: Option<PathBuf>,
+}
+
+impl Organiser {
+    /// The data directory, for a store opened from one.
+    pub fn data_dir(&self) -> Option<&Path> {
+        self.inner.data_dir.as_deref()
+    }
+
+    /// The current instant of the store's clock.
+    pub fn now(&self) -> Timestamp {
+        self.inner.options.clock.now()
+    }
+
+    /// Today in the owner's zone.
+    pub fn today(&self) -> Date {
+        self.zone().today(self.now())
+    }
+
+    /// The owner's zone.
+    pub fn zone(&self) -> Zone {
+        self.inner.zone()
+    }
+
+    /// Every entry of every table, in table then key order: a byte-exact
+    /// picture of the store, for consistency checks ("a failed request
+    /// leaves the store as it was") and support. Entries are the store's
+    /// own encoding, not the API's.
+    pub fn raw_export(&self) -> Result<RawExport> {
+        let tx = self.inner.store.begin_read()?;
+        crate::store::dump(&tx)
+    }
+
+    /// The options the store was opened with.
+    pub fn options(&self) -> &Options {
+        &self.inner.options
+    }
+}
+
+impl Inner {
+    pub(crate) fn zone(&self) -> Zone {
+        self.zone.read().unwrap_or_else(|e| e.into_inner()).clone()
+    }
+
+    /// A context for work that reads nothing from the store but "now", the
+    /// owner and the zone (`GET /me`).
+    pub(crate) fn no_tx(&self) -> Cx<'_, ()> {
+        Cx {
+            tx: (),
+            now: self.now(),
+            zone: self.zone(),
+            org: self,
+            hooks: Vec::new(),
+        }
+    }
+
+    fn now(&self) -> Timestamp {
+        to_millis(self.options.clock.now())
+    }
+
+    /// Runs `f` on a snapshot.
+    pub(crate) fn read<T>(&self, f: impl FnOnce(&ReadCx<'_>) -> Result<T>) -> Result<T> {
+        let cx = Cx {
+            tx: self.store.begin_read()?,
+            now: self.now(),
+            zone: self.zone(),
+            org: self,
+            hooks: Vec::new(),
+        };
+        f(&cx)
+    }
+
+    /// Runs `f` on a snapshot in which nothing the clock has made due
+    /// (expiry, permanent deletion) is left unsettled.
+    pub(crate) fn read_settled<T>(&self, f: impl FnOnce(&ReadCx<'_>) -> Result<T>) -> Result<T> {
+        // A read-only handle was opened with nothing due, and shows the
+        // store as it was then.
+        if self.settling_due()? {
+            self.write(|_| Ok(()))?;
+        }
+        self.read(f)
+    }
+
+    /// Whether something the clock made due waits to be settled (and so
+    /// a settled read would first write). A handle opened for reading was
+    /// opened with nothing due, and shows the store as it was then.
+    pub(crate) fn settling_due(&self) -> Result<bool> {
+        Ok(!self.store.is_read_only() && self.read(self.wiring.due)?)
+    }
+
+    /// Runs `f` in one write transaction, after settling what is due; all of
+    /// it lands or, when `f` fails, none of it.
+    pub(crate) fn write<T>(&self, f: impl FnOnce(&mut WriteCx<'_>) -> Result<T>) -> Result<T> {
+        let tx = self.store.begin_write()?;
+        let mut cx = Cx {
+            tx,
+            now: self.now(),
+            zone: self.zone(),
+            org: self,
+            hooks: Vec::new(),
+        };
+        (self.wiring.settle)(&mut cx)?;
+        let out = f(&mut cx)?;
+        let hooks = std::mem::take(&mut cx.hooks);
+        cx.tx.commit()?;
+        for hook in hooks {
+            hook(self);
+        }
+        Ok(out)
+    }
+}
+
+type Hook = Box<dyn FnOnce(&Inner) + Send>;
+
+/// A transaction with the instant it runs at and the owner's zone.
+pub(crate) struct Cx<'o, T> {
+    pub(crate) tx: T,
+    now: Timestamp,
+    zone: Zone,
+    pub(crate) org: &'o Inner,
+    hooks: Vec<Hook>,
+}
+
+pub(crate) type ReadCx<'o> = Cx<'o, ReadTx>;
+pub(crate) type WriteCx<'o> = Cx<'o, WriteTx>;
+
+impl<T> Cx<'_, T> {
+    /// The instant of this transaction, in whole milliseconds.
+    pub(crate) fn now(&self) -> Timestamp {
+        self.now
+    }
+
+    /// Today in the owner's zone.
+    pub(crate) fn today(&self) -> Date {
+        self.zone.today(self.now)
+    }
+
+    pub(crate) fn zone(&self) -> &Zone {
+        &self.zone
+    }
+}
+
+impl WriteCx<'_> {
+    pub(crate) fn new_id(&self) -> Id {
+        self.org.ids.next(self.now)
+    }
+
+    /// Runs `hook` once the transaction has committed.
+    pub(crate) fn on_commit(&mut self, hook: impl FnOnce(&Inner) + Send + 'static) {
+        self.hooks.push(Box::new(hook));
+    }
+
+    /// Uses `zone` for the rest of this transaction (the owner changed it).
+    pub(crate) fn set_zone(&mut self, zone: Zone) {
+        self.zone = zone.clone();
+        self.on_commit(move |inner| *inner.zone.write().unwrap_or_else(|e| e.into_inner()) = zone);
+    }
+}
+
+impl<T> Deref for Cx<'_, T> {
+    type Target = T;
+
+    fn deref(&self) -> &T {
+        &self.tx
+    }
+}

@@ -1,0 +1,237 @@
+//! Operations declared once (document 1, "Read-only mode", "Idempotency",
+//! "Authentication"): each API operation states here how it runs (on a
+//! snapshot, on a settled snapshot, in a write transaction, or with no
+//! transaction of its own), whether read-only mode refuses it, whether it
+//! honours `Idempotency-Key` and whether it needs a principal. The typed
+//! method for embedders and the route arm both run through the same
+//! declaration, so the licence check, the transaction kind and idempotency
+//! cannot drift apart between the two doors.
+
+use super::{Inner, ReadCx, WriteCx};
+use crate::engine::request::Response;
+use crate::error::Result;
+
+/// An operation that only reads.
+#[derive(Debug, Clone, Copy)]
+pub(crate) struct ReadOp {
+    /// Settle what the clock made due (expiry, the today set, permanent
+    /// deletes) before reading: every read of records the clock changes.
+    settled: bool,
+}
+
+impl ReadOp {
+    /// Reads a snapshot as it is.
+    pub(crate) const PLAIN: ReadOp = ReadOp { settled: false };
+    /// Reads a snapshot in which nothing the clock made due is left.
+    pub(crate) const SETTLED: ReadOp = ReadOp { settled: true };
+
+    /// The route arm of this operation: `f` runs on the snapshot.
+    pub(crate) fn route<'r>(
+        &'static self,
+        f: impl FnOnce(&ReadCx<'_>) -> Result<Response> + 'r,
+    ) -> Route<'r> {
+        Route {
+            kind: RouteKind::Read(self, Box::new(f)),
+        }
+    }
+}
+
+/// An operation that writes, in one write transaction.
+#[derive(Debug, Clone, Copy)]
+pub(crate) struct WriteOp {
+    /// Allowed while the licence is read-only (document 1, "Read-only
+    /// mode": the settings, the account, the licence itself).
+    exempt: bool,
+    /// A creating or restoring POST that honours `Idempotency-Key`.
+    idempotent: bool,
+}
+
+/// Prepares a write before its transaction opens (parses the body); the
+/// work then runs in the transaction.
+type Prepare<'r> = Box<dyn FnOnce() -> Result<WriteFn<'r>> + 'r>;
+type WriteFn<'r> = Box<dyn FnOnce(&mut WriteCx<'_>) -> Result<Response> + 'r>;
+type ReadFn<'r> = Box<dyn FnOnce(&ReadCx<'_>) -> Result<Response> + 'r>;
+type PlainFn<'r> = Box<dyn FnOnce(&Inner) -> Result<Response> + 'r>;
+
+impl WriteOp {
+    /// A write that read-only mode refuses.
+    pub(crate) const LICENSED: WriteOp = WriteOp {
+        exempt: false,
+        idempotent: false,
+    };
+    /// A write that read-only mode allows.
+    pub(crate) const EXEMPT: WriteOp = WriteOp {
+        exempt: true,
+        idempotent: false,
+    };
+
+    /// The same write, honouring `Idempotency-Key`.
+    pub(crate) const fn idempotent(self) -> WriteOp {
+        WriteOp {
+            idempotent: true,
+            ..self
+        }
+    }
+
+    /// Whether read-only mode refuses it.
+    pub(crate) fn licensed(&self) -> bool {
+        !self.exempt
+    }
+
+    /// The route arm of this operation: `prepare` parses the request
+    /// before the transaction opens; `run` does the work inside it.
+    pub(crate) fn route<'r, I: 'r>(
+        &'static self,
+        prepare: impl FnOnce() -> Result<I> + 'r,
+        run: impl FnOnce(&mut WriteCx<'_>, I) -> Result<Response> + 'r,
+    ) -> Route<'r> {
+        let prepare = move || -> Result<WriteFn<'r>> {
+            let input = prepare()?;
+            Ok(Box::new(move |cx: &mut WriteCx<'_>| run(cx, input)))
+        };
+        Route {
+            kind: RouteKind::Write(self, Box::new(prepare)),
+        }
+    }
+
+    /// The route arm of an operation with nothing to parse.
+    pub(crate) fn run<'r>(
+        &'static self,
+        f: impl FnOnce(&mut WriteCx<'_>) -> Result<Response> + 'r,
+    ) -> Route<'r> {
+        self.route(|| Ok(()), move |cx, ()| f(cx))
+    }
+}
+
+/// An operation with no transaction of its own: fixed data, data kept in
+/// memory, or work that waits on the network and opens its own
+/// transactions around the wait. Read-only mode never refuses one.
+#[derive(Debug, Clone, Copy)]
+pub(crate) struct PlainOp {
+    /// Answers without a principal.
+    public: bool,
+    /// Waits on the network or the disk (and so runs where blocking is fine).
+    waits: bool,
+}
+
+impl PlainOp {
+    /// Answers from memory, for a principal.
+    pub(crate) const PRIVATE: PlainOp = PlainOp {
+        public: false,
+        waits: false,
+    };
+    /// Answers from memory, for anyone (discovery).
+    pub(crate) const PUBLIC: PlainOp = PlainOp {
+        public: true,
+        waits: false,
+    };
+    /// Waits on the network, then writes what it learnt (update checks).
+    pub(crate) const WAITS: PlainOp = PlainOp {
+        public: false,
+        waits: true,
+    };
+
+    /// The route arm of this operation.
+    pub(crate) fn route<'r>(
+        &'static self,
+        f: impl FnOnce(&Inner) -> Result<Response> + 'r,
+    ) -> Route<'r> {
+        Route {
+            kind: RouteKind::Plain(self, Box::new(f)),
+        }
+    }
+}
+
+/// A matched route: its operation's declaration and its work.
+pub(crate) struct Route<'r> {
+    kind: RouteKind<'r>,
+}
+
+enum RouteKind<'r> {
+    Read(&'static ReadOp, ReadFn<'r>),
+    Write(&'static WriteOp, Prepare<'r>),
+    Plain(&'static PlainOp, PlainFn<'r>),
+}
+
+impl Route<'_> {
+    /// Answers without authentication.
+    pub(crate) fn public(&self) -> bool {
+        matches!(self.kind, RouteKind::Plain(op, _) if op.public)
+    }
+
+    /// Refused while the licence is read-only.
+    pub(crate) fn licensed(&self) -> bool {
+        matches!(self.kind, RouteKind::Write(op, _) if op.licensed())
+    }
+
+    /// Honours `Idempotency-Key`.
+    pub(crate) fn idempotent(&self) -> bool {
+        matches!(self.kind, RouteKind::Write(op, _) if op.idempotent)
+    }
+
+    /// Whether answering may wait on the disk or the network: a write, a
+    /// plain operation that fetches, or a settled read with something due.
+    pub(crate) fn may_wait(&self, inner: &Inner) -> Result<bool> {
+        match &self.kind {
+            RouteKind::Read(op, _) => Ok(op.settled && inner.settling_due()?),
+            RouteKind::Write(..) => Ok(true),
+            RouteKind::Plain(op, _) => Ok(op.waits),
+        }
+    }
+
+    /// Runs the route; `after` runs inside a write's transaction once the
+    /// work succeeded (to store an idempotent response with it).
+    pub(crate) fn run(
+        self,
+        inner: &Inner,
+        after: impl FnOnce(&mut WriteCx<'_>, &Response) -> Result<()>,
+    ) -> Result<Response> {
+        match self.kind {
+            RouteKind::Read(op, f) => inner.read_op(op, f),
+            RouteKind::Plain(_, f) => f(inner),
+            RouteKind::Write(_, prepare) => {
+                let f = prepare()?;
+                inner.write(|cx| {
+                    let response = f(cx)?;
+                    after(cx, &response)?;
+                    Ok(response)
+                })
+            }
+        }
+    }
+}
+
+impl Inner {
+    /// Runs a read operation `f` as `op` declares.
+    pub(crate) fn read_op<T>(
+        &self,
+        op: &ReadOp,
+        f: impl FnOnce(&ReadCx<'_>) -> Result<T>,
+    ) -> Result<T> {
+        if op.settled {
+            self.read_settled(f)
+        } else {
+            self.read(f)
+        }
+    }
+
+    /// Runs a write operation `f` as `op` declares: refused (403
+    /// `read_only`) while the licence is read-only unless `op` is exempt.
+    pub(crate) fn write_op<T>(
+        &self,
+        op: &WriteOp,
+        f: impl FnOnce(&mut WriteCx<'_>) -> Result<T>,
+    ) -> Result<T> {
+        self.write(|cx| {
+            if op.licensed() {
+                (self.wiring.require_writable_in_write)(cx)?;
+            }
+            f(cx)
+        })
+    }
+
+    /// 403 `read_only` while the licence state is read-only.
+    pub(crate) fn require_writable(&self) -> Result<()> {
+        self.read(self.wiring.require_writable)
+    }
+}

@@ -1,0 +1,163 @@
+//! The request and response of the one dispatch entry point (DESIGN.md
+//! "The core"): method, path below `/api/v1`, query, JSON body and
+//! principal in; status and the spec's JSON envelope (document 1,
+//! "Conventions") out.
+
+use serde::Serialize;
+use serde_json::Value;
+
+use crate::auth::Auth;
+use crate::error::Error;
+use crate::list::Query;
+
+/// An HTTP method the API uses.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum Method {
+    /// GET
+    Get,
+    /// POST
+    Post,
+    /// PUT
+    Put,
+    /// PATCH
+    Patch,
+    /// DELETE
+    Delete,
+}
+
+impl Method {
+    /// Parses an HTTP method name; `None` for one the API does not use.
+    pub fn parse(name: &str) -> Option<Method> {
+        Some(match name {
+            "GET" | "HEAD" => Method::Get,
+            "POST" => Method::Post,
+            "PUT" => Method::Put,
+            "PATCH" => Method::Patch,
+            "DELETE" => Method::Delete,
+            _ => return None,
+        })
+    }
+
+    /// The method's name.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Method::Get => "GET",
+            Method::Post => "POST",
+            Method::Put => "PUT",
+            Method::Patch => "PATCH",
+            Method::Delete => "DELETE",
+        }
+    }
+}
+
+/// One API request, as an adapter hands it over.
+#[derive(Debug, Clone)]
+pub struct Request {
+    /// The method.
+    pub method: Method,
+    /// The path below `/api/v1`, e.g. `/tasks/01ARZ3NDEKTSV4RRFFQ69G5FAV`.
+    pub path: String,
+    /// The decoded query.
+    pub query: Query,
+    /// The parsed JSON body, when one was sent.
+    pub body: Option<Value>,
+    /// Who is asking.
+    pub auth: Auth,
+    /// The `Idempotency-Key` header.
+    pub idempotency_key: Option<String>,
+    /// Whether the request came over plain HTTP (for `System.plain_http`).
+    pub plain_http: bool,
+    /// The server's address as the client reached it (for discovery).
+    pub base_url: String,
+}
+
+impl Request {
+    /// A request with no query, body or key, made by `auth`.
+    pub fn new(method: Method, path: impl Into<String>, auth: Auth) -> Request {
+        Request {
+            method,
+            path: path.into(),
+            query: Query::default(),
+            body: None,
+            auth,
+            idempotency_key: None,
+            plain_http: true,
+            base_url: String::new(),
+        }
+    }
+
+    /// With this query.
+    pub fn with_query(mut self, query: Query) -> Request {
+        self.query = query;
+        self
+    }
+
+    /// With this JSON body.
+    pub fn with_body(mut self, body: Value) -> Request {
+        self.body = Some(body);
+        self
+    }
+}
+
+/// The answer to a [`Request`].
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Response {
+    /// The HTTP status.
+    pub status: u16,
+    /// The JSON body; `None` for 204.
+    pub body: Option<Vec<u8>>,
+    /// Whether this is a stored response replayed for an `Idempotency-Key`.
+    pub replayed: bool,
+}
+
+impl Response {
+    /// `{data: value}` with `status`.
+    pub fn data(status: u16, value: &impl Serialize) -> Response {
+        #[derive(Serialize)]
+        struct Envelope<'a, T> {
+            data: &'a T,
+        }
+        Response::json(status, &Envelope { data: value })
+    }
+
+    /// `value` as the body, unwrapped.
+    pub fn json(status: u16, value: &impl Serialize) -> Response {
+        // Most bodies are a few hundred bytes to a few dozen kilobytes:
+        // start big enough to skip the first rounds of growing.
+        let mut body = Vec::with_capacity(1024);
+        match serde_json::to_writer(&mut body, value) {
+            Ok(()) => Response {
+                status,
+                body: Some(body),
+                replayed: false,
+            },
+            Err(e) => Response::error(&Error::Internal(format!("rendering: {e}"))),
+        }
+    }
+
+    /// 204 with no body.
+    pub fn no_content() -> Response {
+        Response {
+            status: 204,
+            body: None,
+            replayed: false,
+        }
+    }
+
+    /// The error body with the error's status.
+    pub fn error(error: &Error) -> Response {
+        Response {
+            status: error.status(),
+            body: Some(error.to_body().to_string().into_bytes()),
+            replayed: false,
+        }
+    }
+
+    /// The body as JSON (`Null` for none).
+    pub fn json_value(&self) -> Value {
+        self.body
+            .as_deref()
+            .and_then(|b| serde_json::from_slice(b).ok())
+            .unwrap_or(Value::Null)
+    }
+}

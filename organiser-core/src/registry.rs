@@ -1,0 +1,51 @@
+//! The registry of record kinds (document 1, "Deletion", "Deletions
+//! (sync)"): every kind of record the store holds, with its deletion
+//! `type`, restore window, purge, liveness and rules of the clock, and
+//! every cascade of a delete. Each resource declares its own kinds and
+//! cascades in its folder; this list names them once, and the engine is
+//! wired to it at open.
+//!
+//! Adding a resource adds its kinds to [`KINDS`] and its cascades to
+//! [`CASCADES`]; nothing else in the core changes.
+
+use crate::engine::kinds::{Cascade, RecordKind, Wiring};
+use crate::{licence, settle, task_lists, tasks};
+
+/// Every kind of record.
+pub(crate) static KINDS: &[&RecordKind] = &[&task_lists::KIND, &tasks::KIND];
+
+/// Every cascade of a delete.
+pub(crate) static CASCADES: &[&Cascade] = &[&tasks::LIST_CASCADE];
+
+/// What the engine is wired to.
+pub(crate) static WIRING: Wiring = Wiring {
+    kinds: KINDS,
+    cascades: CASCADES,
+    due: settle::due,
+    settle: settle::run,
+    require_writable: licence::require_writable,
+    require_writable_in_write: licence::require_writable,
+};
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn names_and_tags_are_unique() {
+        for (i, a) in KINDS.iter().enumerate() {
+            for b in &KINDS[i + 1..] {
+                assert_ne!(a.name, b.name);
+                assert_ne!(a.tag, b.tag, "{} and {}", a.name, b.name);
+            }
+        }
+    }
+
+    #[test]
+    fn every_cascade_names_registered_kinds() {
+        for c in CASCADES {
+            assert!(WIRING.kind(c.from).is_some(), "{}", c.from);
+            assert!(WIRING.kind(c.to).is_some(), "{}", c.to);
+        }
+    }
+}
