@@ -140,7 +140,7 @@ impl Organiser {
             Some(owner) => owner,
             None => {
                 let tx = store.begin_write().map_err(storage)?;
-                schema::migrate(&tx)?;
+                schema::migrate(&tx, crate::registry::MIGRATIONS)?;
                 let owner = owner::ensure(&tx, now).map_err(storage)?;
                 tx.commit().map_err(storage)?;
                 owner

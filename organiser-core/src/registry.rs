@@ -9,6 +9,7 @@
 //! [`CASCADES`]; nothing else in the core changes.
 
 use crate::engine::kinds::{Cascade, RecordKind, Wiring};
+use crate::store::schema::{self, Step};
 use crate::{licence, settle, task_lists, tasks};
 
 /// Every kind of record.
@@ -16,6 +17,15 @@ pub(crate) static KINDS: &[&RecordKind] = &[&task_lists::KIND, &tasks::KIND];
 
 /// Every cascade of a delete.
 pub(crate) static CASCADES: &[&Cascade] = &[&tasks::LIST_CASCADE];
+
+/// The store's migration steps: `MIGRATIONS[n]` brings a store of schema
+/// `n` to `n + 1` (`schema::VERSION` is their number).
+pub(crate) static MIGRATIONS: &[Step] = &[
+    // 1: every table.
+    schema::create_tables,
+    // 2: completion counters by quarter hour (`completed_today`).
+    tasks::count_stored_completions,
+];
 
 /// What the engine is wired to.
 pub(crate) static WIRING: Wiring = Wiring {
@@ -39,6 +49,11 @@ mod tests {
                 assert_ne!(a.tag, b.tag, "{} and {}", a.name, b.name);
             }
         }
+    }
+
+    #[test]
+    fn the_schema_version_is_the_number_of_migration_steps() {
+        assert_eq!(MIGRATIONS.len(), schema::VERSION as usize);
     }
 
     #[test]

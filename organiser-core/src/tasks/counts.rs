@@ -228,18 +228,38 @@ fn view_overdue<T: Tables>(cx: &Cx<'_, T>, view: View) -> Result<u64> {
     })
 }
 
+/// Tasks of `scope` completed today in the owner's zone, from the
+/// quarter-hour completion counters.
 fn completed_today<T: Tables>(cx: &Cx<'_, T>, scope: Scope) -> Result<u64> {
     let today = cx.today();
     let from = cx.zone().start_of(today);
     let to = cx.zone().start_of(add_days(today, 1));
-    let range = Range::between(
-        TASKS_CLOSED,
-        Key::new().timestamp(from).into_vec(),
-        Some(Key::new().timestamp(to).into_vec()),
-        true,
-    );
-    count_range(cx, &range, |a| {
-        a.status == TaskStatus::Completed && scope.holds(a.home)
+    let on_quarters = [from, to]
+        .iter()
+        .all(|t| t.as_millisecond().rem_euclid(counter::QUARTER_MS) == 0);
+    if !on_quarters {
+        // A day that does not begin on a quarter hour (no zone in use
+        // today has one): count the day's closed tasks.
+        let range = Range::between(
+            TASKS_CLOSED,
+            Key::new().timestamp(from).into_vec(),
+            Some(Key::new().timestamp(to).into_vec()),
+            true,
+        );
+        return count_range(cx, &range, |a| {
+            a.status == TaskStatus::Completed && scope.holds(a.home)
+        });
+    }
+    let (from, to) = (counter::quarter(from), counter::quarter(to));
+    let within = |prefix: Key| {
+        let (lo, hi) = (prefix.clone().i64(from), prefix.clone().i64(to));
+        counter::sum_between(cx, &prefix, Some(lo), Some(hi))
+    };
+    Ok(match scope {
+        Scope::One(home) => within(counter::completed_in(home))?,
+        Scope::All => within(counter::completed_all_in())?,
+        Scope::AllButInbox => within(counter::completed_all_in())?
+            .saturating_sub(within(counter::completed_in(Home::Inbox))?),
     })
 }
 

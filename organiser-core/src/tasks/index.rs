@@ -26,7 +26,7 @@ use crate::store::schema::{
     TASKS_BY_STATUS_UPDATED, TASKS_CLOSED, TASKS_OPEN_BY_DEADLINE, TASKS_OPEN_BY_EXPIRY,
     TASKS_OPEN_BY_HOME, TASKS_OPEN_BY_START, TASKS_TODAY,
 };
-use crate::store::{Dir, Tables, Tbl};
+use crate::store::{Dir, Tables, Tbl, WriteTx};
 use crate::time::add_days;
 
 /// What the views filter and sort on, kept in covering index values.
@@ -215,8 +215,30 @@ pub(crate) mod counter {
     const OVERDUE_TODAY: u8 = 10;
     const OVERDUE_PLANNED: u8 = 11;
     const OVERDUE_SOMEDAY: u8 = 12;
+    const COMPLETED_IN: u8 = 13;
+    const COMPLETED_ALL_IN: u8 = 14;
     /// In place of a status: archived because it expired.
     pub(crate) const EXPIRED: u8 = 9;
+
+    /// Completions are counted per quarter of an hour (UTC): every zone's
+    /// days begin on a quarter hour, so a day in any zone is a range of
+    /// quarters, and changing the owner's zone changes no counter.
+    pub(crate) const QUARTER_MS: i64 = 15 * 60 * 1000;
+
+    /// The quarter hour `t` falls in.
+    pub(crate) fn quarter(t: Timestamp) -> i64 {
+        t.as_millisecond().div_euclid(QUARTER_MS)
+    }
+
+    /// Tasks of `home` completed in each quarter hour (prefix).
+    pub(crate) fn completed_in(home: Home) -> Key {
+        home.key(Key::new().tag(COMPLETED_IN))
+    }
+
+    /// Tasks completed in each quarter hour (prefix).
+    pub(crate) fn completed_all_in() -> Key {
+        Key::new().tag(COMPLETED_ALL_IN)
+    }
 
     /// Tasks of `home` with status `code` (a status code or [`EXPIRED`]).
     pub(crate) fn home_status(home: Home, code: u8) -> Key {
@@ -295,6 +317,10 @@ pub(crate) mod counter {
             out.push(home_status(a.home, EXPIRED));
             out.push(status(EXPIRED));
         }
+        if let (TaskStatus::Completed, Some(closed)) = (a.status, a.closed) {
+            out.push(completed_in(a.home).i64(quarter(closed)));
+            out.push(completed_all_in().i64(quarter(closed)));
+        }
         if a.is_open() {
             if let Some(d) = a.deadline {
                 out.push(deadline(d));
@@ -333,7 +359,7 @@ pub(crate) mod counter {
             .max(0) as u64)
     }
 
-    pub(crate) fn add(cx: &WriteCx<'_>, key: &Key, delta: i64) -> Result<()> {
+    pub(crate) fn add(cx: &WriteTx, key: &Key, delta: i64) -> Result<()> {
         let now = cx
             .get(TASK_COUNTERS, key.as_slice())?
             .and_then(|v| v.try_into().ok())
@@ -356,12 +382,22 @@ pub(crate) mod counter {
         from: Option<Date>,
         to: Option<Date>,
     ) -> Result<u64> {
-        let lo = match from {
-            Some(d) => prefix.clone().date(d),
-            None => prefix.clone(),
-        };
-        let hi = match to {
-            Some(d) => Some(prefix.clone().date(d)),
+        let lo = from.map(|d| prefix.clone().date(d));
+        let hi = to.map(|d| prefix.clone().date(d));
+        sum_between(cx, &prefix, lo, hi)
+    }
+
+    /// The sum of the counters under `prefix` from `lo` (inclusive, else
+    /// the prefix's start) to `hi` (exclusive, else the prefix's end).
+    pub(crate) fn sum_between<T: Tables>(
+        cx: &Cx<'_, T>,
+        prefix: &Key,
+        lo: Option<Key>,
+        hi: Option<Key>,
+    ) -> Result<u64> {
+        let lo = lo.unwrap_or_else(|| prefix.clone());
+        let hi = match hi {
+            Some(h) => Some(h),
             None => crate::store::key::prefix_end(prefix.as_slice()).map(|v| Key::new().bytes(&v)),
         };
         let hi_bound = match &hi {
@@ -380,6 +416,30 @@ pub(crate) mod counter {
             },
         )?;
         Ok(sum.max(0) as u64)
+    }
+
+    /// Counts the completions of the closed tasks already stored (a store
+    /// of schema 1 had no completion counters).
+    pub(crate) fn count_stored_completions(tx: &WriteTx) -> Result<()> {
+        let mut keys = Vec::new();
+        tx.scan(
+            TASKS_CLOSED,
+            Bound::Unbounded,
+            Bound::Unbounded,
+            Dir::Asc,
+            &mut |_, v| {
+                let a = Attrs::decode(v);
+                if let (TaskStatus::Completed, Some(closed)) = (a.status, a.closed) {
+                    keys.push(completed_in(a.home).i64(quarter(closed)));
+                    keys.push(completed_all_in().i64(quarter(closed)));
+                }
+                Ok(true)
+            },
+        )?;
+        for key in keys {
+            add(tx, &key, 1)?;
+        }
+        Ok(())
     }
 }
 

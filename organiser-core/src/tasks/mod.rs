@@ -21,6 +21,7 @@ pub use input::TaskInput;
 pub use query::{TaskOrder, TaskQuery, View};
 
 pub(crate) use api::routes;
+pub(crate) use index::counter::count_stored_completions;
 pub(crate) use lifecycle::{KIND, LIST_CASCADE};
 
 use counts::counts;

@@ -573,3 +573,108 @@ fn a_write_that_fails_leaves_the_store_as_it_was() {
     let counts = org.task_counts(&crate::TaskCountsQuery::default()).unwrap();
     assert_eq!(counts.inbox, 0, "the counters rolled back with the records");
 }
+
+/// Completes a new task titled `title` in `list` (the Inbox for `None`).
+fn complete_new(org: &Organiser, title: &str, list: Option<Id>) {
+    let mut input = TaskInput::titled(title);
+    input.task_list_id = list.into();
+    let task = org.create_task(&input).unwrap();
+    let mut done = TaskInput::default();
+    done.status = Some(TaskStatus::Completed);
+    org.change_task(task.id, &done).unwrap();
+}
+
+fn completed_today(org: &Organiser, query: &str) -> u64 {
+    counts(org, query).page.unwrap().completed_today
+}
+
+#[test]
+fn completed_today_follows_the_owners_day_and_zone() {
+    // 23:50 in London on 10 March (UTC+0 then).
+    let (org, clock) = org_at("2026-03-10T23:50:00Z", "London");
+    let work = list(&org, "Work");
+    complete_new(&org, "inbox late", None);
+    complete_new(&org, "work late", Some(work));
+    assert_eq!(completed_today(&org, "view=today"), 2);
+    assert_eq!(
+        completed_today(&org, "view=planned"),
+        1,
+        "all but the Inbox"
+    );
+    assert_eq!(completed_today(&org, "inbox=true"), 1);
+    assert_eq!(completed_today(&org, &format!("task_list_id={work}")), 1);
+
+    // Past midnight: a new day with nothing completed yet.
+    clock.advance_secs(15 * 60);
+    assert_eq!(completed_today(&org, "view=today"), 0);
+    complete_new(&org, "work early", Some(work));
+    assert_eq!(completed_today(&org, "view=today"), 1);
+
+    // In Kathmandu (UTC+5:45) it is 11 March 05:55: all three are today's.
+    org.change_owner(
+        &Auth::Local,
+        &OwnerChange {
+            time_zone: Some("Kathmandu".into()),
+            ..OwnerChange::default()
+        },
+    )
+    .unwrap();
+    assert_eq!(completed_today(&org, "view=today"), 3);
+    assert_eq!(completed_today(&org, &format!("task_list_id={work}")), 2);
+
+    // Reopening a task takes it out of the count.
+    let q = TaskQuery::parse(&Query::parse("status=completed&order=id").unwrap()).unwrap();
+    let first = org.tasks(&q).unwrap().items[0].id;
+    let mut reopen = TaskInput::default();
+    reopen.status = Some(TaskStatus::Open);
+    org.change_task(first, &reopen).unwrap();
+    assert_eq!(completed_today(&org, "view=today"), 2);
+    assert_eq!(completed_today(&org, "inbox=true"), 0);
+}
+
+#[test]
+fn a_store_of_schema_1_gains_its_completion_counters() {
+    use crate::store::key::Key;
+    use crate::store::schema::{META, TASK_COUNTERS};
+    use crate::store::{Dir, Store, Tables};
+
+    let dir = tempfile::tempdir().unwrap();
+    let clock = ManualClock::at("2026-03-10T12:00:00Z");
+    let options = Options {
+        clock: Arc::new(clock.clone()),
+        ..Options::default()
+    };
+    {
+        let org = Organiser::open_with(dir.path(), options.clone()).unwrap();
+        complete_new(&org, "done", None);
+        complete_new(&org, "done too", Some(list(&org, "Work")));
+        assert_eq!(completed_today(&org, "view=today"), 2);
+    }
+    // Make it a store of schema 1: no completion counters (tags 13, 14).
+    {
+        let store = Store::open(&dir.path().join(crate::STORE_FILE)).unwrap();
+        let tx = store.begin_write().unwrap();
+        let mut stale = Vec::new();
+        tx.scan(
+            TASK_COUNTERS,
+            std::ops::Bound::Included(Key::new().tag(13).as_slice()),
+            std::ops::Bound::Excluded(Key::new().tag(15).as_slice()),
+            Dir::Asc,
+            &mut |k, _| {
+                stale.push(k.to_vec());
+                Ok(true)
+            },
+        )
+        .unwrap();
+        assert_eq!(stale.len(), 3, "one for each home, one for all");
+        for k in stale {
+            tx.remove(TASK_COUNTERS, &k).unwrap();
+        }
+        tx.insert(META, b"schema_version", &1u32.to_be_bytes())
+            .unwrap();
+        tx.commit().unwrap();
+    }
+    let org = Organiser::open_with(dir.path(), options).unwrap();
+    assert_eq!(completed_today(&org, "view=today"), 2);
+    assert_eq!(completed_today(&org, "inbox=true"), 1);
+}
