@@ -579,8 +579,10 @@ fn complete_new(org: &Organiser, title: &str, list: Option<Id>) {
     let mut input = TaskInput::titled(title);
     input.task_list_id = list.into();
     let task = org.create_task(&input).unwrap();
-    let mut done = TaskInput::default();
-    done.status = Some(TaskStatus::Completed);
+    let done = TaskInput {
+        status: Some(TaskStatus::Completed),
+        ..TaskInput::default()
+    };
     org.change_task(task.id, &done).unwrap();
 }
 
@@ -625,8 +627,10 @@ fn completed_today_follows_the_owners_day_and_zone() {
     // Reopening a task takes it out of the count.
     let q = TaskQuery::parse(&Query::parse("status=completed&order=id").unwrap()).unwrap();
     let first = org.tasks(&q).unwrap().items[0].id;
-    let mut reopen = TaskInput::default();
-    reopen.status = Some(TaskStatus::Open);
+    let reopen = TaskInput {
+        status: Some(TaskStatus::Open),
+        ..TaskInput::default()
+    };
     org.change_task(first, &reopen).unwrap();
     assert_eq!(completed_today(&org, "view=today"), 2);
     assert_eq!(completed_today(&org, "inbox=true"), 0);
