@@ -11,10 +11,10 @@ use crate::engine::{Cx, Organiser, WriteCx};
 use crate::error::{Details, Error, Result};
 use crate::ids::Id;
 use crate::list::Query;
-use crate::list::{Cursor, ListParams, Page, Scan, count, walk};
+use crate::list::{Direction, Filter, ListParams, Listing, Order, Page};
+use crate::store::Tables;
 use crate::store::key::{Key, Reader};
 use crate::store::schema::{DELETIONS, DELETIONS_BY_RECORD};
-use crate::store::{Dir, Tables};
 
 /// One deletion record.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize)]
@@ -110,46 +110,32 @@ pub(crate) fn routes<'r>(req: &'r Request, segments: &[&'r str]) -> Result<Route
     })
 }
 
+/// `GET /deletions`: oldest first by (`deleted_at`, `id`), from `since`.
+static LISTING: Listing = Listing {
+    name: "deletions",
+    orders: &[Order {
+        name: "deleted_at",
+        index: DELETIONS,
+        direction: Direction::Asc,
+    }],
+    updated: None,
+    every: DELETIONS,
+};
+
 fn list<T: Tables>(cx: &Cx<'_, T>, q: &DeletionQuery) -> Result<Page<Deletion>> {
-    let lo = match q.since {
-        Some(since) => Key::new().timestamp(since).into_vec(),
-        None => Vec::new(),
+    let filter = match q.since {
+        Some(since) => Filter::starting_at(Key::new().timestamp(since), since.to_string()),
+        None => Filter::default(),
     };
-    let scan = Scan::range(DELETIONS, lo, None, Dir::Asc);
-    let scope = format!(
-        "deletions|{}",
-        q.since.map(|t| t.as_millisecond()).unwrap_or(i64::MIN)
-    );
-    let cursor = Cursor::new(&cx.org.secret, scope);
-    let after = q
-        .page
-        .cursor
-        .as_deref()
-        .map(|c| cursor.decode(c))
-        .transpose()?;
-    let decode = |k: &[u8]| {
+    LISTING.page(cx, &q.page, &filter, |k| {
         let mut r = Reader::new(k);
         let ms = r.i64();
         let id = r.id();
         let kind = r.str();
-        Deletion {
+        Ok(Some(Deletion {
             kind,
             id,
             deleted_at: Timestamp::from_millisecond(ms).unwrap_or_default(),
-        }
-    };
-    let (items, last) = walk(&cx.tx, &scan, after.as_deref(), q.page.limit, |k| {
-        Ok(Some(decode(k)))
-    })?;
-    let total_count = if q.page.count {
-        Some(count(&cx.tx, &scan, |_| Ok(true))?)
-    } else {
-        None
-    };
-    Ok(Page {
-        items,
-        next_cursor: last.map(|k| cursor.encode(&k)),
-        limit: q.page.limit,
-        total_count,
+        }))
     })
 }

@@ -3,12 +3,13 @@
 //! `cursor`, `limit`, `count`, and keyset pages over index tables.
 
 mod cursor;
+mod listing;
 mod page;
 mod params;
 mod query;
 
 pub(crate) use cursor::Cursor;
+pub(crate) use listing::{Filter, Listing, Order};
 pub use page::Page;
-pub(crate) use page::{Scan, count, walk};
 pub use params::{Direction, ListParams};
 pub use query::Query;

@@ -8,7 +8,6 @@ pub(crate) mod schema;
 use std::ops::Bound;
 use std::path::Path;
 
-#[cfg(test)]
 use redb::ReadableTableMetadata;
 use redb::{ReadableDatabase, ReadableTable, TableDefinition};
 use serde::Serialize;
@@ -202,8 +201,7 @@ pub(crate) trait Tables {
         f: Visit<'_>,
     ) -> Result<()>;
 
-    /// The number of entries in `t`.
-    #[cfg(test)]
+    /// The number of entries in `t` (kept by redb: no scan).
     fn len(&self, t: Tbl) -> Result<u64>;
 
     fn get_json<T: DeserializeOwned>(&self, t: Tbl, key: &[u8]) -> Result<Option<T>> {
@@ -301,7 +299,6 @@ macro_rules! tables {
                 scan_table(&self.0.open_table(t)?, lo, hi, dir, f)
             }
 
-            #[cfg(test)]
             fn len(&self, t: Tbl) -> Result<u64> {
                 Ok(self.0.open_table(t)?.len()?)
             }

@@ -20,7 +20,7 @@ use crate::ids::Id;
 use crate::input::{Field, record};
 use crate::limits;
 use crate::list::Query;
-use crate::list::{Cursor, Direction, ListParams, Page, Scan, count, walk};
+use crate::list::{Direction, Filter, ListParams, Listing, Order, Page};
 use crate::restore;
 use crate::store::key::{Key, tail_id};
 use crate::store::schema::{
@@ -454,70 +454,57 @@ pub struct TaskListQuery {
     pub params: ListParams,
 }
 
+/// `GET /task_lists`: live lists by position (default), id, name or
+/// updated_at, smallest first.
+static LISTING: Listing = Listing {
+    name: "task_lists",
+    orders: &[
+        Order {
+            name: "position",
+            index: TASK_LISTS_BY_POSITION,
+            direction: Direction::Asc,
+        },
+        Order {
+            name: "id",
+            index: TASK_LISTS,
+            direction: Direction::Asc,
+        },
+        Order {
+            name: "name",
+            index: TASK_LISTS_BY_NAME,
+            direction: Direction::Asc,
+        },
+        UPDATED,
+    ],
+    updated: Some(&UPDATED),
+    every: TASK_LISTS_BY_POSITION,
+};
+
+const UPDATED: Order = Order {
+    name: "updated_at",
+    index: TASK_LISTS_BY_UPDATED,
+    direction: Direction::Asc,
+};
+
 impl TaskListQuery {
     pub(crate) fn parse(query: &Query) -> Result<TaskListQuery> {
         Ok(TaskListQuery {
-            params: ListParams::parse(query, &["position", "id", "name", "updated_at"])?,
+            params: LISTING.params(query)?,
         })
     }
 }
 
-/// `GET /task_lists`.
+/// `GET /task_lists`. The `id` order walks the records, deleted ones
+/// among them (skipped); every other order walks an index of live lists.
 pub(crate) fn list<T: Tables>(cx: &Cx<'_, T>, q: &TaskListQuery) -> Result<Page<TaskList>> {
-    let p = &q.params;
-    let direction = p.direction_or(Direction::Asc);
-    let order = match (&p.updated_since, p.order.as_deref()) {
-        (Some(_), _) => "updated_at",
-        (None, Some(o)) => o,
-        (None, None) => "position",
-    };
-    let dir = direction.dir();
-    let scan = match order {
-        "id" => Scan::range(TASK_LISTS, Vec::new(), None, dir),
-        "name" => Scan::range(TASK_LISTS_BY_NAME, Vec::new(), None, dir),
-        "updated_at" => {
-            let lo = p
-                .updated_since
-                .map(|t| Key::new().timestamp(t).into_vec())
-                .unwrap_or_default();
-            Scan::range(TASK_LISTS_BY_UPDATED, lo, None, dir)
-        }
-        _ => Scan::range(TASK_LISTS_BY_POSITION, Vec::new(), None, dir),
-    };
-    let scope = format!(
-        "task_lists|{order}|{}|{}",
-        direction.as_str(),
-        p.updated_since
-            .map(|t| t.as_millisecond())
-            .unwrap_or(i64::MIN)
-    );
-    let cursor = Cursor::new(&cx.org.secret, scope);
-    let after = p.cursor.as_deref().map(|c| cursor.decode(c)).transpose()?;
-    let load = |k: &[u8]| -> Result<Option<TaskList>> {
-        let id = if order == "id" {
-            Id::from_bytes(k.try_into().unwrap_or([0; 16]))
-        } else {
-            tail_id(k)
-        };
-        Ok(match load_row(cx, id)? {
+    LISTING.page(cx, &q.params, &Filter::default(), |k| {
+        Ok(match load_row(cx, tail_id(k))? {
             Some(ListRow {
                 list,
                 deleted: None,
             }) => Some(list),
             _ => None,
         })
-    };
-    let (items, last) = walk(&cx.tx, &scan, after.as_deref(), p.limit, load)?;
-    let total_count = if p.count {
-        Some(count(&cx.tx, &scan, |k| Ok(load(k)?.is_some()))?)
-    } else {
-        None
-    };
-    Ok(Page {
-        items,
-        next_cursor: last.map(|k| cursor.encode(&k)),
-        limit: p.limit,
-        total_count,
     })
 }
 
@@ -533,5 +520,43 @@ mod tests {
         assert_eq!(deleted.taken(), Taken(vec![("task".into(), vec![task])]));
         let again = serde_json::to_value(&deleted).unwrap();
         assert!(again.get("tasks").is_none(), "{again}");
+    }
+
+    #[test]
+    fn every_order_pages_and_counts_live_lists_only() {
+        let org = crate::Organiser::in_memory();
+        let mut ids = Vec::new();
+        for name in ["Cedar", "alder", "Birch"] {
+            let input = TaskListInput {
+                name: Some(name.into()),
+                ..TaskListInput::default()
+            };
+            ids.push(org.create_task_list(&input).unwrap().id);
+        }
+        org.delete_task_list(ids[1]).unwrap();
+        for (order, expected) in [
+            ("position", ["Cedar", "Birch"]),
+            ("id", ["Cedar", "Birch"]),
+            ("name", ["Birch", "Cedar"]),
+            ("updated_at", ["Cedar", "Birch"]),
+        ] {
+            let mut names = Vec::new();
+            let mut cursor: Option<String> = None;
+            loop {
+                let mut q = format!("order={order}&limit=1&count=true");
+                if let Some(c) = &cursor {
+                    q.push_str(&format!("&cursor={c}"));
+                }
+                let query = TaskListQuery::parse(&Query::parse(&q).unwrap()).unwrap();
+                let page = org.task_lists(&query).unwrap();
+                assert_eq!(page.total_count, Some(2), "{order}");
+                names.extend(page.items.into_iter().map(|l| l.name));
+                match page.next_cursor {
+                    Some(c) => cursor = Some(c),
+                    None => break,
+                }
+            }
+            assert_eq!(names, expected, "{order}");
+        }
     }
 }
