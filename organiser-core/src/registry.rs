@@ -25,6 +25,11 @@ pub(crate) static MIGRATIONS: &[Step] = &[
     schema::create_tables,
     // 2: completion counters by quarter hour (`completed_today`).
     tasks::count_stored_completions,
+    // 3: compact records (postcard) and covering index values.
+    |tx| {
+        tasks::store_records_compactly(tx)?;
+        task_lists::store_records_compactly(tx)
+    },
 ];
 
 /// What the engine is wired to.

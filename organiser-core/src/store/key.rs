@@ -21,10 +21,6 @@ impl Key {
         self
     }
 
-    pub(crate) fn bool(self, b: bool) -> Self {
-        self.tag(u8::from(b))
-    }
-
     pub(crate) fn u64(mut self, v: u64) -> Self {
         self.0.extend_from_slice(&v.to_be_bytes());
         self

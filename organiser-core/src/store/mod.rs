@@ -2,6 +2,7 @@
 //! `write`, where a write that returns an error is dropped and so rolled
 //! back. Callers above this module never see a redb type.
 
+pub(crate) mod codec;
 pub(crate) mod key;
 pub(crate) mod schema;
 
@@ -174,6 +175,16 @@ impl WriteTx {
         self.insert(t, key, &serde_json::to_vec(value)?)
     }
 
+    /// Stores `record` in its compact encoding ([`codec`]).
+    pub(crate) fn put_record<R: codec::Record>(
+        &self,
+        t: Tbl,
+        key: &[u8],
+        record: &R,
+    ) -> Result<()> {
+        self.insert(t, key, &codec::encode(record)?)
+    }
+
     /// Adds an index entry (an empty value).
     pub(crate) fn index(&self, t: Tbl, key: &[u8]) -> Result<()> {
         self.insert(t, key, &[])
@@ -207,6 +218,14 @@ pub(crate) trait Tables {
     fn get_json<T: DeserializeOwned>(&self, t: Tbl, key: &[u8]) -> Result<Option<T>> {
         match self.get(t, key)? {
             Some(bytes) => Ok(Some(serde_json::from_slice(&bytes)?)),
+            None => Ok(None),
+        }
+    }
+
+    /// The record stored under `key` in its compact encoding ([`codec`]).
+    fn get_record<R: codec::Record>(&self, t: Tbl, key: &[u8]) -> Result<Option<R>> {
+        match self.get(t, key)? {
+            Some(bytes) => codec::decode(&bytes).map(Some),
             None => Ok(None),
         }
     }

@@ -5,8 +5,14 @@
 
 mod api;
 mod positions;
+mod record;
 
 pub(crate) use api::routes;
+#[cfg(test)]
+pub(crate) use record::json_row_of_schema_2;
+pub(crate) use record::store_records_compactly;
+
+use record::ListRecord;
 
 use jiff::Timestamp;
 use serde::{Deserialize, Serialize};
@@ -71,39 +77,23 @@ pub struct TaskListInput {
     pub position: Option<i64>,
 }
 
-#[derive(Debug, Clone, Serialize, Deserialize)]
+/// How a list was deleted, while it can be restored.
+#[derive(Debug, Clone, PartialEq, Eq)]
 struct ListDeleted {
-    #[serde(with = "crate::time::serde_timestamp")]
     at: Timestamp,
     /// What the delete took with it (its tasks).
-    #[serde(default)]
     taken: Taken,
-    /// The tasks the delete took, as stores of schema 1 before the registry
-    /// of record kinds kept them; read into `taken`.
-    #[serde(default, rename = "tasks", skip_serializing)]
-    legacy_tasks: Vec<Id>,
 }
 
-impl ListDeleted {
-    /// What the delete took, however the row was written.
-    fn taken(&self) -> Taken {
-        let mut taken = self.taken.clone();
-        if !self.legacy_tasks.is_empty() {
-            taken.0.push(("task".to_owned(), self.legacy_tasks.clone()));
-        }
-        taken
-    }
-}
-
-#[derive(Debug, Clone, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Eq)]
 struct ListRow {
     list: TaskList,
-    #[serde(default)]
     deleted: Option<ListDeleted>,
 }
 
 fn load_row<T: Tables>(cx: &Cx<'_, T>, id: Id) -> Result<Option<ListRow>> {
-    cx.get_json(TASK_LISTS, &id.to_bytes())
+    let record: Option<ListRecord> = cx.get_record(TASK_LISTS, &id.to_bytes())?;
+    Ok(record.map(|r| r.into_row(id)))
 }
 
 fn load_live<T: Tables>(cx: &Cx<'_, T>, id: Id) -> Result<TaskList> {
@@ -117,7 +107,7 @@ fn load_live<T: Tables>(cx: &Cx<'_, T>, id: Id) -> Result<TaskList> {
 }
 
 fn save(cx: &WriteCx<'_>, row: &ListRow) -> Result<()> {
-    cx.put_json(TASK_LISTS, &row.list.id.to_bytes(), row)
+    cx.put_record(TASK_LISTS, &row.list.id.to_bytes(), &ListRecord::from(row))
 }
 
 /// Whether `id` names a live list.
@@ -382,7 +372,6 @@ pub(crate) fn delete(cx: &mut WriteCx<'_>, id: Id) -> Result<()> {
             deleted: Some(ListDeleted {
                 at: cx.now(),
                 taken,
-                legacy_tasks: Vec::new(),
             }),
         },
     )
@@ -429,7 +418,7 @@ pub(crate) fn restore(cx: &mut WriteCx<'_>, id: Id) -> Result<TaskList> {
     restore::cancel(cx, &KIND, id, deleted.at)?;
     deletions::unrecord(cx, KIND.name, id)?;
     insert_live(cx, &list)?;
-    cx.cascade_restore(KIND.name, id, &deleted.taken())?;
+    cx.cascade_restore(KIND.name, id, &deleted.taken)?;
     Ok(list)
 }
 
@@ -440,7 +429,7 @@ fn purge(cx: &mut WriteCx<'_>, id: Id) -> Result<()> {
         ..
     }) = load_row(cx, id)?
     {
-        cx.cascade_purge(&deleted.taken())?;
+        cx.cascade_purge(&deleted.taken)?;
         cx.remove(TASK_LISTS, &id.to_bytes())?;
     }
     Ok(())
@@ -511,16 +500,6 @@ pub(crate) fn list<T: Tables>(cx: &Cx<'_, T>, q: &TaskListQuery) -> Result<Page<
 #[cfg(test)]
 mod tests {
     use super::*;
-
-    #[test]
-    fn a_delete_written_before_the_registry_still_names_its_tasks() {
-        let task = Id::parse("01ARZ3NDEKTSV4RRFFQ69G5FAV").unwrap();
-        let old = serde_json::json!({"at": "2026-03-10T09:00:00.000Z", "tasks": [task]});
-        let deleted: ListDeleted = serde_json::from_value(old).unwrap();
-        assert_eq!(deleted.taken(), Taken(vec![("task".into(), vec![task])]));
-        let again = serde_json::to_value(&deleted).unwrap();
-        assert!(again.get("tasks").is_none(), "{again}");
-    }
 
     #[test]
     fn every_order_pages_and_counts_live_lists_only() {

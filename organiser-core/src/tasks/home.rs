@@ -68,7 +68,7 @@ impl Home {
         }
     }
 
-    fn tag(self) -> u8 {
+    pub(crate) fn tag(self) -> u8 {
         match self {
             Home::Inbox => 0,
             Home::List(_) => 1,
@@ -96,7 +96,11 @@ impl Home {
     /// Reads a home written by [`Home::key`].
     pub(crate) fn read(r: &mut Reader<'_>) -> Home {
         let tag = r.tag();
-        let id = r.id();
+        Home::from_tag(tag, r.id())
+    }
+
+    /// The home of [`Home::tag`] `tag` and `id` (the Inbox for tag 0).
+    pub(crate) fn from_tag(tag: u8, id: Id) -> Home {
         match tag {
             1 => Home::List(id),
             2 => Home::Person(id),

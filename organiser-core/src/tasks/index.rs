@@ -20,6 +20,7 @@ use super::{Task, TaskStatus};
 use crate::engine::{Cx, WriteCx};
 use crate::error::Result;
 use crate::ids::Id;
+use crate::store::codec::{Unpack, put_varint};
 use crate::store::key::{Key, Reader, date_from_number, date_number};
 use crate::store::schema::{
     META, TASK_COUNTERS, TASKS_BY_HOME, TASKS_BY_STATUS_ID, TASKS_BY_STATUS_POSITION,
@@ -67,7 +68,72 @@ impl Attrs {
         self.is_open() && self.start.is_some_and(|s| s <= as_of)
     }
 
+    /// The covering value: flags, the home, then varints of what is set.
     fn encode(&self) -> Vec<u8> {
+        let mut out = Vec::with_capacity(48);
+        let flags = self.status.code()
+            | u8::from(self.expired) << 2
+            | u8::from(self.start.is_some()) << 3
+            | u8::from(self.deadline.is_some()) << 4
+            | u8::from(self.closed.is_some()) << 5
+            | u8::from(self.expires.is_some()) << 6;
+        out.push(flags);
+        match self.home {
+            Home::Inbox => out.push(0),
+            Home::List(id) | Home::Person(id) | Home::Project(id) => {
+                out.push(self.home.tag());
+                out.extend_from_slice(&id.to_bytes());
+            }
+        }
+        for d in [self.start, self.deadline].into_iter().flatten() {
+            put_varint(&mut out, i64::from(date_number(d)));
+        }
+        put_varint(&mut out, self.position);
+        put_varint(&mut out, self.updated.as_millisecond());
+        if let Some(t) = self.closed {
+            put_varint(&mut out, t.as_millisecond());
+        }
+        if let Some(d) = self.expires {
+            put_varint(&mut out, i64::from(date_number(d)));
+        }
+        out
+    }
+
+    pub(crate) fn decode(bytes: &[u8]) -> Attrs {
+        let mut r = Unpack::new(bytes);
+        let flags = r.byte();
+        let set = |bit: u8| flags & (1 << bit) != 0;
+        let home = match r.byte() {
+            0 => Home::Inbox,
+            tag => Home::from_tag(tag, r.id()),
+        };
+        let mut date = |present: bool| {
+            present.then(|| date_from_number(i32::try_from(r.varint()).unwrap_or_default()))
+        };
+        let start = date(set(3));
+        let deadline = date(set(4));
+        let position = r.varint();
+        let instant = |ms: i64| Timestamp::from_millisecond(ms).unwrap_or_default();
+        let updated = instant(r.varint());
+        let closed = set(5).then(|| instant(r.varint()));
+        let expires =
+            set(6).then(|| date_from_number(i32::try_from(r.varint()).unwrap_or_default()));
+        Attrs {
+            status: TaskStatus::from_code(flags & 0b11),
+            home,
+            start,
+            deadline,
+            position,
+            updated,
+            closed,
+            expires,
+            expired: set(2),
+        }
+    }
+
+    /// The covering value written by schema 2 and earlier (fixed widths).
+    #[cfg(test)]
+    pub(crate) fn encode_fixed(&self) -> Vec<u8> {
         let opt_date = |k: Key, d: Option<Date>| match d {
             Some(d) => k.tag(1).date(d),
             None => k.tag(0).i32(0),
@@ -82,10 +148,11 @@ impl Attrs {
             None => k.tag(0).i64(0),
         };
         k = opt_date(k, self.expires);
-        k.bool(self.expired).into_vec()
+        k.tag(u8::from(self.expired)).into_vec()
     }
 
-    pub(crate) fn decode(bytes: &[u8]) -> Attrs {
+    /// Reads a value written by schema 2 and earlier (fixed widths).
+    fn decode_fixed(bytes: &[u8]) -> Attrs {
         let mut r = Reader::new(bytes);
         let opt_date = |r: &mut Reader<'_>| {
             let present = r.tag() == 1;
@@ -117,6 +184,39 @@ impl Attrs {
             expired,
         }
     }
+}
+
+/// The covering indexes: their values are [`Attrs`].
+pub(crate) const COVERING: [Tbl; 7] = [
+    TASKS_BY_STATUS_POSITION,
+    TASKS_BY_HOME,
+    TASKS_OPEN_BY_HOME,
+    TASKS_OPEN_BY_START,
+    TASKS_OPEN_BY_DEADLINE,
+    TASKS_CLOSED,
+    TASKS_TODAY,
+];
+
+/// Migration step: rewrites the covering values of schema 2 (fixed widths)
+/// in their compact form.
+pub(crate) fn pack_covering_values(tx: &WriteTx) -> Result<()> {
+    for table in COVERING {
+        let mut entries = Vec::new();
+        tx.scan(
+            table,
+            Bound::Unbounded,
+            Bound::Unbounded,
+            Dir::Asc,
+            &mut |k, v| {
+                entries.push((k.to_vec(), Attrs::decode_fixed(v).encode()));
+                Ok(true)
+            },
+        )?;
+        for (k, v) in entries {
+            tx.insert(table, &k, &v)?;
+        }
+    }
+    Ok(())
 }
 
 /// Index keys, one function per index, so readers and writers agree.
@@ -418,8 +518,9 @@ pub(crate) mod counter {
         Ok(sum.max(0) as u64)
     }
 
-    /// Counts the completions of the closed tasks already stored (a store
-    /// of schema 1 had no completion counters).
+    /// Migration step (schema 2): counts the completions of the closed
+    /// tasks already stored (a store of schema 1 had no completion
+    /// counters; its covering values are still of fixed width).
     pub(crate) fn count_stored_completions(tx: &WriteTx) -> Result<()> {
         let mut keys = Vec::new();
         tx.scan(
@@ -428,7 +529,7 @@ pub(crate) mod counter {
             Bound::Unbounded,
             Dir::Asc,
             &mut |_, v| {
-                let a = Attrs::decode(v);
+                let a = Attrs::decode_fixed(v);
                 if let (TaskStatus::Completed, Some(closed)) = (a.status, a.closed) {
                     keys.push(completed_in(a.home).i64(quarter(closed)));
                     keys.push(completed_all_in().i64(quarter(closed)));

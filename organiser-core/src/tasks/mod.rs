@@ -11,6 +11,7 @@ mod input;
 mod lifecycle;
 mod placement;
 mod query;
+mod record;
 mod write;
 
 #[cfg(test)]
@@ -23,12 +24,14 @@ pub use query::{TaskOrder, TaskQuery, View};
 pub(crate) use api::routes;
 pub(crate) use index::counter::count_stored_completions;
 pub(crate) use lifecycle::{KIND, LIST_CASCADE};
+pub(crate) use record::store_records_compactly;
 
 use counts::counts;
 use index::{TodaySet, settle_today};
 use input::parse;
 use lifecycle::{delete, restore};
 use query::list;
+use record::TaskRecord;
 use write::{change, create};
 
 use jiff::Timestamp;
@@ -181,7 +184,8 @@ pub(crate) struct TaskRow {
 }
 
 pub(crate) fn load_row<T: Tables>(cx: &Cx<'_, T>, id: Id) -> Result<Option<TaskRow>> {
-    cx.get_json(TASKS, &id.to_bytes())
+    let record: Option<TaskRecord> = cx.get_record(TASKS, &id.to_bytes())?;
+    Ok(record.map(|r| r.into_row(id)))
 }
 
 /// A live task, or 404.
@@ -196,7 +200,7 @@ pub(crate) fn load_live<T: Tables>(cx: &Cx<'_, T>, id: Id) -> Result<Task> {
 }
 
 pub(crate) fn save_row(cx: &WriteCx<'_>, row: &TaskRow) -> Result<()> {
-    cx.put_json(TASKS, &row.task.id.to_bytes(), row)
+    cx.put_record(TASKS, &row.task.id.to_bytes(), &TaskRecord::from(row))
 }
 
 /// Saves a live task, moving its index entries and counters from how it

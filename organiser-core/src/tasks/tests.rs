@@ -636,49 +636,136 @@ fn completed_today_follows_the_owners_day_and_zone() {
     assert_eq!(completed_today(&org, "inbox=true"), 0);
 }
 
-#[test]
-fn a_store_of_schema_1_gains_its_completion_counters() {
-    use crate::store::key::Key;
-    use crate::store::schema::{META, TASK_COUNTERS};
+/// Rewrites a current store in the formats of schema 1: JSON records,
+/// fixed-width covering values, no completion counters.
+fn downgrade_to_schema_1(path: &std::path::Path) {
+    use crate::store::key::{Key, tail_id};
+    use crate::store::schema::{META, TASK_COUNTERS, TASK_LISTS};
     use crate::store::{Dir, Store, Tables};
+    use std::ops::Bound;
 
+    let store = Store::open(path).unwrap();
+    let tx = store.begin_write().unwrap();
+    let all = |t| {
+        let mut entries = Vec::new();
+        tx.scan(
+            t,
+            Bound::Unbounded,
+            Bound::Unbounded,
+            Dir::Asc,
+            &mut |k, v| {
+                entries.push((k.to_vec(), v.to_vec()));
+                Ok(true)
+            },
+        )
+        .unwrap();
+        entries
+    };
+    for (k, v) in all(crate::store::schema::TASKS) {
+        let row = crate::store::codec::decode::<record::TaskRecord>(&v)
+            .unwrap()
+            .into_row(tail_id(&k));
+        tx.insert(
+            crate::store::schema::TASKS,
+            &k,
+            &serde_json::to_vec(&row).unwrap(),
+        )
+        .unwrap();
+    }
+    for (k, v) in all(TASK_LISTS) {
+        let json = crate::task_lists::json_row_of_schema_2(tail_id(&k), &v);
+        tx.insert(TASK_LISTS, &k, &json).unwrap();
+    }
+    for table in index::COVERING {
+        for (k, v) in all(table) {
+            tx.insert(table, &k, &index::Attrs::decode(&v).encode_fixed())
+                .unwrap();
+        }
+    }
+    let (lo, hi) = (Key::new().tag(13), Key::new().tag(15));
+    let mut counters = Vec::new();
+    tx.scan(
+        TASK_COUNTERS,
+        Bound::Included(lo.as_slice()),
+        Bound::Excluded(hi.as_slice()),
+        Dir::Asc,
+        &mut |k, _| {
+            counters.push(k.to_vec());
+            Ok(true)
+        },
+    )
+    .unwrap();
+    assert!(!counters.is_empty(), "completion counters to take away");
+    for k in counters {
+        tx.remove(TASK_COUNTERS, &k).unwrap();
+    }
+    tx.insert(META, b"schema_version", &1u32.to_be_bytes())
+        .unwrap();
+    tx.commit().unwrap();
+}
+
+/// What a client sees of every task, list and count.
+fn everything(org: &Organiser) -> Vec<serde_json::Value> {
+    let get = |path: &str, query: &str| {
+        let request = crate::Request::new(crate::Method::Get, path, Auth::Local)
+            .with_query(Query::parse(query).unwrap());
+        let response = org.handle(&request);
+        assert_eq!(response.status, 200, "{path}?{query}");
+        response.json_value()
+    };
+    let mut seen = vec![
+        get(
+            "/tasks",
+            "status=open,completed,wont_do,archived&order=id&limit=100&count=true",
+        ),
+        get("/task_lists", "order=id&count=true"),
+        get("/deletions", ""),
+    ];
+    for view in [
+        "overview", "today", "planned", "one_day", "due_soon", "logbook",
+    ] {
+        seen.push(get("/tasks", &format!("view={view}&limit=100&count=true")));
+    }
+    for view in ["overview", "today", "planned", "one_day", "logbook"] {
+        seen.push(get("/task_counts", &format!("view={view}")));
+    }
+    seen
+}
+
+#[test]
+fn a_store_of_schema_1_is_migrated_to_compact_records_and_completion_counters() {
     let dir = tempfile::tempdir().unwrap();
     let clock = ManualClock::at("2026-03-10T12:00:00Z");
     let options = Options {
         clock: Arc::new(clock.clone()),
         ..Options::default()
     };
-    {
+    let before = {
         let org = Organiser::open_with(dir.path(), options.clone()).unwrap();
+        let work = list(&org, "Work");
+        let gone = list(&org, "Gone");
         complete_new(&org, "done", None);
-        complete_new(&org, "done too", Some(list(&org, "Work")));
+        complete_new(&org, "done too", Some(work));
+        t("open, due").deadline("2026-03-12").list(work).make(&org);
+        t("started").start("2026-03-01").make(&org);
+        t("taken with its list").list(gone).make(&org);
+        org.delete_task_list(gone).unwrap();
         assert_eq!(completed_today(&org, "view=today"), 2);
-    }
-    // Make it a store of schema 1: no completion counters (tags 13, 14).
-    {
-        let store = Store::open(&dir.path().join(crate::STORE_FILE)).unwrap();
-        let tx = store.begin_write().unwrap();
-        let mut stale = Vec::new();
-        tx.scan(
-            TASK_COUNTERS,
-            std::ops::Bound::Included(Key::new().tag(13).as_slice()),
-            std::ops::Bound::Excluded(Key::new().tag(15).as_slice()),
-            Dir::Asc,
-            &mut |k, _| {
-                stale.push(k.to_vec());
-                Ok(true)
-            },
-        )
-        .unwrap();
-        assert_eq!(stale.len(), 3, "one for each home, one for all");
-        for k in stale {
-            tx.remove(TASK_COUNTERS, &k).unwrap();
-        }
-        tx.insert(META, b"schema_version", &1u32.to_be_bytes())
-            .unwrap();
-        tx.commit().unwrap();
-    }
+        everything(&org)
+    };
+    downgrade_to_schema_1(&dir.path().join(crate::STORE_FILE));
     let org = Organiser::open_with(dir.path(), options).unwrap();
-    assert_eq!(completed_today(&org, "view=today"), 2);
+    assert_eq!(everything(&org), before);
     assert_eq!(completed_today(&org, "inbox=true"), 1);
+    // The list deleted before the migration comes back with its task.
+    let gone = org
+        .deletions(&crate::DeletionQuery::default())
+        .unwrap()
+        .items
+        .into_iter()
+        .find(|d| d.kind == "task_list")
+        .unwrap()
+        .id;
+    org.restore_task_list(gone).unwrap();
+    assert!(titles(&org, "status=open").contains(&"taken with its list".to_owned()));
 }
