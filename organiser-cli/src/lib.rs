@@ -59,6 +59,8 @@ enum Command {
     Tasks(commands::tasks::TasksCommand),
     /// Task lists: show, add, rename, move, rm, restore.
     Lists(commands::lists::ListsCommand),
+    /// Give the space deleted records left back to the file system (stop the server first).
+    Compact(commands::compact::Compact),
 }
 
 /// `0.1.0`, or `0.1.0 (development build)` where the API reports `dev`.
@@ -113,5 +115,6 @@ fn run(cli: Cli) -> Result<(), CliError> {
         Command::System(c) => c.run(&global),
         Command::Tasks(c) => c.run(&global),
         Command::Lists(c) => c.run(&global),
+        Command::Compact(c) => c.run(&global),
     }
 }

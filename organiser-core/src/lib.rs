@@ -65,7 +65,7 @@ pub use licence::{
 };
 pub use list::{Direction, ListParams, Page, Query};
 pub use notices::{LicenceText, NoticeGroup, NoticePackage, Notices, notices};
-pub use organiser::STORE_FILE;
+pub use organiser::{Compaction, STORE_FILE};
 pub use secrets::{KEY_FILE as SECRET_KEY_FILE, SecretKey, write_private};
 pub use store::{OpenError, RawExport};
 pub use system::{

@@ -17,6 +17,22 @@ use crate::time::to_millis;
 /// The store's file name inside the data directory.
 pub const STORE_FILE: &str = "organiser.redb";
 
+/// What [`Organiser::compact`] did: the store file's size before and after.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Compaction {
+    /// Bytes before.
+    pub before: u64,
+    /// Bytes after.
+    pub after: u64,
+}
+
+/// The size of the file at `path`.
+fn file_size(path: &Path) -> std::result::Result<u64, OpenError> {
+    std::fs::metadata(path)
+        .map(|m| m.len())
+        .map_err(|e| OpenError::Io(format!("cannot read {}: {e}", path.display())))
+}
+
 impl Organiser {
     /// Opens (creating) the store in the data directory `dir`, with the
     /// options the environment asks for.
@@ -103,6 +119,27 @@ impl Organiser {
         Ok(org)
     }
 
+    /// Compacts the store in the data directory `dir` (`organiser
+    /// compact`): the space that deleted and rewritten records left free
+    /// is given back. Nothing else may hold the store meanwhile
+    /// ([`OpenError::Locked`]); a directory without a store is an error and
+    /// is left as it was.
+    pub fn compact(dir: impl AsRef<Path>) -> std::result::Result<Compaction, OpenError> {
+        let path = dir.as_ref().join(STORE_FILE);
+        if !path.is_file() {
+            return Err(OpenError::Io(format!(
+                "there is no store at {}",
+                path.display()
+            )));
+        }
+        let before = file_size(&path)?;
+        Store::compact_file(&path)?;
+        Ok(Compaction {
+            before,
+            after: file_size(&path)?,
+        })
+    }
+
     /// A throwaway store in memory, with default options.
     pub fn in_memory() -> Organiser {
         Organiser::in_memory_with(Options::default())
@@ -177,6 +214,57 @@ impl Organiser {
 mod tests {
     use super::*;
     use crate::{Error, TaskInput};
+
+    #[test]
+    fn compacting_gives_back_the_space_deletes_left() {
+        let dir = tempfile::tempdir().unwrap();
+        {
+            let org = Organiser::open_with(dir.path(), Options::default()).unwrap();
+            let mut ids = Vec::new();
+            for n in 0..300 {
+                let mut input = TaskInput::titled(format!("task {n}"));
+                input.description_html =
+                    crate::Field::Value("<p>".to_owned() + &"words ".repeat(200) + "</p>");
+                ids.push(org.create_task(&input).unwrap().id);
+            }
+            for id in ids {
+                org.delete_task(id).unwrap();
+            }
+            // Past the restore window: the next write purges them.
+            let clock = crate::ManualClock::at("2100-01-01T00:00:00Z");
+            drop(org);
+            let later = Organiser::open_with(
+                dir.path(),
+                Options {
+                    clock: Arc::new(clock),
+                    ..Options::default()
+                },
+            )
+            .unwrap();
+            later
+                .change_appearance(crate::AppearanceChange::default())
+                .unwrap();
+        }
+        let done = Organiser::compact(dir.path()).unwrap();
+        assert!(done.after < done.before, "{done:?}");
+        // The store still opens and holds what it held.
+        let org = Organiser::open_with(dir.path(), Options::default()).unwrap();
+        assert_eq!(
+            org.deletions(&crate::DeletionQuery::default())
+                .unwrap()
+                .items
+                .len(),
+            50
+        );
+    }
+
+    #[test]
+    fn compacting_a_directory_without_a_store_makes_nothing() {
+        let dir = tempfile::tempdir().unwrap();
+        let err = Organiser::compact(dir.path()).unwrap_err();
+        assert!(err.to_string().contains("there is no store"), "{err}");
+        assert!(!dir.path().join(STORE_FILE).exists());
+    }
 
     #[test]
     fn typed_writes_obey_read_only_mode_too() {

@@ -6,6 +6,7 @@
 mod util;
 
 mod account;
+mod compact;
 mod data_dir;
 mod init;
 mod lists;

@@ -1,5 +1,6 @@
 //! One module per subcommand: a clap struct and its `run`.
 
+pub(crate) mod compact;
 pub(crate) mod init;
 pub(crate) mod lists;
 pub(crate) mod me;

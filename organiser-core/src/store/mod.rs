@@ -95,6 +95,18 @@ impl Store {
         })
     }
 
+    /// Compacts an existing store file in place (no other process may hold
+    /// it): redb moves pages down and gives the free space at the end back
+    /// to the file system.
+    pub(crate) fn compact_file(path: &Path) -> std::result::Result<(), OpenError> {
+        let mut db = redb::Database::open(path).map_err(|e| open_error(path, e))?;
+        while db
+            .compact()
+            .map_err(|e| OpenError::Storage(format!("{}: {e}", path.display())))?
+        {}
+        Ok(())
+    }
+
     pub(crate) fn is_read_only(&self) -> bool {
         matches!(self.db, Db::ReadOnly(_))
     }
