@@ -1,22 +1,34 @@
-//! Shared by the end-to-end tests:
+//! Shared by the test crates.
 //!
-//! - [`TestServer`] (`server`): a real server on a loopback port over a
-//!   store whose clock the test moves, and a small blocking HTTP client;
-//! - the [`Reply`] it answers with, and [`send`] for a request built by hand;
+//! - [`Core`] (`in_process`): the client of the rule tests (`tests/rules`),
+//!   which hands each request to `Organiser::handle` in process;
+//! - [`TestServer`] (`server`): a real server on a loopback port and a
+//!   blocking HTTP client, for the transport tests (`tests/http`);
+//! - both answer with the same [`Reply`] and take the same calls (`get`,
+//!   `post`, ..., `req(..)`/`local(..)` with [`send`]), and start from the
+//!   same [`Setup`]: a store whose [`ManualClock`](organiser::ManualClock)
+//!   the test moves;
+//! - [`check`]: one table-driven case, a request and what must come back;
 //! - [`ManifestServer`] and [`licence_key`]: stand-ins for the release
 //!   team's update server and licence keys.
-#![allow(dead_code, unreachable_pub)]
+// Each test crate uses its own part of this module.
+#![allow(dead_code, unreachable_pub, unused_imports)]
 
+pub mod check;
+pub mod in_process;
 pub mod server;
 pub mod update_server;
 
 use organiser::{BuildInfo, Options};
 use serde_json::Value;
 
+pub use check::{Call, Expect, check};
+pub use in_process::Core;
 pub use server::TestServer;
 pub use update_server::ManifestServer;
 
-/// How to start a [`TestServer`].
+/// How to start a [`TestServer`] or a [`Core`]: when, with what options, and
+/// (over HTTP only) the general rate limit.
 pub struct Setup {
     pub now: &'static str,
     pub options: Options,
@@ -50,7 +62,7 @@ pub struct Reply {
 }
 
 impl Reply {
-    /// Reads a body: JSON, or a string when it is not JSON, or `Null`.
+    /// Reads a body as [`TestServer`] and [`Core`] both do.
     pub fn read(status: u16, headers: reqwest::header::HeaderMap, bytes: &[u8]) -> Reply {
         let body = if bytes.is_empty() {
             Value::Null
@@ -113,7 +125,8 @@ impl Reply {
     }
 }
 
-/// A request a test can send.
+/// A request either client can send: an HTTP request to a [`TestServer`]
+/// or a [`CoreRequest`] to a [`Core`].
 pub trait Sendable {
     /// Sends it and reads the reply.
     fn send_now(self) -> Reply;
