@@ -9,12 +9,14 @@
 //!   same [`Setup`]: a store whose [`ManualClock`](organiser::ManualClock)
 //!   the test moves;
 //! - [`check`]: one table-driven case, a request and what must come back;
+//! - `fixtures`: the lists and tasks the task tests build on;
 //! - [`ManifestServer`] and [`licence_key`]: stand-ins for the release
 //!   team's update server and licence keys.
 // Each test crate uses its own part of this module.
 #![allow(dead_code, unreachable_pub, unused_imports)]
 
 pub mod check;
+pub mod fixtures;
 pub mod in_process;
 pub mod server;
 pub mod update_server;

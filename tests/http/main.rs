@@ -5,10 +5,5 @@ mod common;
 
 mod account;
 mod conventions;
-mod deletions;
 mod licence;
-mod read_only;
 mod system;
-mod task_counts;
-mod task_lists;
-mod tasks;
