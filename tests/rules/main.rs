@@ -8,8 +8,11 @@
 #[path = "../common/mod.rs"]
 mod common;
 
+mod account;
 mod deletions;
+mod licence;
 mod read_only;
+mod system;
 mod task_counts;
 mod task_lists;
 mod tasks;
