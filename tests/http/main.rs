@@ -9,5 +9,6 @@
 mod common;
 
 mod conventions;
+mod routes;
 mod sessions;
 mod system;
