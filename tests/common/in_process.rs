@@ -25,9 +25,9 @@
 //!
 //! What only the server does is not here and is tested over HTTP in
 //! `tests/http`: sessions and cookies, CSRF, 401 for a malformed
-//! `Authorization` header, 411/413/415, bytes that are not JSON, rate
+//! `Authorization` header, 413/415, bytes that are not JSON, rate
 //! limits, request ids and the version header, a panic as 500, discovery's
-//! address, and shutdown.
+//! address (and shutdown, through the binary in `tests/cli`).
 
 use std::fmt;
 use std::sync::Arc;

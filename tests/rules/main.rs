@@ -2,8 +2,8 @@
 //! `Organiser::handle` by the in-process client of `tests/common`
 //! (`common::Core`), which makes it as the server would, over an in-memory
 //! store whose clock the test moves. No socket: what only the server does
-//! (headers, sessions, 411/413/415, rate limits, shutdown) is tested over
-//! HTTP in `tests/http`.
+//! (headers, sessions, 413/415, rate limits) is tested over HTTP in
+//! `tests/http`, and shutdown through the binary in `tests/cli`.
 
 #[path = "../common/mod.rs"]
 mod common;
