@@ -1,26 +1,36 @@
-//! Shared by the end-to-end tests: a real server on a loopback port over a
-//! store whose clock the test moves, and a small blocking HTTP client.
-#![allow(dead_code, unreachable_pub)]
+//! Shared by the test crates.
+//!
+//! - [`Core`] (`in_process`): the client of the rule tests (`tests/rules`),
+//!   which hands each request to `Organiser::handle` in process;
+//! - [`TestServer`] (`server`): a real server on a loopback port and a
+//!   blocking HTTP client, for the transport tests (`tests/http`);
+//! - both answer with the same [`Reply`] and take the same calls (`get`,
+//!   `post`, ..., `req(..)`/`local(..)` with [`send`]), and start from the
+//!   same [`Setup`]: a store whose [`ManualClock`](organiser::ManualClock)
+//!   the test moves;
+//! - [`check`]: one table-driven case, a request and what must come back;
+//! - `fixtures`: the lists and tasks the task tests build on;
+//! - [`ManifestServer`] and [`licence_key`]: stand-ins for the release
+//!   team's update server and licence keys.
+// Each test crate uses its own part of this module.
+#![allow(dead_code, unreachable_pub, unused_imports)]
 
-use std::sync::Arc;
-use std::sync::mpsc;
+pub mod check;
+pub mod fixtures;
+pub mod in_process;
+pub mod server;
+pub mod update_server;
 
-use organiser::{Auth, BuildInfo, ManualClock, Options, Organiser};
+use organiser::{BuildInfo, Options};
 use serde_json::Value;
 
-/// A server on 127.0.0.1:<free port> for one test.
-pub struct TestServer {
-    pub url: String,
-    pub org: Organiser,
-    pub clock: ManualClock,
-    pub token: String,
-    pub local_token: String,
-    client: reqwest::blocking::Client,
-    shutdown: Option<tokio::sync::oneshot::Sender<()>>,
-    thread: Option<std::thread::JoinHandle<()>>,
-}
+pub use check::{Call, Expect, check};
+pub use in_process::Core;
+pub use server::TestServer;
+pub use update_server::ManifestServer;
 
-/// How to start a [`TestServer`].
+/// How to start a [`TestServer`] or a [`Core`]: when, with what options, and
+/// (over HTTP only) the general rate limit.
 pub struct Setup {
     pub now: &'static str,
     pub options: Options,
@@ -45,6 +55,8 @@ impl Setup {
     }
 }
 
+/// What came back: the status, the headers and the JSON body (`Null` when
+/// there was none, a string when it was not JSON).
 pub struct Reply {
     pub status: u16,
     pub headers: reqwest::header::HeaderMap,
@@ -52,6 +64,21 @@ pub struct Reply {
 }
 
 impl Reply {
+    /// Reads a body as [`TestServer`] and [`Core`] both do.
+    pub fn read(status: u16, headers: reqwest::header::HeaderMap, bytes: &[u8]) -> Reply {
+        let body = if bytes.is_empty() {
+            Value::Null
+        } else {
+            serde_json::from_slice(bytes)
+                .unwrap_or_else(|_| Value::String(String::from_utf8_lossy(bytes).into()))
+        };
+        Reply {
+            status,
+            headers,
+            body,
+        }
+    }
+
     pub fn header(&self, name: &str) -> Option<&str> {
         self.headers.get(name).and_then(|v| v.to_str().ok())
     }
@@ -100,257 +127,16 @@ impl Reply {
     }
 }
 
-impl TestServer {
-    pub fn start() -> TestServer {
-        TestServer::with(Setup::default())
-    }
-
-    pub fn with(setup: Setup) -> TestServer {
-        let clock = ManualClock::at(setup.now);
-        let mut options = setup.options;
-        options.clock = Arc::new(clock.clone());
-        let org = Organiser::in_memory_with(options);
-        TestServer::serve(org, clock, setup.rate_limit)
-    }
-
-    /// Serves an existing store.
-    pub fn serve(org: Organiser, clock: ManualClock, rate_limit: u32) -> TestServer {
-        let local_token = "local_test_token_0123456789abcdef".to_owned();
-        let token = org
-            .create_token(&Auth::Local, "tests", None)
-            .unwrap()
-            .secret;
-        let config = organiser_server::Config {
-            rate_limit,
-            local_token: Some(local_token.clone()),
-            update_tick: None,
-        };
-        let (addr_tx, addr_rx) = mpsc::channel();
-        let (stop_tx, stop_rx) = tokio::sync::oneshot::channel::<()>();
-        let served = org.clone();
-        let thread = std::thread::spawn(move || {
-            let runtime = tokio::runtime::Builder::new_multi_thread()
-                .worker_threads(2)
-                .enable_all()
-                .build()
-                .unwrap();
-            runtime.block_on(async move {
-                let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
-                addr_tx.send(listener.local_addr().unwrap()).unwrap();
-                organiser_server::serve(listener, served, config, async {
-                    let _ = stop_rx.await;
-                })
-                .await
-                .unwrap();
-            });
-        });
-        let addr = addr_rx.recv().unwrap();
-        let _ = rustls::crypto::ring::default_provider().install_default();
-        TestServer {
-            url: format!("http://{addr}"),
-            org,
-            clock,
-            token,
-            local_token,
-            client: reqwest::blocking::Client::builder()
-                .redirect(reqwest::redirect::Policy::none())
-                .build()
-                .unwrap(),
-            shutdown: Some(stop_tx),
-            thread: Some(thread),
-        }
-    }
-
-    /// A request with the test's API token.
-    pub fn req(&self, method: &str, path: &str) -> reqwest::blocking::RequestBuilder {
-        self.bare(method, path).bearer_auth(&self.token)
-    }
-
-    /// A request with no credentials; `path` is below `/api/v1` unless it starts with `//`.
-    pub fn bare(&self, method: &str, path: &str) -> reqwest::blocking::RequestBuilder {
-        let url = match path.strip_prefix("//") {
-            Some(root) => format!("{}/{root}", self.url),
-            None => format!("{}/api/v1{path}", self.url),
-        };
-        self.client.request(method.parse().unwrap(), url)
-    }
-
-    pub fn get(&self, path: &str) -> Reply {
-        send(self.req("GET", path))
-    }
-
-    pub fn post(&self, path: &str, body: Value) -> Reply {
-        send(self.req("POST", path).json(&body))
-    }
-
-    pub fn patch(&self, path: &str, body: Value) -> Reply {
-        send(self.req("PATCH", path).json(&body))
-    }
-
-    pub fn put(&self, path: &str, body: Value) -> Reply {
-        send(self.req("PUT", path).json(&body))
-    }
-
-    pub fn delete(&self, path: &str) -> Reply {
-        send(self.req("DELETE", path))
-    }
-
-    /// As the owner at the machine (the local administrator token).
-    pub fn local(&self, method: &str, path: &str) -> reqwest::blocking::RequestBuilder {
-        self.bare(method, path).bearer_auth(&self.local_token)
-    }
-
-    pub fn advance(&self, secs: i64) {
-        self.clock.advance_secs(secs);
-    }
+/// A request either client can send: an HTTP request to a [`TestServer`]
+/// or a [`CoreRequest`] to a [`Core`].
+pub trait Sendable {
+    /// Sends it and reads the reply.
+    fn send_now(self) -> Reply;
 }
 
 /// Sends and reads the reply.
-pub fn send(request: reqwest::blocking::RequestBuilder) -> Reply {
-    let response = request.send().expect("the server answers");
-    let status = response.status().as_u16();
-    let headers = response.headers().clone();
-    let bytes = response.bytes().unwrap();
-    let body = if bytes.is_empty() {
-        Value::Null
-    } else {
-        serde_json::from_slice(&bytes)
-            .unwrap_or_else(|_| Value::String(String::from_utf8_lossy(&bytes).into()))
-    };
-    Reply {
-        status,
-        headers,
-        body,
-    }
-}
-
-impl Drop for TestServer {
-    fn drop(&mut self) {
-        if let Some(stop) = self.shutdown.take() {
-            let _ = stop.send(());
-        }
-        if let Some(thread) = self.thread.take() {
-            let _ = thread.join();
-        }
-    }
-}
-
-/// A stand-in for the release team's update server: serves whatever the
-/// test put for each channel at `/<channel>.json`.
-pub struct ManifestServer {
-    pub url: String,
-    pub signing_key: ed25519_dalek::SigningKey,
-    answers: Arc<std::sync::Mutex<std::collections::HashMap<String, (u16, String)>>>,
-    shutdown: Option<tokio::sync::oneshot::Sender<()>>,
-    thread: Option<std::thread::JoinHandle<()>>,
-}
-
-impl ManifestServer {
-    pub fn start() -> ManifestServer {
-        use axum::extract::{Path, State};
-        type Answers = Arc<std::sync::Mutex<std::collections::HashMap<String, (u16, String)>>>;
-        let answers: Answers = Arc::default();
-        let (addr_tx, addr_rx) = mpsc::channel();
-        let (stop_tx, stop_rx) = tokio::sync::oneshot::channel::<()>();
-        let state = answers.clone();
-        let thread = std::thread::spawn(move || {
-            let runtime = tokio::runtime::Builder::new_current_thread()
-                .enable_all()
-                .build()
-                .unwrap();
-            runtime.block_on(async move {
-                let app = axum::Router::new()
-                    .route(
-                        "/{file}",
-                        axum::routing::get(
-                            |State(answers): State<Answers>, Path(file): Path<String>| async move {
-                                let channel = file.trim_end_matches(".json").to_owned();
-                                let (status, body) = answers
-                                    .lock()
-                                    .unwrap()
-                                    .get(&channel)
-                                    .cloned()
-                                    .unwrap_or((404, String::new()));
-                                (axum::http::StatusCode::from_u16(status).unwrap(), body)
-                            },
-                        ),
-                    )
-                    .with_state(state);
-                let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
-                addr_tx.send(listener.local_addr().unwrap()).unwrap();
-                axum::serve(listener, app)
-                    .with_graceful_shutdown(async {
-                        let _ = stop_rx.await;
-                    })
-                    .await
-                    .unwrap();
-            });
-        });
-        let addr = addr_rx.recv().unwrap();
-        ManifestServer {
-            url: format!("http://{addr}"),
-            signing_key: ed25519_dalek::SigningKey::from_bytes(&[9; 32]),
-            answers,
-            shutdown: Some(stop_tx),
-            thread: Some(thread),
-        }
-    }
-
-    /// The manifest address template for [`Options`].
-    pub fn template(&self) -> String {
-        format!("{}/{{channel}}.json", self.url)
-    }
-
-    /// Publishes `releases` (version, released_on) on `channel`, signed.
-    pub fn publish(&self, channel: &str, releases: &[(&str, &str)], revoked: &[&str]) {
-        let manifest = organiser::Manifest {
-            channel: channel.to_owned(),
-            releases: releases
-                .iter()
-                .map(|(v, d)| organiser::ManifestRelease {
-                    version: (*v).to_owned(),
-                    released_on: d.parse().unwrap(),
-                    notes_url: Some(format!("https://organiser.app/releases/{v}")),
-                })
-                .collect(),
-            revoked_keys: revoked.iter().map(|s| (*s).to_owned()).collect(),
-        };
-        let signed = organiser::SignedManifest::sign(&manifest, &self.signing_key);
-        self.answer(channel, 200, serde_json::to_string(&signed).unwrap());
-    }
-
-    /// Answers `channel` with a raw status and body.
-    pub fn answer(&self, channel: &str, status: u16, body: String) {
-        self.answers
-            .lock()
-            .unwrap()
-            .insert(channel.to_owned(), (status, body));
-    }
-
-    /// Options that check for updates here, as release `version` of `released_on`.
-    pub fn options(&self, version: &str, released_on: &str) -> Options {
-        let update = organiser::UpdateConfig {
-            manifest_url: self.template(),
-            public_key: Some(self.signing_key.verifying_key()),
-            managed_by: None,
-        };
-        Options {
-            build: BuildInfo::release(version, released_on.parse().unwrap()),
-            update,
-            ..Options::default()
-        }
-    }
-}
-
-impl Drop for ManifestServer {
-    fn drop(&mut self) {
-        if let Some(stop) = self.shutdown.take() {
-            let _ = stop.send(());
-        }
-        if let Some(thread) = self.thread.take() {
-            let _ = thread.join();
-        }
-    }
+pub fn send(request: impl Sendable) -> Reply {
+    request.send_now()
 }
 
 /// The key tests sign licence keys with.

@@ -1,14 +1,14 @@
-//! End-to-end tests through real HTTP on a loopback port.
+//! What the server adds, over real HTTP on a loopback port: headers,
+//! authentication and sessions, 401, 404 for paths outside the API,
+//! 413/415, invalid JSON, rate limits, request ids, a panic as 500,
+//! discovery, `Idempotency-Key` under concurrency, and one pass through
+//! every route to prove it is wired through the server. The rules of the
+//! API are tested in process in `tests/rules`.
 
 #[path = "../common/mod.rs"]
 mod common;
 
-mod account;
 mod conventions;
-mod deletions;
-mod licence;
-mod read_only;
+mod routes;
+mod sessions;
 mod system;
-mod task_counts;
-mod task_lists;
-mod tasks;

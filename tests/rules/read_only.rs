@@ -4,13 +4,13 @@
 
 use serde_json::json;
 
-use crate::common::{Setup, TestServer, licence_key, licence_signer, send};
-use crate::tasks::{all, id, new_list, new_task};
+use crate::common::fixtures::{all, id, new_list, new_task};
+use crate::common::{Call, Core, Expect, Setup, check, licence_key, licence_signer, send};
 
-fn server() -> TestServer {
+fn server() -> Core {
     let mut setup = Setup::default();
     setup.options.licence_public_key = licence_signer().verifying_key();
-    TestServer::with(setup)
+    Core::with(setup)
 }
 
 #[test]
@@ -69,11 +69,11 @@ fn writes_to_tasks_and_lists_are_403_and_change_nothing() {
         ("POST", format!("/tasks/{gone}/restoration"), None),
     ];
     for (method, path, body) in writes {
-        let mut request = s.req(method, &path);
-        if let Some(body) = body {
-            request = request.json(&body);
-        }
-        send(request).expect_error(403, "read_only", None);
+        check(
+            &s,
+            Call::new(method, path).body(body),
+            Expect::error(403, "read_only", None),
+        );
     }
     // Reads still work.
     for path in [
@@ -85,7 +85,7 @@ fn writes_to_tasks_and_lists_are_403_and_change_nothing() {
         "/task_counts?view=today".to_owned(),
         "/deletions".to_owned(),
     ] {
-        s.get(&path).expect(200);
+        check(&s, Call::get(path), Expect::status(200));
     }
     assert_eq!(snapshot(), before, "nothing changed");
 }

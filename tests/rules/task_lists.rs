@@ -4,38 +4,38 @@
 
 use serde_json::{Value, json};
 
-use crate::common::{Reply, TestServer, send};
-use crate::tasks::{UNKNOWN, all, get_task, id, new_list, new_task, titles};
+use crate::common::fixtures::{UNKNOWN, all, get_task, id, new_list, new_task, titles};
+use crate::common::{Call, Core, Expect, Reply, check, send};
 
-fn post_list(s: &TestServer, fields: Value) -> Reply {
+fn post_list(s: &Core, fields: Value) -> Reply {
     s.post("/task_lists", json!({ "task_list": fields }))
 }
 
-fn patch_list(s: &TestServer, list: &str, fields: Value) -> Reply {
+fn patch_list(s: &Core, list: &str, fields: Value) -> Reply {
     s.patch(
         &format!("/task_lists/{list}"),
         json!({ "task_list": fields }),
     )
 }
 
-fn get_list(s: &TestServer, list: &str) -> Value {
+fn get_list(s: &Core, list: &str) -> Value {
     s.get(&format!("/task_lists/{list}"))
         .expect(200)
         .data()
         .clone()
 }
 
-fn restore(s: &TestServer, list: &str) -> Reply {
+fn restore(s: &Core, list: &str) -> Reply {
     send(s.req("POST", &format!("/task_lists/{list}/restoration")))
 }
 
 /// Every live list in position order.
-fn lists(s: &TestServer) -> Vec<Value> {
+fn lists(s: &Core) -> Vec<Value> {
     all(s, "/task_lists")
 }
 
 /// (name, position) of every live list in position order.
-fn names(s: &TestServer) -> Vec<(String, i64)> {
+fn names(s: &Core) -> Vec<(String, i64)> {
     lists(s)
         .iter()
         .map(|l| {
@@ -52,7 +52,7 @@ fn pairs(items: &[(&str, i64)]) -> Vec<(String, i64)> {
 }
 
 /// The vocabulary's colour keys, in order.
-fn colours(s: &TestServer) -> Vec<String> {
+fn colours(s: &Core) -> Vec<String> {
     s.get("/vocabulary").data()["colors"]
         .as_array()
         .unwrap()
@@ -62,32 +62,29 @@ fn colours(s: &TestServer) -> Vec<String> {
 }
 
 /// The deletion records, as (type, id).
-fn deletions(s: &TestServer) -> Vec<(String, String)> {
+fn deletions(s: &Core) -> Vec<(String, String)> {
     all(s, "/deletions")
         .iter()
         .map(|d| (d["type"].as_str().unwrap().to_owned(), id(d)))
         .collect()
 }
 
-/// Asserts a 422 `validation_failed` with `detail`.
-#[track_caller]
-fn check(reply: Reply, detail: &str, case: &Value) {
-    assert_eq!(
-        (reply.status, reply.code()),
-        (422, "validation_failed"),
-        "{case}: {}",
-        reply.body
-    );
-    assert!(
-        reply.detail_keys().iter().any(|k| k == detail),
-        "{case}: details lack {detail}: {}",
-        reply.body
-    );
+/// `POST /task_lists` with `{task_list: fields}`, as a table's case.
+fn create(fields: Value) -> Call {
+    Call::post("/task_lists", json!({ "task_list": fields }))
+}
+
+/// `PATCH /task_lists/{id}` with `{task_list: fields}`, as a table's case.
+fn change(list: &str, fields: Value) -> Call {
+    Call::patch(
+        format!("/task_lists/{list}"),
+        json!({ "task_list": fields }),
+    )
 }
 
 #[test]
 fn create_refuses_bad_fields() {
-    let s = TestServer::start();
+    let s = Core::start();
     new_list(&s, "Work");
     let cases = [
         (json!({}), "name"),
@@ -107,9 +104,13 @@ fn create_refuses_bad_fields() {
         (json!({"name": "x", "position": 1.5}), "position"),
     ];
     for (fields, detail) in cases {
-        check(post_list(&s, fields.clone()), detail, &fields);
+        check(&s, create(fields), Expect::invalid(detail));
     }
-    check(s.post("/task_lists", json!({})), "name", &json!({}));
+    check(
+        &s,
+        Call::post("/task_lists", json!({})),
+        Expect::invalid("name"),
+    );
     s.post("/task_lists", json!({"task_list": "Work"}))
         .expect_error(400, "invalid_json", None);
     assert_eq!(names(&s), pairs(&[("Work", 1)]), "nothing was made");
@@ -117,7 +118,7 @@ fn create_refuses_bad_fields() {
 
 #[test]
 fn a_new_list_is_squished_goes_last_and_takes_the_first_free_colour() {
-    let s = TestServer::start();
+    let s = Core::start();
     let colours = colours(&s);
     let first = post_list(&s, json!({"name": "  Big   Work  "})).expect(201);
     let d = first.data();
@@ -125,8 +126,8 @@ fn a_new_list_is_squished_goes_last_and_takes_the_first_free_colour() {
     assert_eq!(d["color"], colours[0].as_str());
     assert_eq!(d["icon"], Value::Null, "the default icon");
     assert_eq!(d["position"], 1);
-    assert_eq!(d["created_at"], crate::tasks::START);
-    assert_eq!(d["updated_at"], crate::tasks::START);
+    assert_eq!(d["created_at"], crate::common::fixtures::START);
+    assert_eq!(d["updated_at"], crate::common::fixtures::START);
     assert_eq!(d["id"].as_str().unwrap().len(), 26);
     assert_eq!(&get_list(&s, &id(d)), d);
 
@@ -138,9 +139,9 @@ fn a_new_list_is_squished_goes_last_and_takes_the_first_free_colour() {
     // Characters, not bytes.
     post_list(&s, json!({"name": "ü".repeat(100)})).expect(201);
     check(
-        post_list(&s, json!({"name": "ü".repeat(101)})),
-        "name",
-        &json!("101 characters"),
+        &s,
+        create(json!({"name": "ü".repeat(101)})),
+        Expect::invalid("name"),
     );
     let umlaut = id(&lists(&s)[2]);
     s.delete(&format!("/task_lists/{umlaut}")).expect(204);
@@ -182,7 +183,7 @@ fn a_new_list_is_squished_goes_last_and_takes_the_first_free_colour() {
 
 #[test]
 fn positions_are_clamped_and_only_moved_lists_get_a_new_updated_at() {
-    let s = TestServer::start();
+    let s = Core::start();
     for name in ["L1", "L2", "L3", "L4"] {
         new_list(&s, name);
     }
@@ -248,7 +249,7 @@ fn positions_are_clamped_and_only_moved_lists_get_a_new_updated_at() {
 
 #[test]
 fn change_refuses_bad_fields_and_changes_nothing() {
-    let s = TestServer::start();
+    let s = Core::start();
     new_list(&s, "Work");
     let base = post_list(&s, json!({"name": "Base", "icon": "star"}))
         .expect(201)
@@ -270,7 +271,7 @@ fn change_refuses_bad_fields_and_changes_nothing() {
     ];
     let before = lists(&s);
     for (fields, detail) in cases {
-        check(patch_list(&s, &bid, fields.clone()), detail, &fields);
+        check(&s, change(&bid, fields.clone()), Expect::invalid(detail));
         assert_eq!(lists(&s), before, "{fields}: nothing changed");
     }
     // Its own name in another case is fine, and PUT is PATCH.
@@ -299,7 +300,7 @@ fn change_refuses_bad_fields_and_changes_nothing() {
 
 #[test]
 fn a_failed_create_or_move_changes_nothing() {
-    let s = TestServer::start();
+    let s = Core::start();
     for name in ["A", "B", "C"] {
         new_list(&s, name);
     }
@@ -307,29 +308,26 @@ fn a_failed_create_or_move_changes_nothing() {
     let before = lists(&s);
     // position 1 would renumber every list.
     check(
-        post_list(
-            &s,
-            json!({"name": "New", "position": 1, "color": "chartreuse"}),
-        ),
-        "color",
-        &json!("create"),
+        &s,
+        create(json!({"name": "New", "position": 1, "color": "chartreuse"})),
+        Expect::invalid("color"),
     );
     check(
-        post_list(&s, json!({"name": "a", "position": 1})),
-        "name",
-        &json!("create taken"),
+        &s,
+        create(json!({"name": "a", "position": 1})),
+        Expect::invalid("name"),
     );
     check(
-        patch_list(&s, &id(&before[2]), json!({"position": 1, "icon": "nope"})),
-        "icon",
-        &json!("move"),
+        &s,
+        change(&id(&before[2]), json!({"position": 1, "icon": "nope"})),
+        Expect::invalid("icon"),
     );
     assert_eq!(lists(&s), before, "positions and updated_at kept");
 }
 
 #[test]
 fn renaming_or_recolouring_changes_no_task() {
-    let s = TestServer::start();
+    let s = Core::start();
     let list = new_list(&s, "Home");
     let t = new_task(&s, json!({"title": "t", "task_list_id": list}));
     s.advance(10);
@@ -344,7 +342,7 @@ fn renaming_or_recolouring_changes_no_task() {
 
 #[test]
 fn delete_takes_the_tasks_and_frees_the_name_at_once() {
-    let s = TestServer::start();
+    let s = Core::start();
     let a = new_list(&s, "A");
     let b = new_list(&s, "B");
     let c = new_list(&s, "C");
@@ -400,7 +398,7 @@ fn delete_takes_the_tasks_and_frees_the_name_at_once() {
 
 #[test]
 fn restoration_brings_the_list_back_with_its_tasks() {
-    let s = TestServer::start();
+    let s = Core::start();
     new_list(&s, "A");
     let b = new_list(&s, "B");
     new_list(&s, "C");
@@ -444,7 +442,7 @@ fn restoration_brings_the_list_back_with_its_tasks() {
 
 #[test]
 fn a_restored_list_whose_name_was_taken_returns_as_name_2() {
-    let s = TestServer::start();
+    let s = Core::start();
     let work = new_list(&s, "Work");
     s.delete(&format!("/task_lists/{work}")).expect(204);
     new_list(&s, "WORK");
@@ -461,7 +459,7 @@ fn a_restored_list_whose_name_was_taken_returns_as_name_2() {
 
 #[test]
 fn restoration_is_422_on_name_when_no_variant_fits() {
-    let s = TestServer::start();
+    let s = Core::start();
     let long = "x".repeat(100);
     let list = new_list(&s, &long);
     let t = new_task(&s, json!({"title": "t", "task_list_id": list}));
@@ -485,7 +483,7 @@ fn restoration_is_422_on_name_when_no_variant_fits() {
 
 #[test]
 fn restoration_is_404_after_20_seconds_and_for_unknown_ids() {
-    let s = TestServer::start();
+    let s = Core::start();
     let list = new_list(&s, "Old");
     let t = new_task(&s, json!({"title": "t", "task_list_id": list}));
     s.delete(&format!("/task_lists/{list}")).expect(204);
@@ -507,7 +505,7 @@ fn restoration_is_404_after_20_seconds_and_for_unknown_ids() {
 
 #[test]
 fn a_restoration_with_an_idempotency_key_replays() {
-    let s = TestServer::start();
+    let s = Core::start();
     let list = new_list(&s, "L");
     s.delete(&format!("/task_lists/{list}")).expect(204);
     let path = format!("/task_lists/{list}/restoration");
@@ -534,7 +532,7 @@ fn a_restoration_with_an_idempotency_key_replays() {
 
 #[test]
 fn the_listing_orders_filters_and_pages() {
-    let s = TestServer::start();
+    let s = Core::start();
     for name in ["banana", "Apple", "cherry"] {
         new_list(&s, name);
         s.advance(1);
@@ -606,8 +604,11 @@ fn the_listing_orders_filters_and_pages() {
         ("limit=-1", "limit"),
         ("cursor=forged", "cursor"),
     ] {
-        s.get(&format!("/task_lists?{query}"))
-            .expect_error(400, "invalid_parameter", Some(detail));
+        check(
+            &s,
+            Call::get(format!("/task_lists?{query}")),
+            Expect::bad_param(Some(detail)),
+        );
     }
     s.get(&format!("/task_lists?cursor={other_cursor}"))
         .expect_error(400, "invalid_parameter", Some("cursor"));

@@ -4,11 +4,11 @@
 
 use serde_json::{Value, json};
 
-use crate::common::{TestServer, send};
-use crate::tasks::{all, id, new_list, new_task};
+use crate::common::fixtures::{all, id, new_list, new_task};
+use crate::common::{Call, Core, Expect, check, send};
 
 /// (type, id, deleted_at) of each record, in order.
-fn records(s: &TestServer, query: &str) -> Vec<(String, String, String)> {
+fn records(s: &Core, query: &str) -> Vec<(String, String, String)> {
     let path = if query.is_empty() {
         "/deletions".to_owned()
     } else {
@@ -37,7 +37,7 @@ struct Deleted {
     inside: Vec<String>,
 }
 
-fn delete_some(s: &TestServer) -> Deleted {
+fn delete_some(s: &Core) -> Deleted {
     let list = new_list(s, "L");
     let inside = vec![
         id(&new_task(s, json!({"title": "b", "task_list_id": list}))),
@@ -71,7 +71,7 @@ fn expected(d: &Deleted) -> Vec<(String, String, String)> {
 
 #[test]
 fn deletions_are_listed_oldest_first() {
-    let s = TestServer::start();
+    let s = Core::start();
     assert!(records(&s, "").is_empty());
     let d = delete_some(&s);
     let expected = expected(&d);
@@ -97,7 +97,7 @@ fn deletions_are_listed_oldest_first() {
 
 #[test]
 fn deletions_page_with_cursor_limit_and_count() {
-    let s = TestServer::start();
+    let s = Core::start();
     let d = delete_some(&s);
     let expected = expected(&d);
     let first = s.get("/deletions?limit=2&count=true").expect(200);
@@ -153,7 +153,7 @@ fn deletions_page_with_cursor_limit_and_count() {
 
 #[test]
 fn a_record_disappears_when_the_delete_is_undone() {
-    let s = TestServer::start();
+    let s = Core::start();
     let t = id(&new_task(&s, json!({"title": "t"})));
     s.delete(&format!("/tasks/{t}")).expect(204);
     assert_eq!(
@@ -203,7 +203,7 @@ fn a_record_disappears_when_the_delete_is_undone() {
 
 #[test]
 fn deletions_refuse_bad_parameters() {
-    let s = TestServer::start();
+    let s = Core::start();
     let other_cursor = {
         for name in ["a", "b"] {
             new_list(&s, name);
@@ -228,8 +228,11 @@ fn deletions_refuse_bad_parameters() {
         ("cursor=forged".to_owned(), "cursor"),
         (format!("cursor={other_cursor}"), "cursor"),
     ] {
-        s.get(&format!("/deletions?{query}"))
-            .expect_error(400, "invalid_parameter", Some(detail));
+        check(
+            &s,
+            Call::get(format!("/deletions?{query}")),
+            Expect::bad_param(Some(detail)),
+        );
     }
     let big = s.get("/deletions?limit=500").expect(200);
     assert_eq!(big.body["meta"]["limit"], 100);

@@ -4,17 +4,17 @@
 
 use serde_json::{Value, json};
 
-use crate::common::TestServer;
-use crate::tasks::{
+use crate::common::fixtures::{
     Fixture, UNKNOWN, all, fixture, id, new_list, new_task, patch_task, set_zone, titles,
 };
+use crate::common::{Call, Core, Expect, check};
 
 /// Today in the owner's zone.
-fn today(s: &TestServer) -> String {
+fn today(s: &Core) -> String {
     s.get("/me").data()["today"].as_str().unwrap().to_owned()
 }
 
-fn counts(s: &TestServer, query: &str) -> Value {
+fn counts(s: &Core, query: &str) -> Value {
     s.get(&format!("/task_counts?{query}"))
         .expect(200)
         .data()
@@ -46,7 +46,7 @@ fn in_scope(task: &Value, scope: Scope<'_>) -> bool {
 }
 
 /// The page counts a page should have, worked out from listings.
-fn expected_page(s: &TestServer, listing: Option<&str>, scope: Scope<'_>) -> Value {
+fn expected_page(s: &Core, listing: Option<&str>, scope: Scope<'_>) -> Value {
     let today = today(s);
     let (open, overdue) = match listing {
         None => (0, 0),
@@ -87,7 +87,7 @@ fn expected_page(s: &TestServer, listing: Option<&str>, scope: Scope<'_>) -> Val
 
 /// Every count of `/task_counts` against the listings it stands for.
 #[track_caller]
-fn assert_counts_match(s: &TestServer, step: &str) {
+fn assert_counts_match(s: &Core, step: &str) {
     let today = today(s);
     let c = counts(s, "");
     assert_eq!(
@@ -162,7 +162,7 @@ fn assert_counts_match(s: &TestServer, step: &str) {
 
 #[test]
 fn counts_match_the_listings() {
-    let s = TestServer::start();
+    let s = Core::start();
     let f: Fixture = fixture(&s);
     // A few absolute numbers, so the comparison is not empty against empty.
     let c = counts(&s, "");
@@ -228,7 +228,7 @@ fn counts_match_the_listings() {
 
 #[test]
 fn unknown_or_deleted_homes_count_zeros() {
-    let s = TestServer::start();
+    let s = Core::start();
     let f = fixture(&s);
     s.delete(&format!("/task_lists/{}", f.list_b)).expect(204);
     let zeros = json!({"open": 0, "completed": 0, "completed_today": 0, "overdue": 0, "wont_do": 0, "expired": 0});
@@ -252,7 +252,7 @@ fn unknown_or_deleted_homes_count_zeros() {
 
 #[test]
 fn an_empty_store_counts_zeros() {
-    let s = TestServer::start();
+    let s = Core::start();
     let list = new_list(&s, "Empty");
     let c = counts(&s, "");
     assert_eq!(
@@ -265,7 +265,7 @@ fn an_empty_store_counts_zeros() {
 
 #[test]
 fn task_counts_refuses_bad_parameters() {
-    let s = TestServer::start();
+    let s = Core::start();
     let l = new_list(&s, "L");
     let cases: Vec<(String, Option<&str>)> = vec![
         ("view=due_soon".into(), Some("view")),
@@ -297,8 +297,11 @@ fn task_counts_refuses_bad_parameters() {
         ("view=today&view=today".into(), Some("view")),
     ];
     for (query, detail) in cases {
-        s.get(&format!("/task_counts?{query}"))
-            .expect_error(400, "invalid_parameter", detail);
+        check(
+            &s,
+            Call::get(format!("/task_counts?{query}")),
+            Expect::bad_param(detail),
+        );
     }
     for query in [
         String::new(),
@@ -317,14 +320,17 @@ fn task_counts_refuses_bad_parameters() {
         format!("project_id={UNKNOWN}"),
         "unknown=1".into(),
     ] {
-        let reply = s.get(&format!("/task_counts?{query}"));
-        assert_eq!(reply.status, 200, "{query}: {}", reply.body);
+        check(
+            &s,
+            Call::get(format!("/task_counts?{query}")),
+            Expect::status(200),
+        );
     }
 }
 
 #[test]
 fn today_is_today_in_the_owners_zone() {
-    let s = TestServer::start();
+    let s = Core::start();
     set_zone(&s, "Tokyo");
     let list = new_list(&s, "L");
     // 09:00Z is 18:00 on 2026-03-10 in Tokyo.
@@ -365,7 +371,7 @@ type Step<'a> = (&'static str, Box<dyn Fn() + 'a>);
 
 #[test]
 fn counts_stay_right_through_every_kind_of_change() {
-    let s = TestServer::start();
+    let s = Core::start();
     let f = fixture(&s);
     let t = |title: &str| id(&f.tasks[title]);
     let expiring = id(&new_task(
@@ -468,6 +474,6 @@ fn counts_stay_right_through_every_kind_of_change() {
     }
 }
 
-fn send_restore(s: &TestServer, path: &str) {
+fn send_restore(s: &Core, path: &str) {
     crate::common::send(s.req("POST", &format!("{path}/restoration"))).expect(200);
 }

@@ -1,14 +1,16 @@
-//! Document 1, "Me", "Appearance", "Authentication" (sessions, CSRF,
-//! session-only operations) and idempotency of creating POSTs.
+//! Document 1, "Me", "Appearance", "Authentication" (session-only
+//! operations, the owner's name, zone, username and password) and
+//! idempotency of creating POSTs. Sessions themselves (cookies, CSRF) are
+//! tested over HTTP.
 
 use organiser::{Auth, OwnerChange};
 use serde_json::json;
 
-use crate::common::{Reply, TestServer, send};
+use crate::common::{Call, Core, Expect, Reply, check, send};
 
 #[test]
 fn me_shows_the_owner_and_today_in_their_zone() {
-    let s = TestServer::start();
+    let s = Core::start();
     s.org
         .change_owner(
             &Auth::Local,
@@ -46,7 +48,7 @@ fn me_shows_the_owner_and_today_in_their_zone() {
 
 #[test]
 fn appearance_changes_only_the_fields_sent() {
-    let s = TestServer::start();
+    let s = Core::start();
     let before = s.get("/appearance").expect(200);
     assert_eq!(
         before.data(),
@@ -76,7 +78,7 @@ fn appearance_changes_only_the_fields_sent() {
 
 #[test]
 fn bad_appearance_values_are_422_and_change_nothing() {
-    let s = TestServer::start();
+    let s = Core::start();
     for (body, field) in [
         (json!({"appearance": {"accent": "mauve"}}), "accent"),
         (json!({"appearance": {"theme": 3}}), "theme"),
@@ -86,8 +88,7 @@ fn bad_appearance_values_are_422_and_change_nothing() {
             "accent",
         ),
     ] {
-        s.patch("/appearance", body)
-            .expect_error(422, "validation_failed", Some(field));
+        check(&s, Call::patch("/appearance", body), Expect::invalid(field));
     }
     assert_eq!(
         s.get("/appearance").data()["theme"],
@@ -98,7 +99,7 @@ fn bad_appearance_values_are_422_and_change_nothing() {
 
 #[test]
 fn session_only_operations_are_403_for_a_token() {
-    let s = TestServer::start();
+    let s = Core::start();
     let cases: Vec<(&str, &str, Option<serde_json::Value>)> = vec![
         ("GET", "/api_tokens", None),
         (
@@ -118,121 +119,16 @@ fn session_only_operations_are_403_for_a_token() {
         ("PATCH", "/me", Some(json!({"me": {"name": "Eve"}}))),
     ];
     for (method, path, body) in cases {
-        let mut request = s.req(method, path);
-        if let Some(body) = body {
-            request = request.json(&body);
-        }
-        send(request).expect_error(403, "session_required", None);
+        check(
+            &s,
+            Call::new(method, path).body(body),
+            Expect::error(403, "session_required", None),
+        );
     }
     assert_eq!(s.get("/me").data()["name"], "Owner");
 }
 
-/// Signs in over HTTP; the session cookie and CSRF token.
-fn sign_in(s: &TestServer) -> (String, String) {
-    let reply = send(
-        s.bare("POST", "/session")
-            .json(&json!({"session": {"username": "Owner", "password": "correct horse battery"}})),
-    )
-    .expect(201);
-    let cookie = reply
-        .header("set-cookie")
-        .unwrap()
-        .split(';')
-        .next()
-        .unwrap()
-        .to_owned();
-    let csrf = reply.data()["csrf_token"].as_str().unwrap().to_owned();
-    (cookie, csrf)
-}
-
-fn with_password(s: &TestServer) {
-    s.org
-        .set_password(&Auth::Local, None, "correct horse battery")
-        .unwrap();
-}
-
-#[test]
-fn a_session_signs_in_with_username_and_password() {
-    let s = TestServer::start();
-    // No password yet: nobody can sign in.
-    send(
-        s.bare("POST", "/session")
-            .json(&json!({"session": {"username": "owner", "password": "x"}})),
-    )
-    .expect_error(422, "validation_failed", Some("base"));
-    with_password(&s);
-    send(
-        s.bare("POST", "/session")
-            .json(&json!({"session": {"username": "owner", "password": "wrong password"}})),
-    )
-    .expect_error(422, "validation_failed", Some("base"));
-    let (cookie, csrf) = sign_in(&s);
-    let me = send(s.bare("GET", "/me").header("cookie", &cookie)).expect(200);
-    assert_eq!(me.data()["csrf_token"], csrf.as_str());
-    assert_eq!(me.data()["token"], serde_json::Value::Null);
-    assert_eq!(me.data()["has_password"], true);
-
-    // Unsafe methods need the CSRF token.
-    send(
-        s.bare("PATCH", "/appearance")
-            .header("cookie", &cookie)
-            .json(&json!({"appearance": {"accent": "coral"}})),
-    )
-    .expect_error(401, "unauthorized", None);
-    send(
-        s.bare("PATCH", "/appearance")
-            .header("cookie", &cookie)
-            .header("x-csrf-token", "forged")
-            .json(&json!({"appearance": {"accent": "coral"}})),
-    )
-    .expect_error(401, "unauthorized", None);
-    send(
-        s.bare("PATCH", "/appearance")
-            .header("cookie", &cookie)
-            .header("x-csrf-token", &csrf)
-            .json(&json!({"appearance": {"accent": "coral"}})),
-    )
-    .expect(200);
-
-    // Session-only operations work under the session.
-    let made = send(
-        s.bare("POST", "/api_tokens")
-            .header("cookie", &cookie)
-            .header("x-csrf-token", &csrf)
-            .json(&json!({"api_token": {"name": "phone"}})),
-    )
-    .expect(201);
-    assert!(made.data()["secret"].as_str().unwrap().starts_with("org_"));
-    let listed = send(s.bare("GET", "/api_tokens").header("cookie", &cookie)).expect(200);
-    assert_eq!(listed.data().as_array().unwrap().len(), 2);
-
-    // Signing out ends it.
-    send(s.bare("DELETE", "/session").header("cookie", &cookie)).expect(204);
-    send(s.bare("GET", "/me").header("cookie", &cookie)).expect_error(401, "unauthorized", None);
-}
-
-#[test]
-fn idempotency_key_under_a_session_is_400() {
-    let s = TestServer::start();
-    with_password(&s);
-    let (cookie, csrf) = sign_in(&s);
-    send(
-        s.bare("POST", "/api_tokens")
-            .header("cookie", &cookie)
-            .header("x-csrf-token", &csrf)
-            .header("idempotency-key", "k-1")
-            .json(&json!({"api_token": {"name": "phone"}})),
-    )
-    .expect_error(400, "invalid_parameter", Some("Idempotency-Key"));
-    let listed = send(s.bare("GET", "/api_tokens").header("cookie", &cookie)).expect(200);
-    assert_eq!(
-        listed.data().as_array().unwrap().len(),
-        1,
-        "nothing was made"
-    );
-}
-
-fn make_token(s: &TestServer, key: &str, name: &str) -> Reply {
+fn make_token(s: &Core, key: &str, name: &str) -> Reply {
     send(
         s.local("POST", "/api_tokens")
             .header("idempotency-key", key)
@@ -242,7 +138,7 @@ fn make_token(s: &TestServer, key: &str, name: &str) -> Reply {
 
 #[test]
 fn idempotent_posts_replay_the_first_response_for_24_hours() {
-    let s = TestServer::start();
+    let s = Core::start();
     let first = make_token(&s, "key-1", "laptop").expect(201);
     assert_eq!(first.header("idempotent-replayed"), None);
     let again = make_token(&s, "key-1", "laptop").expect(201);
@@ -271,14 +167,14 @@ fn idempotent_posts_replay_the_first_response_for_24_hours() {
 
 #[test]
 fn a_failed_post_does_not_use_up_its_key() {
-    let s = TestServer::start();
+    let s = Core::start();
     make_token(&s, "key-2", "  ").expect_error(422, "validation_failed", Some("name"));
     make_token(&s, "key-2", "tablet").expect(201);
 }
 
 #[test]
 fn usernames_and_passwords_change_under_a_session() {
-    let s = TestServer::start();
+    let s = Core::start();
     let reply = send(
         s.local("PUT", "/me/username")
             .json(&json!({"username": "ada lovelace"})),
@@ -311,7 +207,7 @@ fn usernames_and_passwords_change_under_a_session() {
 
 #[test]
 fn the_owner_changes_name_and_zone_under_a_session() {
-    let s = TestServer::start();
+    let s = Core::start();
     send(
         s.local("PATCH", "/me")
             .json(&json!({"me": {"time_zone": "Atlantis"}})),

@@ -3,13 +3,13 @@
 
 use serde_json::json;
 
-use crate::common::{Setup, TestServer, licence_key, licence_signer, send};
+use crate::common::{Core, Setup, licence_key, licence_signer, send};
 
-fn server() -> TestServer {
+fn server() -> Core {
     let mut setup = Setup::default().release("1.2.0", "2026-02-01");
     setup.options.licence_public_key = licence_signer().verifying_key();
     setup.options.update.public_key = None;
-    TestServer::with(setup)
+    Core::with(setup)
 }
 
 #[test]

@@ -1,0 +1,150 @@
+//! A real server on a loopback port, over a store whose clock the test
+//! moves, and a blocking HTTP client: for the transport tests of
+//! `tests/http`.
+
+use std::sync::Arc;
+use std::sync::mpsc;
+
+use organiser::{Auth, ManualClock, Organiser};
+use serde_json::Value;
+
+use super::{Reply, Sendable, Setup};
+
+/// A server on 127.0.0.1:<free port> for one test.
+pub struct TestServer {
+    pub url: String,
+    pub org: Organiser,
+    pub clock: ManualClock,
+    pub token: String,
+    pub local_token: String,
+    client: reqwest::blocking::Client,
+    shutdown: Option<tokio::sync::oneshot::Sender<()>>,
+    thread: Option<std::thread::JoinHandle<()>>,
+}
+
+impl TestServer {
+    pub fn start() -> TestServer {
+        TestServer::with(Setup::default())
+    }
+
+    pub fn with(setup: Setup) -> TestServer {
+        let clock = ManualClock::at(setup.now);
+        let mut options = setup.options;
+        options.clock = Arc::new(clock.clone());
+        let org = Organiser::in_memory_with(options);
+        TestServer::serve(org, clock, setup.rate_limit)
+    }
+
+    /// Serves an existing store.
+    pub fn serve(org: Organiser, clock: ManualClock, rate_limit: u32) -> TestServer {
+        let local_token = "local_test_token_0123456789abcdef".to_owned();
+        let token = org
+            .create_token(&Auth::Local, "tests", None)
+            .unwrap()
+            .secret;
+        let config = organiser_server::Config {
+            rate_limit,
+            local_token: Some(local_token.clone()),
+            update_tick: None,
+        };
+        let (addr_tx, addr_rx) = mpsc::channel();
+        let (stop_tx, stop_rx) = tokio::sync::oneshot::channel::<()>();
+        let served = org.clone();
+        let thread = std::thread::spawn(move || {
+            let runtime = tokio::runtime::Builder::new_multi_thread()
+                .worker_threads(2)
+                .enable_all()
+                .build()
+                .unwrap();
+            runtime.block_on(async move {
+                let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
+                addr_tx.send(listener.local_addr().unwrap()).unwrap();
+                organiser_server::serve(listener, served, config, async {
+                    let _ = stop_rx.await;
+                })
+                .await
+                .unwrap();
+            });
+        });
+        let addr = addr_rx.recv().unwrap();
+        let _ = rustls::crypto::ring::default_provider().install_default();
+        TestServer {
+            url: format!("http://{addr}"),
+            org,
+            clock,
+            token,
+            local_token,
+            client: reqwest::blocking::Client::builder()
+                .redirect(reqwest::redirect::Policy::none())
+                .build()
+                .unwrap(),
+            shutdown: Some(stop_tx),
+            thread: Some(thread),
+        }
+    }
+
+    /// A request with the test's API token.
+    pub fn req(&self, method: &str, path: &str) -> reqwest::blocking::RequestBuilder {
+        self.bare(method, path).bearer_auth(&self.token)
+    }
+
+    /// A request with no credentials; `path` is below `/api/v1` unless it starts with `//`.
+    pub fn bare(&self, method: &str, path: &str) -> reqwest::blocking::RequestBuilder {
+        let url = match path.strip_prefix("//") {
+            Some(root) => format!("{}/{root}", self.url),
+            None => format!("{}/api/v1{path}", self.url),
+        };
+        self.client.request(method.parse().unwrap(), url)
+    }
+
+    pub fn get(&self, path: &str) -> Reply {
+        super::send(self.req("GET", path))
+    }
+
+    pub fn post(&self, path: &str, body: Value) -> Reply {
+        super::send(self.req("POST", path).json(&body))
+    }
+
+    pub fn patch(&self, path: &str, body: Value) -> Reply {
+        super::send(self.req("PATCH", path).json(&body))
+    }
+
+    pub fn put(&self, path: &str, body: Value) -> Reply {
+        super::send(self.req("PUT", path).json(&body))
+    }
+
+    pub fn delete(&self, path: &str) -> Reply {
+        super::send(self.req("DELETE", path))
+    }
+
+    /// As the owner at the machine (the local administrator token).
+    pub fn local(&self, method: &str, path: &str) -> reqwest::blocking::RequestBuilder {
+        self.bare(method, path).bearer_auth(&self.local_token)
+    }
+
+    pub fn advance(&self, secs: i64) {
+        self.clock.advance_secs(secs);
+    }
+}
+
+impl Sendable for reqwest::blocking::RequestBuilder {
+    /// Sends and reads the reply.
+    fn send_now(self) -> Reply {
+        let response = self.send().expect("the server answers");
+        let status = response.status().as_u16();
+        let headers = response.headers().clone();
+        let bytes = response.bytes().unwrap();
+        Reply::read(status, headers, &bytes)
+    }
+}
+
+impl Drop for TestServer {
+    fn drop(&mut self) {
+        if let Some(stop) = self.shutdown.take() {
+            let _ = stop.send(());
+        }
+        if let Some(thread) = self.thread.take() {
+            let _ = thread.join();
+        }
+    }
+}

@@ -1,0 +1,126 @@
+//! A stand-in for the release team's update server, for the update check
+//! tests (the core fetches the manifest itself, so they need one whichever
+//! client sends the API request).
+
+use std::sync::Arc;
+use std::sync::mpsc;
+
+use organiser::{BuildInfo, Options};
+
+/// A stand-in for the release team's update server: serves whatever the
+/// test put for each channel at `/<channel>.json`.
+pub struct ManifestServer {
+    pub url: String,
+    pub signing_key: ed25519_dalek::SigningKey,
+    answers: Arc<std::sync::Mutex<std::collections::HashMap<String, (u16, String)>>>,
+    shutdown: Option<tokio::sync::oneshot::Sender<()>>,
+    thread: Option<std::thread::JoinHandle<()>>,
+}
+
+impl ManifestServer {
+    pub fn start() -> ManifestServer {
+        use axum::extract::{Path, State};
+        type Answers = Arc<std::sync::Mutex<std::collections::HashMap<String, (u16, String)>>>;
+        let answers: Answers = Arc::default();
+        let (addr_tx, addr_rx) = mpsc::channel();
+        let (stop_tx, stop_rx) = tokio::sync::oneshot::channel::<()>();
+        let state = answers.clone();
+        let thread = std::thread::spawn(move || {
+            let runtime = tokio::runtime::Builder::new_current_thread()
+                .enable_all()
+                .build()
+                .unwrap();
+            runtime.block_on(async move {
+                let app = axum::Router::new()
+                    .route(
+                        "/{file}",
+                        axum::routing::get(
+                            |State(answers): State<Answers>, Path(file): Path<String>| async move {
+                                let channel = file.trim_end_matches(".json").to_owned();
+                                let (status, body) = answers
+                                    .lock()
+                                    .unwrap()
+                                    .get(&channel)
+                                    .cloned()
+                                    .unwrap_or((404, String::new()));
+                                (axum::http::StatusCode::from_u16(status).unwrap(), body)
+                            },
+                        ),
+                    )
+                    .with_state(state);
+                let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
+                addr_tx.send(listener.local_addr().unwrap()).unwrap();
+                axum::serve(listener, app)
+                    .with_graceful_shutdown(async {
+                        let _ = stop_rx.await;
+                    })
+                    .await
+                    .unwrap();
+            });
+        });
+        let addr = addr_rx.recv().unwrap();
+        ManifestServer {
+            url: format!("http://{addr}"),
+            signing_key: ed25519_dalek::SigningKey::from_bytes(&[9; 32]),
+            answers,
+            shutdown: Some(stop_tx),
+            thread: Some(thread),
+        }
+    }
+
+    /// The manifest address template for [`Options`].
+    pub fn template(&self) -> String {
+        format!("{}/{{channel}}.json", self.url)
+    }
+
+    /// Publishes `releases` (version, released_on) on `channel`, signed.
+    pub fn publish(&self, channel: &str, releases: &[(&str, &str)], revoked: &[&str]) {
+        let manifest = organiser::Manifest {
+            channel: channel.to_owned(),
+            releases: releases
+                .iter()
+                .map(|(v, d)| organiser::ManifestRelease {
+                    version: (*v).to_owned(),
+                    released_on: d.parse().unwrap(),
+                    notes_url: Some(format!("https://organiser.app/releases/{v}")),
+                })
+                .collect(),
+            revoked_keys: revoked.iter().map(|s| (*s).to_owned()).collect(),
+        };
+        let signed = organiser::SignedManifest::sign(&manifest, &self.signing_key);
+        self.answer(channel, 200, serde_json::to_string(&signed).unwrap());
+    }
+
+    /// Answers `channel` with a raw status and body.
+    pub fn answer(&self, channel: &str, status: u16, body: String) {
+        self.answers
+            .lock()
+            .unwrap()
+            .insert(channel.to_owned(), (status, body));
+    }
+
+    /// Options that check for updates here, as release `version` of `released_on`.
+    pub fn options(&self, version: &str, released_on: &str) -> Options {
+        let update = organiser::UpdateConfig {
+            manifest_url: self.template(),
+            public_key: Some(self.signing_key.verifying_key()),
+            managed_by: None,
+        };
+        Options {
+            build: BuildInfo::release(version, released_on.parse().unwrap()),
+            update,
+            ..Options::default()
+        }
+    }
+}
+
+impl Drop for ManifestServer {
+    fn drop(&mut self) {
+        if let Some(stop) = self.shutdown.take() {
+            let _ = stop.send(());
+        }
+        if let Some(thread) = self.thread.take() {
+            let _ = thread.join();
+        }
+    }
+}
