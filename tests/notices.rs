@@ -575,3 +575,88 @@ fn or_takes_the_preferred_licence_and_and_keeps_every_part() {
     assert!(text.starts_with("Apache-2.0\n==========\n\n") && text.contains("\n\n\nISC\n===\n\n"));
     assert!(chosen_licences("Not-A-Licence").is_err());
 }
+
+/// The licences the build may be distributed under: permissive ones, and
+/// MPL-2.0 (file-level copyleft, which binary distribution satisfies with
+/// the notices). Anything else (GPL, LGPL, AGPL, SSPL, a custom licence)
+/// needs a decision before it enters the tree.
+const ALLOWED: &[&str] = &[
+    "MIT",
+    "MIT-0",
+    "Apache-2.0",
+    "BSD-3-Clause",
+    "BSD-2-Clause",
+    "BSD-1-Clause",
+    "0BSD",
+    "ISC",
+    "Zlib",
+    "Unicode-3.0",
+    "Unicode-DFS-2016",
+    "CC0-1.0",
+    "Unlicense",
+    "BSL-1.0",
+    "CDLA-Permissive-2.0",
+    "MPL-2.0",
+];
+
+/// The licence check of the dependency tree (offline: `cargo metadata
+/// --locked` reads Cargo.lock and the local registry): every package the
+/// build distributes is available under allowed licences.
+#[test]
+fn every_distributed_package_is_under_an_allowed_licence() {
+    let metadata = metadata();
+    let mut refused = Vec::new();
+    for package in distributed_packages(&metadata) {
+        if package.name.as_str() == TZDB_CRATE {
+            // Public domain data, under the crate's own permissive licence.
+            continue;
+        }
+        let Some(expression) = package.license.as_deref() else {
+            refused.push(format!("{} {}: no licence", package.name, package.version));
+            continue;
+        };
+        if let Some(why) = refusal(expression) {
+            refused.push(format!("{} {}: {why}", package.name, package.version));
+        }
+    }
+    assert!(
+        refused.is_empty(),
+        "packages under licences not allowed:\n  {}",
+        refused.join("\n  ")
+    );
+}
+
+/// Why a licence expression is not allowed, or `None` when it is.
+fn refusal(expression: &str) -> Option<String> {
+    match chosen_licences(expression) {
+        Ok(parts) => {
+            let refused: Vec<String> = parts
+                .iter()
+                .filter(|part| {
+                    let allowed = matches!(&part.license,
+                        LicenseItem::Spdx { id, .. } if ALLOWED.contains(&id.name));
+                    !allowed || part.addition.is_some()
+                })
+                .map(ToString::to_string)
+                .collect();
+            (!refused.is_empty()).then(|| format!("{} (of {expression})", refused.join(", ")))
+        }
+        Err(e) => Some(format!("{expression}: {e}")),
+    }
+}
+
+#[test]
+fn the_licence_check_refuses_copyleft_and_takes_a_permissive_alternative() {
+    for (expression, allowed) in [
+        ("MIT OR Apache-2.0", true),
+        ("MIT OR GPL-3.0-only", true),
+        ("Unicode-3.0 AND MIT", true),
+        ("MPL-2.0", true),
+        ("GPL-3.0-only", false),
+        ("MIT AND LGPL-2.1-or-later", false),
+        ("AGPL-3.0-only", false),
+        ("Apache-2.0 WITH LLVM-exception", false),
+    ] {
+        assert_eq!(refusal(expression).is_none(), allowed, "{expression}");
+    }
+}
