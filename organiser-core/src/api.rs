@@ -141,3 +141,53 @@ impl Inner {
             .map(Some)
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use std::sync::Arc;
+
+    use serde_json::json;
+
+    use super::*;
+    use crate::{ManualClock, Options};
+
+    #[test]
+    fn only_what_needs_no_wait_is_answered_without_waiting() {
+        let clock = ManualClock::at("2026-03-10T23:59:00Z");
+        let org = Organiser::in_memory_with(Options {
+            clock: Arc::new(clock.clone()),
+            ..Options::default()
+        });
+        let get = |path: &str| Request::new(Method::Get, path, Auth::Local);
+        let add = Request::new(Method::Post, "/tasks", Auth::Local)
+            .with_body(json!({"task": {"title": "t", "start_on": "2026-03-11"}}));
+
+        // A new store settles its first today set once.
+        assert!(org.handle_without_waiting(&get("/tasks")).is_none());
+        assert_eq!(org.handle(&get("/tasks")).status, 200);
+
+        // Reads from memory or a snapshot, and refusals, answer at once.
+        for (request, status) in [
+            (get("/me"), 200),
+            (get("/tasks"), 200),
+            (get("/nowhere"), 404),
+            (Request::new(Method::Get, "/tasks", Auth::Anonymous), 401),
+        ] {
+            let answered = org.handle_without_waiting(&request).map(|r| r.status);
+            assert_eq!(answered, Some(status), "{}", request.path);
+        }
+        // Writes wait for the disk.
+        assert!(org.handle_without_waiting(&add).is_none());
+        assert_eq!(org.handle(&add).status, 201);
+
+        // After midnight the today set must be settled first: that read
+        // waits, once.
+        clock.advance_secs(120);
+        assert!(org.handle_without_waiting(&get("/tasks")).is_none());
+        assert!(org.handle_without_waiting(&get("/me")).is_some());
+        let today = get("/tasks").with_query(crate::Query::parse("view=today").unwrap());
+        let body = org.handle(&today).json_value();
+        assert_eq!(body["data"][0]["title"], "t", "{body}");
+        assert!(org.handle_without_waiting(&get("/tasks")).is_some());
+    }
+}

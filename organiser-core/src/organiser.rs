@@ -215,6 +215,69 @@ mod tests {
     use super::*;
     use crate::{Error, TaskInput};
 
+    /// Each typed method runs the operation its route runs: the same
+    /// record comes back either way.
+    #[test]
+    fn the_typed_methods_agree_with_their_routes() {
+        use crate::{Auth, Method, Request, SystemChange, TaskListInput};
+        let org = Organiser::in_memory();
+        let get = |path: &str| {
+            let response = org.handle(&Request::new(Method::Get, path, Auth::Local));
+            assert_eq!(response.status, 200, "{path}");
+            response.json_value()["data"].clone()
+        };
+        fn json(value: &impl serde::Serialize) -> serde_json::Value {
+            serde_json::to_value(value).unwrap()
+        }
+
+        assert_eq!(json(&org.appearance().unwrap()), get("/appearance"));
+
+        let list = org
+            .create_task_list(&TaskListInput {
+                name: Some("Errands".into()),
+                ..TaskListInput::default()
+            })
+            .unwrap();
+        let renamed = org
+            .change_task_list(
+                list.id,
+                &TaskListInput {
+                    name: Some("Chores".into()),
+                    ..TaskListInput::default()
+                },
+            )
+            .unwrap();
+        assert_eq!(renamed.name, "Chores");
+        let path = format!("/task_lists/{}", list.id);
+        assert_eq!(json(&org.task_list(list.id).unwrap()), get(&path));
+
+        let system = org
+            .change_system(
+                SystemChange {
+                    channel: Some("beta".into()),
+                    ..SystemChange::default()
+                },
+                true,
+            )
+            .unwrap();
+        assert_eq!(system.channel, "beta");
+        assert_eq!(json(&system), get("/system"));
+        // A development build does not check for updates.
+        assert_eq!(org.check_for_update(true).unwrap_err().status(), 422);
+
+        let me = org.set_username(&Auth::Local, "ada").unwrap();
+        assert_eq!(me.username, "ada");
+        assert_eq!(get("/me")["username"], "ada");
+
+        let licence = org.finish_licence_onboarding(&Auth::Local).unwrap();
+        assert_eq!(json(&licence), get("/licence"));
+        // No key to forget.
+        assert_eq!(
+            org.remove_licence_key(&Auth::Local).unwrap_err().status(),
+            404
+        );
+    }
+
     #[test]
     fn compacting_gives_back_the_space_deletes_left() {
         let dir = tempfile::tempdir().unwrap();
