@@ -5,7 +5,7 @@
 //! This test generates the notices from the real dependency tree
 //! (`cargo metadata`: every package reachable from the workspace members
 //! through normal and build dependencies, on every target platform) and
-//! compares them with the committed `organiser-core/src/notices/notices.json`,
+//! compares them with the committed `organiser-core/src/resources/notices/notices.json`,
 //! which `organiser_core::notices()` embeds. It fails when `Cargo.lock`
 //! gains, loses or changes a package the committed file does not reflect.
 //!
@@ -20,7 +20,7 @@ use spdx::expression::{ExprNode, Operator};
 use spdx::{AdditionItem, Expression, LicenseItem, LicenseReq, ParseMode};
 
 /// Where the generated document lives, relative to the workspace root.
-const NOTICES_FILE: &str = "organiser-core/src/notices/notices.json";
+const NOTICES_FILE: &str = "organiser-core/src/resources/notices/notices.json";
 
 /// The command that rewrites the committed file.
 const BLESS: &str = "ORGANISER_BLESS=1 cargo test --test notices";

@@ -5,7 +5,7 @@
 //! declaration states them. Both adapters call it: the server for every API
 //! route, the CLI in-process.
 //!
-//! Adding a resource adds one line to [`route`].
+//! Adding a resource adds one line to the dispatch of `resources/mod.rs`.
 
 use crate::auth::Auth;
 use crate::engine::op::Route;
@@ -13,29 +13,10 @@ use crate::engine::request::{Method, Request, Response};
 use crate::engine::{Inner, Organiser};
 use crate::error::{Error, Result};
 use crate::idempotency::{self, Begin};
-use crate::{
-    account, deletions, discovery, licence, notices, system, task_lists, tasks, vocabulary,
-};
+use crate::resources::route;
 
 /// No route has more than a few segments: they are kept on the stack.
 const MAX_SEGMENTS: usize = 6;
-
-/// The route of `req`: a thin match on the first path segment that hands
-/// the segments to the resource's own route arms.
-fn route<'r>(req: &'r Request, segments: &[&'r str]) -> Result<Route<'r>> {
-    match segments.first().copied().unwrap_or("") {
-        ".well-known" => discovery::routes(req, segments),
-        "me" | "appearance" | "api_tokens" => account::routes(req, segments),
-        "system" => system::routes(req, segments),
-        "licence" => licence::routes(req, segments),
-        "vocabulary" => vocabulary::routes(req, segments),
-        "licences" => notices::routes(req, segments),
-        "deletions" => deletions::routes(req, segments),
-        "task_lists" => task_lists::routes(req, segments),
-        "tasks" | "task_counts" => tasks::routes(req, segments),
-        _ => Err(Error::NotFound),
-    }
-}
 
 impl Organiser {
     /// Answers one API request: the whole of the JSON API below `/api/v1`.

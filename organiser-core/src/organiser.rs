@@ -6,10 +6,10 @@
 use std::path::{Path, PathBuf};
 use std::sync::{Arc, RwLock};
 
-use crate::account::owner::{self, Owner};
 use crate::config::Options;
 use crate::engine::{Inner, Organiser};
 use crate::ids::IdGen;
+use crate::resources::owner::{self, Owner};
 use crate::secrets::SecretKey;
 use crate::store::{OpenError, Store, schema};
 use crate::time::to_millis;
@@ -177,7 +177,7 @@ impl Organiser {
             Some(owner) => owner,
             None => {
                 let tx = store.begin_write().map_err(storage)?;
-                schema::migrate(&tx, crate::registry::MIGRATIONS)?;
+                schema::migrate(&tx, crate::resources::MIGRATIONS)?;
                 let owner = owner::ensure(&tx, now).map_err(storage)?;
                 tx.commit().map_err(storage)?;
                 owner
@@ -201,7 +201,7 @@ impl Organiser {
                 ids: IdGen::default(),
                 zone: RwLock::new(owner.zone()),
                 ext: Default::default(),
-                wiring: &crate::registry::WIRING,
+                wiring: &crate::resources::WIRING,
                 data_dir,
             }),
         };

@@ -9,8 +9,8 @@ use jiff::Timestamp;
 
 use super::page::{Scan, count, walk};
 use super::{Cursor, Direction, ListParams, Page, Query};
-use crate::engine::Cx;
 use crate::error::Result;
+use crate::secrets::SecretKey;
 use crate::store::key::{Key, prefix_end};
 use crate::store::{Tables, Tbl};
 
@@ -97,11 +97,12 @@ impl Listing {
             .unwrap_or(&self.orders[0])
     }
 
-    /// One page of the listing: `load` turns an index key into the item it
-    /// lists (`None` skips it).
-    pub(crate) fn page<T, X: Tables>(
+    /// One page of the listing on `tx`, its cursors signed with `secret`:
+    /// `load` turns an index key into the item it lists (`None` skips it).
+    pub(crate) fn page<T>(
         &self,
-        cx: &Cx<'_, X>,
+        tx: &impl Tables,
+        secret: &SecretKey,
         p: &ListParams,
         filter: &Filter,
         mut load: impl FnMut(&[u8]) -> Result<Option<T>>,
@@ -118,13 +119,13 @@ impl Listing {
             since.map(Timestamp::as_millisecond).unwrap_or(i64::MIN),
             filter.scope,
         );
-        let cursor = Cursor::new(&cx.org.secret, scope);
+        let cursor = Cursor::new(secret, scope);
         let after = p.cursor.as_deref().map(|c| cursor.decode(c)).transpose()?;
-        let (items, last) = walk(&cx.tx, &scan, after.as_deref(), p.limit, &mut load)?;
+        let (items, last) = walk(tx, &scan, after.as_deref(), p.limit, &mut load)?;
         let total_count = match p.count {
             false => None,
-            true if since.is_none() && !filter.narrows() => Some(cx.len(self.every)?),
-            true => Some(count(&cx.tx, &scan, |_| Ok(true))?),
+            true if since.is_none() && !filter.narrows() => Some(tx.len(self.every)?),
+            true => Some(count(tx, &scan, |_| Ok(true))?),
         };
         Ok(Page {
             items,

@@ -14,8 +14,8 @@ use serde::{Deserialize, Serialize};
 use super::{StoredSystem, UpdateInfo, UpdateStatus, can_check, require_can_check, save, stored};
 use crate::engine::{Cx, Inner};
 use crate::error::Result;
-use crate::licence::{self, LicenceProblem};
 use crate::limits::UPDATE_CHECK_WAIT_SECS;
+use crate::resources::licence::{self, LicenceProblem};
 use crate::store::Tables;
 
 /// The largest manifest read.

@@ -6,7 +6,7 @@ use serde_json::{Value, json};
 
 use super::choices::DEFAULT_LIST_ICON;
 use super::*;
-use crate::account::appearance::{ACCENTS, CODE_THEMES, THEMES};
+use crate::resources::account::appearance::{ACCENTS, CODE_THEMES, THEMES};
 
 fn json_of(dev: bool) -> Value {
     serde_json::to_value(vocabulary(dev)).unwrap()

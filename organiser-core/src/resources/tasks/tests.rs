@@ -673,7 +673,7 @@ fn downgrade_to_schema_1(path: &std::path::Path) {
         .unwrap();
     }
     for (k, v) in all(TASK_LISTS) {
-        let json = crate::task_lists::json_row_of_schema_2(tail_id(&k), &v);
+        let json = crate::resources::task_lists::json_row_of_schema_2(tail_id(&k), &v);
         tx.insert(TASK_LISTS, &k, &json).unwrap();
     }
     for table in index::COVERING {

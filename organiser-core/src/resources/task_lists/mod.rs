@@ -18,7 +18,6 @@ use jiff::Timestamp;
 use serde::{Deserialize, Serialize};
 use serde_json::Value;
 
-use crate::deletions;
 use crate::engine::kinds::{RecordKind, Taken};
 use crate::engine::{Cx, WriteCx};
 use crate::error::{Details, Error, Result};
@@ -27,6 +26,8 @@ use crate::input::{Field, record};
 use crate::limits;
 use crate::list::Query;
 use crate::list::{Direction, Filter, ListParams, Listing, Order, Page};
+use crate::resources::deletions;
+use crate::resources::vocabulary::{COLORS, PICKER_ICONS};
 use crate::restore;
 use crate::store::key::{Key, tail_id};
 use crate::store::schema::{
@@ -34,7 +35,6 @@ use crate::store::schema::{
 };
 use crate::store::{Dir, Tables};
 use crate::text::{char_len, fold_case, squished_required};
-use crate::vocabulary::{COLORS, PICKER_ICONS};
 
 /// Task lists: restorable for 20 seconds, and homes of tasks.
 pub(crate) static KIND: RecordKind = RecordKind {
@@ -486,7 +486,7 @@ impl TaskListQuery {
 /// `GET /task_lists`. The `id` order walks the records, deleted ones
 /// among them (skipped); every other order walks an index of live lists.
 pub(crate) fn list<T: Tables>(cx: &Cx<'_, T>, q: &TaskListQuery) -> Result<Page<TaskList>> {
-    LISTING.page(cx, &q.params, &Filter::default(), |k| {
+    LISTING.page(&cx.tx, &cx.org.secret, &q.params, &Filter::default(), |k| {
         Ok(match load_row(cx, tail_id(k))? {
             Some(ListRow {
                 list,

@@ -6,7 +6,7 @@
 //! "Documents").
 
 use super::{Choice, IconChoice, ProjectStatusChoice, Tone};
-use crate::account::appearance::{ACCENTS, CODE_THEMES, THEMES};
+use crate::resources::account::appearance::{ACCENTS, CODE_THEMES, THEMES};
 
 /// Colours, in the order a blank colour is given out: a new task list,
 /// category or folder with a blank colour takes the first one not in use.

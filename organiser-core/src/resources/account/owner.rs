@@ -8,14 +8,14 @@ use jiff::Timestamp;
 use jiff::civil::Date;
 use serde::{Deserialize, Serialize};
 
-use crate::account::appearance::AppearanceSettings;
-use crate::account::password;
 use crate::auth::{ApiToken, Auth};
 use crate::engine::Inner;
 use crate::engine::{Cx, WriteCx};
 use crate::error::{Details, Error, Result};
 use crate::input::{Field, Fields};
 use crate::limits;
+use crate::resources::account::appearance::AppearanceSettings;
+use crate::resources::account::password;
 use crate::store::schema::SINGLETONS;
 use crate::store::{Tables, WriteTx};
 use crate::text::{char_len, squished_required};

@@ -3,10 +3,10 @@
 use jiff::Timestamp;
 use serde::{Deserialize, Serialize};
 
-use crate::account::owner;
 use crate::engine::{Cx, WriteCx};
 use crate::error::{Details, Result};
 use crate::input::{Field, Fields};
+use crate::resources::account::owner;
 use crate::store::Tables;
 
 /// Accent colours, the first is the default.

@@ -8,7 +8,7 @@
 //! dates, social platforms and contact labels; `calendar` the calendar feed
 //! lists; `choices` colours, icons, appearance, AI provider kinds, project
 //! statuses, task counts and document links. Uploads and text lengths come
-//! from `crate::limits`, the appearance keys from `crate::account::appearance`,
+//! from `crate::limits`, the appearance keys from `crate::resources::account::appearance`,
 //! the zones from `crate::time::zones`.
 
 use serde::Serialize;

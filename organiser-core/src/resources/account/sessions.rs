@@ -9,10 +9,10 @@ use jiff::{SignedDuration, Timestamp};
 use serde::{Deserialize, Serialize};
 use subtle::ConstantTimeEq;
 
-use crate::account::{owner, password};
 use crate::auth::Auth;
 use crate::engine::{Inner, WriteCx};
 use crate::error::{Error, Result};
+use crate::resources::account::{owner, password};
 use crate::secrets::{random_bytes, sha256};
 use crate::store::Tables;
 use crate::store::schema::SESSIONS;

@@ -13,11 +13,11 @@ use jiff::civil::Date;
 use jiff::{SignedDuration, Timestamp};
 use serde::{Deserialize, Serialize};
 
-use crate::account::owner;
 use crate::auth::Auth;
 use crate::engine::{Cx, WriteCx};
 use crate::error::{Error, Result};
 use crate::limits::TRIAL_DAYS;
+use crate::resources::account::owner;
 use crate::store::Tables;
 use crate::store::schema::SINGLETONS;
 

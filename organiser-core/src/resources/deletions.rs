@@ -127,7 +127,7 @@ fn list<T: Tables>(cx: &Cx<'_, T>, q: &DeletionQuery) -> Result<Page<Deletion>> 
         Some(since) => Filter::starting_at(Key::new().timestamp(since), since.to_string()),
         None => Filter::default(),
     };
-    LISTING.page(cx, &q.page, &filter, |k| {
+    LISTING.page(&cx.tx, &cx.org.secret, &q.page, &filter, |k| {
         let mut r = Reader::new(k);
         let ms = r.i64();
         let id = r.id();
