@@ -77,8 +77,10 @@ pub(crate) struct Taken(pub(crate) Vec<(String, Vec<Id>)>);
 /// cascades, the rules of the clock, and the licence check. Declared once
 /// in the registry of record kinds (`registry.rs`), so the engine depends
 /// on no resource.
-#[derive(Debug)]
 pub(crate) struct Wiring {
+    /// Every table of the store, in groups (the core's, then each
+    /// resource's).
+    pub(crate) tables: &'static [&'static [crate::store::Tbl]],
     /// Every kind of record.
     pub(crate) kinds: &'static [&'static RecordKind],
     /// Every cascade of a delete.

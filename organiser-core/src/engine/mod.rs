@@ -81,7 +81,7 @@ impl Organiser {
     /// own encoding, not the API's.
     pub fn raw_export(&self) -> Result<RawExport> {
         let tx = self.inner.store.begin_read()?;
-        crate::store::dump(&tx)
+        crate::store::dump(&tx, self.inner.wiring.tables)
     }
 
     /// The options the store was opened with.

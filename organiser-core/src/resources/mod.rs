@@ -9,7 +9,7 @@
 //! Adding a resource touches this file only, outside the resource's own
 //! folder: its `mod` line and public types, its dispatch line in
 //! [`route`], its kinds in [`KINDS`], its cascades in [`CASCADES`], and a
-//! migration step when it adds tables.
+//! migration step when it adds tables, and its tables in [`TABLES`].
 
 mod account;
 mod deletions;
@@ -49,6 +49,7 @@ use crate::engine::op::Route;
 use crate::engine::request::Request;
 use crate::error::{Error, Result};
 use crate::settle;
+use crate::store::Tbl;
 use crate::store::schema::{self, Step};
 
 /// The route of `req`: a thin match on the first path segment that hands
@@ -68,6 +69,14 @@ pub(crate) fn route<'r>(req: &'r Request, segments: &[&'r str]) -> Result<Route<
     }
 }
 
+/// Every table: the core's, then each resource's.
+pub(crate) static TABLES: &[&[Tbl]] = &[
+    schema::CORE,
+    account::tables::TABLES,
+    task_lists::tables::TABLES,
+    tasks::tables::TABLES,
+];
+
 /// Every kind of record.
 pub(crate) static KINDS: &[&RecordKind] = &[&task_lists::KIND, &tasks::KIND];
 
@@ -78,7 +87,7 @@ pub(crate) static CASCADES: &[&Cascade] = &[&tasks::LIST_CASCADE];
 /// `n` to `n + 1` (`schema::VERSION` is their number).
 pub(crate) static MIGRATIONS: &[Step] = &[
     // 1: every table.
-    schema::create_tables,
+    |tx| schema::create_tables(tx, TABLES),
     // 2: completion counters by quarter hour (`completed_today`).
     tasks::count_stored_completions,
     // 3: compact records (postcard) and covering index values.
@@ -90,6 +99,7 @@ pub(crate) static MIGRATIONS: &[Step] = &[
 
 /// What the engine is wired to.
 pub(crate) static WIRING: Wiring = Wiring {
+    tables: TABLES,
     kinds: KINDS,
     cascades: CASCADES,
     due: settle::due,
@@ -101,6 +111,21 @@ pub(crate) static WIRING: Wiring = Wiring {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn table_names_are_unique() {
+        use redb::TableHandle;
+        let mut names: Vec<String> = TABLES
+            .iter()
+            .copied()
+            .flatten()
+            .map(|t| t.name().to_owned())
+            .collect();
+        let all = names.len();
+        names.sort();
+        names.dedup();
+        assert_eq!(names.len(), all);
+    }
 
     #[test]
     fn names_and_tags_are_unique() {

@@ -141,11 +141,11 @@ impl Store {
 /// then key order, as `Organiser::raw_export` gives them.
 pub type RawExport = Vec<(String, Vec<(Vec<u8>, Vec<u8>)>)>;
 
-/// Every entry of every table of the schema, in table then key order.
-pub(crate) fn dump(tx: &ReadTx) -> Result<RawExport> {
+/// Every entry of every table of `groups`, in table then key order.
+pub(crate) fn dump(tx: &ReadTx, groups: &[&[Tbl]]) -> Result<RawExport> {
     use redb::TableHandle;
-    let mut out = Vec::with_capacity(schema::ALL.len());
-    for &t in schema::ALL {
+    let mut out = Vec::new();
+    for &t in groups.iter().copied().flatten() {
         let mut entries = Vec::new();
         tx.scan(
             t,

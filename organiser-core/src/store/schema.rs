@@ -1,7 +1,9 @@
-//! Every table of the store, and the schema version with its migration steps.
+//! The tables of the core's machinery, the schema version and how its
+//! migration steps run (the registry in `resources/mod.rs` lists every
+//! resource's tables and the steps).
 //!
-//! Records are JSON under their key; `*_BY_*` tables are indexes whose keys
-//! end with the record's ID and whose values are empty.
+//! Records are stored under their key (`store::codec`); `*_BY_*` tables
+//! are indexes whose keys end with the record's ID.
 
 use super::{Tables, Tbl, WriteTx};
 use crate::error::Result;
@@ -9,7 +11,8 @@ use redb::TableDefinition;
 #[cfg(test)]
 use redb::TableHandle;
 
-const fn table(name: &'static str) -> Tbl {
+/// A table of the store named `name` (every table maps bytes to bytes).
+pub(crate) const fn table(name: &'static str) -> Tbl {
     TableDefinition::new(name)
 }
 
@@ -17,11 +20,6 @@ const fn table(name: &'static str) -> Tbl {
 pub(crate) const META: Tbl = table("meta");
 /// One-of-a-kind records by name: `owner`, `system`, `licence`.
 pub(crate) const SINGLETONS: Tbl = table("singletons");
-
-/// API tokens by their integer id (8 bytes, big-endian).
-pub(crate) const API_TOKENS: Tbl = table("api_tokens");
-/// Web sessions by the SHA-256 of their secret.
-pub(crate) const SESSIONS: Tbl = table("sessions");
 
 /// Deletion records: (deleted_at, type, id) -> ().
 pub(crate) const DELETIONS: Tbl = table("deletions");
@@ -36,69 +34,16 @@ pub(crate) const IDEMPOTENCY_BY_TIME: Tbl = table("idempotency_by_time");
 /// Restorable deletes waiting to become permanent: (due, type, id) -> ().
 pub(crate) const PURGES: Tbl = table("purges");
 
-/// Task lists by id.
-pub(crate) const TASK_LISTS: Tbl = table("task_lists");
-/// Live lists: (position, id).
-pub(crate) const TASK_LISTS_BY_POSITION: Tbl = table("task_lists_by_position");
-/// Live lists: (folded name, id), for order `name` and uniqueness.
-pub(crate) const TASK_LISTS_BY_NAME: Tbl = table("task_lists_by_name");
-/// Live lists: (updated_at, id).
-pub(crate) const TASK_LISTS_BY_UPDATED: Tbl = table("task_lists_by_updated");
-
-/// Tasks by id (live, and deleted ones until their restore window ends).
-pub(crate) const TASKS: Tbl = table("tasks");
-/// Live tasks: (status, position, id) with covering attributes.
-pub(crate) const TASKS_BY_STATUS_POSITION: Tbl = table("tasks_by_status_position");
-/// Live tasks: (status, id); id order is creation order.
-pub(crate) const TASKS_BY_STATUS_ID: Tbl = table("tasks_by_status_id");
-/// Live tasks: (status, updated_at, id).
-pub(crate) const TASKS_BY_STATUS_UPDATED: Tbl = table("tasks_by_status_updated");
-/// Live tasks: (home, position, id) with covering attributes: a home's manual order.
-pub(crate) const TASKS_BY_HOME: Tbl = table("tasks_by_home");
-/// Live open tasks: (home, position, id): placement and renumbering.
-pub(crate) const TASKS_OPEN_BY_HOME: Tbl = table("tasks_open_by_home");
-/// Live open tasks: (start_on, none last, id) with covering attributes.
-pub(crate) const TASKS_OPEN_BY_START: Tbl = table("tasks_open_by_start");
-/// Live open tasks: (deadline_on, none last, id) with covering attributes.
-pub(crate) const TASKS_OPEN_BY_DEADLINE: Tbl = table("tasks_open_by_deadline");
-/// Live open tasks with an expiry: (expires_on, id), to archive them when it passes.
-pub(crate) const TASKS_OPEN_BY_EXPIRY: Tbl = table("tasks_open_by_expiry");
-/// Live closed tasks: (closed_at, id) with covering attributes: the logbook.
-pub(crate) const TASKS_CLOSED: Tbl = table("tasks_closed");
-/// Live open tasks that start today or earlier: (position, id) with covering
-/// attributes. "Today" moves with the clock; settling keeps the set current.
-pub(crate) const TASKS_TODAY: Tbl = table("tasks_today");
-/// Exact counts kept beside the indexes (per home and status, per deadline
-/// date, per start date, ...), so counts never scan tasks.
-pub(crate) const TASK_COUNTERS: Tbl = table("task_counters");
-
-/// Every table, created when a store is made.
-pub(crate) const ALL: &[Tbl] = &[
+/// The tables of the core's own machinery (each resource declares its
+/// own tables in its folder; the registry lists them all).
+pub(crate) const CORE: &[Tbl] = &[
     META,
     SINGLETONS,
-    API_TOKENS,
-    SESSIONS,
     DELETIONS,
     DELETIONS_BY_RECORD,
     IDEMPOTENCY,
     IDEMPOTENCY_BY_TIME,
     PURGES,
-    TASK_LISTS,
-    TASK_LISTS_BY_POSITION,
-    TASK_LISTS_BY_NAME,
-    TASK_LISTS_BY_UPDATED,
-    TASKS,
-    TASKS_BY_STATUS_POSITION,
-    TASKS_BY_STATUS_ID,
-    TASKS_BY_STATUS_UPDATED,
-    TASKS_BY_HOME,
-    TASKS_OPEN_BY_HOME,
-    TASKS_OPEN_BY_START,
-    TASKS_OPEN_BY_DEADLINE,
-    TASKS_OPEN_BY_EXPIRY,
-    TASKS_CLOSED,
-    TASKS_TODAY,
-    TASK_COUNTERS,
 ];
 
 /// The schema this build writes: the number of migration steps, which
@@ -110,10 +55,10 @@ const VERSION_KEY: &[u8] = b"schema_version";
 /// One migration step: brings a store from version `n` to `n + 1`.
 pub(crate) type Step = fn(&WriteTx) -> Result<()>;
 
-/// Creates every table that does not exist yet: step 1, and the step of
-/// any later version that adds tables.
-pub(crate) fn create_tables(tx: &WriteTx) -> Result<()> {
-    for &t in ALL {
+/// Creates every table of `groups` that does not exist yet: step 1, and
+/// the step of any later version that adds tables.
+pub(crate) fn create_tables(tx: &WriteTx, groups: &[&[Tbl]]) -> Result<()> {
+    for &t in groups.iter().copied().flatten() {
         tx.ensure(t)?;
     }
     Ok(())
@@ -161,10 +106,11 @@ mod tests {
     fn a_new_store_is_migrated_to_the_current_version() {
         let store = Store::in_memory().unwrap();
         let tx = store.begin_write().unwrap();
-        let steps: &[Step] = &[create_tables as Step; VERSION as usize];
+        let step: Step = |tx| create_tables(tx, &[CORE]);
+        let steps = &[step; VERSION as usize];
         assert_eq!(migrate(&tx, steps).unwrap(), 0);
         assert_eq!(version(&tx).unwrap(), VERSION);
-        for &t in ALL.iter().filter(|&&t| t.name() != META.name()) {
+        for &t in CORE.iter().filter(|&&t| t.name() != META.name()) {
             assert_eq!(tx.len(t).unwrap(), 0);
         }
         // A second run is a no-op.
@@ -179,7 +125,7 @@ mod tests {
         tx.insert(META, VERSION_KEY, &(VERSION + 1).to_be_bytes())
             .unwrap();
         assert!(matches!(
-            migrate(&tx, &[create_tables]),
+            migrate(&tx, &[|tx| create_tables(tx, &[CORE])]),
             Err(OpenError::TooNew { .. })
         ));
     }

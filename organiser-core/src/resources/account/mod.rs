@@ -6,6 +6,7 @@ pub(crate) mod appearance;
 pub(crate) mod owner;
 pub(crate) mod password;
 pub(crate) mod sessions;
+pub(crate) mod tables;
 pub(crate) mod tokens;
 
 pub(crate) use api::routes;

@@ -12,10 +12,10 @@ use subtle::ConstantTimeEq;
 use crate::auth::Auth;
 use crate::engine::{Inner, WriteCx};
 use crate::error::{Error, Result};
+use crate::resources::account::tables::SESSIONS;
 use crate::resources::account::{owner, password};
 use crate::secrets::{random_bytes, sha256};
 use crate::store::Tables;
-use crate::store::schema::SESSIONS;
 
 /// How long a session lasts from sign-in.
 const LIFETIME: SignedDuration = SignedDuration::from_hours(30 * 24);

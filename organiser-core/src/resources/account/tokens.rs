@@ -16,8 +16,8 @@ use std::collections::HashMap;
 use std::sync::Mutex;
 
 use crate::engine::{Cx, Inner, WriteCx};
+use crate::resources::account::tables::API_TOKENS;
 use crate::secrets::{random_bytes, sha256, to_hex};
-use crate::store::schema::API_TOKENS;
 use crate::store::{Dir, Tables};
 use crate::text::squished_required;
 use crate::time::to_millis;

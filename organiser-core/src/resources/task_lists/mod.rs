@@ -6,6 +6,7 @@
 mod api;
 mod positions;
 mod record;
+pub(crate) mod tables;
 
 pub(crate) use api::routes;
 #[cfg(test)]
@@ -27,12 +28,12 @@ use crate::limits;
 use crate::list::Query;
 use crate::list::{Direction, Filter, ListParams, Listing, Order, Page};
 use crate::resources::deletions;
+use crate::resources::task_lists::tables::{
+    TASK_LISTS, TASK_LISTS_BY_NAME, TASK_LISTS_BY_POSITION, TASK_LISTS_BY_UPDATED,
+};
 use crate::resources::vocabulary::{COLORS, PICKER_ICONS};
 use crate::restore;
 use crate::store::key::{Key, tail_id};
-use crate::store::schema::{
-    TASK_LISTS, TASK_LISTS_BY_NAME, TASK_LISTS_BY_POSITION, TASK_LISTS_BY_UPDATED,
-};
 use crate::store::{Dir, Tables};
 use crate::text::{char_len, fold_case, squished_required};
 

@@ -9,8 +9,8 @@ use super::{ListDeleted, ListRow, TaskList};
 use crate::engine::kinds::Taken;
 use crate::error::Result;
 use crate::ids::Id;
+use crate::resources::task_lists::tables::TASK_LISTS;
 use crate::store::codec::{self, Record};
-use crate::store::schema::TASK_LISTS;
 use crate::store::{Dir, Tables, WriteTx};
 
 /// A stored task list.

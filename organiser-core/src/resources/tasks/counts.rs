@@ -21,8 +21,9 @@ use crate::engine::Cx;
 use crate::error::{Details, Error, Result};
 use crate::ids::Id;
 use crate::list::Query;
+use crate::resources::task_lists::tables::TASK_LISTS_BY_POSITION;
+use crate::resources::tasks::tables::TASKS_CLOSED;
 use crate::store::key::{Key, tail_id};
-use crate::store::schema::{TASK_LISTS_BY_POSITION, TASKS_CLOSED};
 use crate::store::{Dir, Tables};
 use crate::time::add_days;
 

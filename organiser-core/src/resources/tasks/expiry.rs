@@ -9,8 +9,8 @@ use super::index::keys;
 use super::{Task, TaskRow, TaskStatus, load_row, put_live};
 use crate::engine::{Cx, WriteCx};
 use crate::error::Result;
+use crate::resources::tasks::tables::TASKS_OPEN_BY_EXPIRY;
 use crate::store::key::tail_id;
-use crate::store::schema::TASKS_OPEN_BY_EXPIRY;
 use crate::store::{Dir, Tables};
 use crate::time::add_days;
 

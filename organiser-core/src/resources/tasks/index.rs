@@ -20,13 +20,14 @@ use super::{Task, TaskStatus};
 use crate::engine::{Cx, WriteCx};
 use crate::error::Result;
 use crate::ids::Id;
-use crate::store::codec::{Unpack, put_varint};
-use crate::store::key::{Key, Reader, date_from_number, date_number};
-use crate::store::schema::{
-    META, TASK_COUNTERS, TASKS_BY_HOME, TASKS_BY_STATUS_ID, TASKS_BY_STATUS_POSITION,
+use crate::resources::tasks::tables::{
+    TASK_COUNTERS, TASKS_BY_HOME, TASKS_BY_STATUS_ID, TASKS_BY_STATUS_POSITION,
     TASKS_BY_STATUS_UPDATED, TASKS_CLOSED, TASKS_OPEN_BY_DEADLINE, TASKS_OPEN_BY_EXPIRY,
     TASKS_OPEN_BY_HOME, TASKS_OPEN_BY_START, TASKS_TODAY,
 };
+use crate::store::codec::{Unpack, put_varint};
+use crate::store::key::{Key, Reader, date_from_number, date_number};
+use crate::store::schema::META;
 use crate::store::{Dir, Tables, Tbl, WriteTx};
 use crate::time::add_days;
 

@@ -12,11 +12,11 @@ use crate::engine::kinds::{Cascade, RecordKind, Settle};
 use crate::error::{Error, Result};
 use crate::ids::Id;
 use crate::resources::deletions;
+use crate::resources::tasks::tables::{TASKS, TASKS_BY_HOME};
 use crate::restore;
 use crate::store::Dir;
 use crate::store::Tables;
 use crate::store::key::tail_id;
-use crate::store::schema::{TASKS, TASKS_BY_HOME};
 
 /// Tasks: restorable for 20 seconds; expiry and the today set are rules
 /// of the clock.

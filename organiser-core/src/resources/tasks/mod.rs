@@ -12,6 +12,7 @@ mod lifecycle;
 mod placement;
 mod query;
 mod record;
+pub(crate) mod tables;
 mod write;
 
 #[cfg(test)]
@@ -42,8 +43,8 @@ use crate::engine::ReadCx;
 use crate::engine::{Cx, WriteCx};
 use crate::error::{Error, Result};
 use crate::ids::Id;
+use crate::resources::tasks::tables::TASKS;
 use crate::store::Tables;
-use crate::store::schema::TASKS;
 pub use home::Home;
 
 /// A task's status (DESIGN.md: `open`, `completed`, `wont_do`, `archived`).

@@ -11,8 +11,8 @@ use crate::engine::WriteCx;
 use crate::error::Result;
 use crate::ids::Id;
 use crate::positions::Placement;
+use crate::resources::tasks::tables::TASKS_OPEN_BY_HOME;
 use crate::store::key::{Reader, tail_id};
-use crate::store::schema::TASKS_OPEN_BY_HOME;
 use crate::store::{Dir, Tables};
 
 fn edge(cx: &WriteCx<'_>, home: Home, dir: Dir) -> Result<Option<i64>> {

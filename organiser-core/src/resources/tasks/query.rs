@@ -22,11 +22,11 @@ use crate::error::{Details, Error, Result};
 use crate::ids::Id;
 use crate::list::Query;
 use crate::list::{Cursor, Direction, ListParams, Page};
-use crate::store::key::{Key, prefix_end, tail_id};
-use crate::store::schema::{
+use crate::resources::tasks::tables::{
     TASKS_BY_HOME, TASKS_BY_STATUS_ID, TASKS_BY_STATUS_POSITION, TASKS_BY_STATUS_UPDATED,
     TASKS_CLOSED, TASKS_OPEN_BY_DEADLINE, TASKS_OPEN_BY_HOME, TASKS_OPEN_BY_START, TASKS_TODAY,
 };
+use crate::store::key::{Key, prefix_end, tail_id};
 use crate::store::{Dir, Tables, Tbl};
 use crate::time::add_days;
 

@@ -10,8 +10,8 @@ use super::home::Home;
 use super::{Deleted, Task, TaskRow, TaskStatus};
 use crate::error::Result;
 use crate::ids::Id;
+use crate::resources::tasks::tables::TASKS;
 use crate::store::codec::{self, Record};
-use crate::store::schema::TASKS;
 use crate::store::{Dir, Tables, WriteTx};
 
 /// A stored task.

@@ -639,8 +639,10 @@ fn completed_today_follows_the_owners_day_and_zone() {
 /// Rewrites a current store in the formats of schema 1: JSON records,
 /// fixed-width covering values, no completion counters.
 fn downgrade_to_schema_1(path: &std::path::Path) {
+    use crate::resources::task_lists::tables::TASK_LISTS;
+    use crate::resources::tasks::tables::TASK_COUNTERS;
     use crate::store::key::{Key, tail_id};
-    use crate::store::schema::{META, TASK_COUNTERS, TASK_LISTS};
+    use crate::store::schema::META;
     use crate::store::{Dir, Store, Tables};
     use std::ops::Bound;
 
@@ -661,12 +663,12 @@ fn downgrade_to_schema_1(path: &std::path::Path) {
         .unwrap();
         entries
     };
-    for (k, v) in all(crate::store::schema::TASKS) {
+    for (k, v) in all(crate::resources::tasks::tables::TASKS) {
         let row = crate::store::codec::decode::<record::TaskRecord>(&v)
             .unwrap()
             .into_row(tail_id(&k));
         tx.insert(
-            crate::store::schema::TASKS,
+            crate::resources::tasks::tables::TASKS,
             &k,
             &serde_json::to_vec(&row).unwrap(),
         )
