@@ -64,6 +64,7 @@ pub use licence::{
     sign_key as sign_licence_key,
 };
 pub use list::{Direction, ListParams, Page, Query};
+pub use net::{HttpClient, HttpError, HttpMethod, HttpRequest, HttpResponse, ReqwestClient};
 pub use notices::{LicenceText, NoticeGroup, NoticePackage, Notices, notices};
 pub use organiser::STORE_FILE;
 pub use secrets::{KEY_FILE as SECRET_KEY_FILE, SecretKey, write_private};
