@@ -1,6 +1,6 @@
-//! How a store is opened: the clock, the build's identity, the keys that
-//! check licences and update manifests, and where updates come from
-//! (DESIGN.md "Running it"). `Options::from_env` reads the environment
+//! How a store is opened: the clock, the network, the build's identity, the
+//! keys that check licences and update manifests, and where updates come
+//! from (DESIGN.md "Running it"). `Options::from_env` reads the environment
 //! variables both adapters honour.
 
 use std::sync::Arc;
@@ -9,6 +9,7 @@ use ed25519_dalek::VerifyingKey;
 use jiff::civil::Date;
 
 use crate::clock::{self, Clock, SystemClock};
+use crate::net::{HttpClient, ReqwestClient};
 use crate::secrets::SecretKey;
 
 /// The application identifier (discovery is served at `/.well-known/organiser`).
@@ -107,6 +108,9 @@ impl Default for UpdateConfig {
 pub struct Options {
     /// The clock every "now" comes from.
     pub clock: Arc<dyn Clock>,
+    /// Every outbound request goes through it (update checks; feeds and AI
+    /// providers later); tests put a fake here.
+    pub http: Arc<dyn HttpClient>,
     /// Which build this is.
     pub build: BuildInfo,
     /// The key that seals secrets; `None` reads or creates `secret.key` in
@@ -132,6 +136,7 @@ impl Default for Options {
     fn default() -> Self {
         Options {
             clock: Arc::new(SystemClock),
+            http: Arc::new(ReqwestClient::new()),
             build: BuildInfo::current(),
             secret_key: None,
             licence_public_key: parse_public_key(DEFAULT_LICENCE_PUBLIC_KEY)

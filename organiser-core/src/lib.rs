@@ -48,6 +48,7 @@ pub use error::{ConflictKind, Details, Error, Result};
 pub use ids::Id;
 pub use input::Field;
 pub use list::{Direction, ListParams, Page, Query};
+pub use net::{HttpClient, HttpError, HttpMethod, HttpRequest, HttpResponse, ReqwestClient};
 pub use organiser::{Compaction, STORE_FILE};
 pub use resources::*;
 pub use secrets::{KEY_FILE as SECRET_KEY_FILE, SecretKey, write_private};

@@ -15,11 +15,15 @@ use super::{StoredSystem, UpdateInfo, UpdateStatus, can_check, require_can_check
 use crate::engine::{Cx, Inner};
 use crate::error::Result;
 use crate::limits::UPDATE_CHECK_WAIT_SECS;
+use crate::net::{HttpError, HttpRequest};
 use crate::resources::licence::{self, LicenceProblem};
 use crate::store::Tables;
 
 /// The largest manifest read.
 const MAX_MANIFEST_BYTES: u64 = 1024 * 1024;
+
+/// The most redirects followed to the manifest.
+const MAX_REDIRECTS: u32 = 10;
 
 /// How often daily checks run.
 const DAILY: SignedDuration = SignedDuration::from_hours(24);
@@ -175,20 +179,28 @@ fn fetch(inner: &Inner, channel: &str) -> std::result::Result<Manifest, String> 
         .public_key
         .as_ref()
         .ok_or("this build has no release signing key")?;
-    let url = options.manifest_url.replace("{channel}", channel);
-    let client = crate::net::blocking_client(Duration::from_secs(UPDATE_CHECK_WAIT_SECS))
-        .map_err(|e| e.to_string())?;
-    let response = client.get(&url).send().map_err(|e| {
-        if e.is_timeout() {
+    let mut request = HttpRequest::get(options.manifest_url.replace("{channel}", channel));
+    request.timeout = Duration::from_secs(UPDATE_CHECK_WAIT_SECS);
+    request.max_body_bytes = MAX_MANIFEST_BYTES;
+    request.max_redirects = MAX_REDIRECTS;
+    // The manifest address is the operator's configuration, which may name
+    // a server on their own network.
+    request.allow_private = true;
+    let response = inner.options.http.send(&request).map_err(|e| match e {
+        HttpError::Timeout => {
             format!("the update server did not answer within {UPDATE_CHECK_WAIT_SECS} seconds")
-        } else {
-            format!("the update server could not be reached ({e})")
         }
+        HttpError::BodyTooBig { limit } => format!("the answer is larger than {limit} bytes"),
+        HttpError::Read(reason) => format!("reading the answer failed: {reason}"),
+        e => format!("the update server could not be reached ({e})"),
     })?;
-    if !response.status().is_success() {
-        return Err(format!("the update server answered {}", response.status()));
+    if !response.is_success() {
+        return Err(format!(
+            "the update server answered {}",
+            response.status_line()
+        ));
     }
-    let body = crate::net::read_capped(response, MAX_MANIFEST_BYTES)?;
+    let body = response.body;
     let signed: SignedManifest = serde_json::from_slice(&body)
         .map_err(|_| "the update server's answer is not a signed manifest".to_owned())?;
     let manifest = signed.open(key)?;
@@ -256,7 +268,12 @@ pub(crate) fn scheduled_due<T: Tables>(cx: &Cx<'_, T>) -> Result<bool> {
 
 #[cfg(test)]
 mod tests {
+    use std::sync::{Arc, Mutex};
+
     use super::*;
+    use crate::config::{BuildInfo, Options, UpdateConfig};
+    use crate::net::{HttpClient, HttpResponse};
+    use crate::{ManualClock, Organiser, UpdateStatus};
 
     fn release(version: &str) -> ManifestRelease {
         ManifestRelease {
@@ -307,5 +324,90 @@ mod tests {
             ..signed
         };
         assert!(tampered.open(&key.verifying_key()).is_err());
+    }
+
+    /// A store of release 1.2.0 whose every request is answered by `http`,
+    /// in process: no socket is opened.
+    fn release_with(http: impl HttpClient + 'static) -> Organiser {
+        Organiser::in_memory_with(Options {
+            clock: Arc::new(ManualClock::at("2026-03-10T09:00:00Z")),
+            http: Arc::new(http),
+            build: BuildInfo::release("1.2.0", "2026-02-01".parse().unwrap()),
+            update: UpdateConfig {
+                manifest_url: "https://updates.example/{channel}.json".into(),
+                public_key: Some(SigningKey::from_bytes(&[3; 32]).verifying_key()),
+                managed_by: None,
+            },
+            ..Options::default()
+        })
+    }
+
+    #[test]
+    fn a_check_reads_the_manifest_through_the_injected_client() {
+        let sent = Arc::new(Mutex::new(Vec::new()));
+        let org = release_with({
+            let sent = sent.clone();
+            move |request: &HttpRequest| {
+                sent.lock().unwrap().push(request.clone());
+                let manifest = Manifest {
+                    channel: "stable".into(),
+                    releases: vec![release("1.3.0")],
+                    revoked_keys: vec![],
+                };
+                let signed = SignedManifest::sign(&manifest, &SigningKey::from_bytes(&[3; 32]));
+                let body = serde_json::to_vec(&signed).unwrap();
+                Ok(HttpResponse::new(200, request.url.clone(), body))
+            }
+        });
+        let update = org.check_for_update(false).unwrap().update;
+        assert_eq!(update.latest_version.as_deref(), Some("1.3.0"));
+        assert_eq!(update.error, None);
+        assert_ne!(update.status, UpdateStatus::Unknown);
+
+        let sent = sent.lock().unwrap();
+        assert_eq!(sent.len(), 1);
+        let request = &sent[0];
+        assert_eq!(request.url, "https://updates.example/stable.json");
+        assert_eq!(request.timeout, Duration::from_secs(UPDATE_CHECK_WAIT_SECS));
+        assert_eq!(request.max_body_bytes, MAX_MANIFEST_BYTES);
+        assert!(request.allow_private, "the operator chose the address");
+    }
+
+    #[test]
+    fn a_failed_fetch_is_reported_in_the_words_of_update_checks() {
+        let answer = |status: u16, body: &str| {
+            let response = HttpResponse::new(status, "https://updates.example/", body.into());
+            move |_: &HttpRequest| Ok(response.clone())
+        };
+        let fail = |error: HttpError| move |_: &HttpRequest| Err(error.clone());
+        let check = |org: Organiser, expected: &str| {
+            let update = org.check_for_update(false).unwrap().update;
+            assert_eq!(update.status, UpdateStatus::Unknown);
+            assert_eq!(update.error.as_deref(), Some(expected));
+        };
+        check(
+            release_with(answer(503, "down")),
+            "the update server answered 503 Service Unavailable",
+        );
+        check(
+            release_with(answer(200, "<html>")),
+            "the update server's answer is not a signed manifest",
+        );
+        check(
+            release_with(fail(HttpError::Timeout)),
+            "the update server did not answer within 30 seconds",
+        );
+        check(
+            release_with(fail(HttpError::BodyTooBig { limit: 1_048_576 })),
+            "the answer is larger than 1048576 bytes",
+        );
+        check(
+            release_with(fail(HttpError::Read("connection reset".into()))),
+            "reading the answer failed: connection reset",
+        );
+        check(
+            release_with(fail(HttpError::Connect("connection refused".into()))),
+            "the update server could not be reached (could not connect: connection refused)",
+        );
     }
 }
