@@ -17,6 +17,8 @@ use serde_json::{Map, Value};
 use crate::backend::Backend;
 use crate::error::CliError;
 
+use Method::{Delete, Get, Patch, Post, Put};
+
 /// An answer of the API: the record read into the core's type, and the
 /// body as it came (what `--json` prints).
 #[derive(Debug)]
@@ -72,13 +74,12 @@ impl Client {
 
     /// `GET /me`.
     pub(crate) fn me(&self) -> Result<Reply<Me>, CliError> {
-        self.data(Method::Get, "/me".into(), Query::default(), None)
+        self.data(request(Get, "/me"))
     }
 
     /// `PATCH /me`.
     pub(crate) fn change_owner(&self, change: &OwnerChange) -> Result<Reply<Me>, CliError> {
-        let body = wrapped("me", change)?;
-        self.data(Method::Patch, "/me".into(), Query::default(), Some(body))
+        self.data(request(Patch, "/me").with_body(wrapped("me", change)?))
     }
 
     /// `PUT /me/password`.
@@ -91,17 +92,12 @@ impl Client {
             password: new,
             current_password: current,
         })?;
-        self.data(
-            Method::Put,
-            "/me/password".into(),
-            Query::default(),
-            Some(body),
-        )
+        self.data(request(Put, "/me/password").with_body(body))
     }
 
     /// `GET /api_tokens`.
     pub(crate) fn tokens(&self) -> Result<Reply<Vec<ApiToken>>, CliError> {
-        self.data(Method::Get, "/api_tokens".into(), Query::default(), None)
+        self.data(request(Get, "/api_tokens"))
     }
 
     /// `POST /api_tokens`.
@@ -111,81 +107,59 @@ impl Client {
         expires_at: Option<&str>,
     ) -> Result<Reply<NewToken>, CliError> {
         let body = wrapped("api_token", &TokenRequest { name, expires_at })?;
-        self.data(
-            Method::Post,
-            "/api_tokens".into(),
-            Query::default(),
-            Some(body),
-        )
+        self.data(request(Post, "/api_tokens").with_body(body))
     }
 
     /// `DELETE /api_tokens/{id}`.
     pub(crate) fn revoke_token(&self, id: u64) -> Result<(), CliError> {
-        self.send(
-            Method::Delete,
-            format!("/api_tokens/{id}"),
-            Query::default(),
-            None,
-        )
-        .map(drop)
+        self.send(request(Delete, format!("/api_tokens/{id}")))
+            .map(drop)
     }
 
     /// `GET /system`.
     pub(crate) fn system(&self) -> Result<Reply<System>, CliError> {
-        self.data(Method::Get, "/system".into(), Query::default(), None)
+        self.data(request(Get, "/system"))
     }
 
     /// `POST /system/update_check`.
     pub(crate) fn check_for_update(&self) -> Result<Reply<System>, CliError> {
-        let path = "/system/update_check".into();
-        self.data(Method::Post, path, Query::default(), None)
+        self.data(request(Post, "/system/update_check"))
     }
 
     /// `GET /licence`.
     pub(crate) fn licence(&self) -> Result<Reply<Licence>, CliError> {
-        self.data(Method::Get, "/licence".into(), Query::default(), None)
+        self.data(request(Get, "/licence"))
     }
 
     /// `GET /tasks`.
     pub(crate) fn tasks(&self, query: &TaskQuery) -> Result<Reply<Page<Task>>, CliError> {
-        let query = task_query(query);
-        let body = self.send(Method::Get, "/tasks".into(), query, None)?;
-        read(body)
+        read(self.send(request(Get, "/tasks").with_query(task_query(query)))?)
     }
 
     /// `GET /tasks/{id}`.
     pub(crate) fn task(&self, id: Id) -> Result<Reply<Task>, CliError> {
-        self.data(Method::Get, format!("/tasks/{id}"), Query::default(), None)
+        self.data(request(Get, format!("/tasks/{id}")))
     }
 
     /// `POST /tasks`.
     pub(crate) fn create_task(&self, input: &TaskInput) -> Result<Reply<Task>, CliError> {
-        let body = wrapped("task", input)?;
-        self.data(Method::Post, "/tasks".into(), Query::default(), Some(body))
+        self.data(request(Post, "/tasks").with_body(wrapped("task", input)?))
     }
 
     /// `PATCH /tasks/{id}`.
     pub(crate) fn change_task(&self, id: Id, input: &TaskInput) -> Result<Reply<Task>, CliError> {
         let body = wrapped("task", input)?;
-        let path = format!("/tasks/{id}");
-        self.data(Method::Patch, path, Query::default(), Some(body))
+        self.data(request(Patch, format!("/tasks/{id}")).with_body(body))
     }
 
     /// `DELETE /tasks/{id}`.
     pub(crate) fn delete_task(&self, id: Id) -> Result<(), CliError> {
-        self.send(
-            Method::Delete,
-            format!("/tasks/{id}"),
-            Query::default(),
-            None,
-        )
-        .map(drop)
+        self.send(request(Delete, format!("/tasks/{id}"))).map(drop)
     }
 
     /// `POST /tasks/{id}/restoration`.
     pub(crate) fn restore_task(&self, id: Id) -> Result<Reply<Task>, CliError> {
-        let path = format!("/tasks/{id}/restoration");
-        self.data(Method::Post, path, Query::default(), None)
+        self.data(request(Post, format!("/tasks/{id}/restoration")))
     }
 
     /// `GET /task_counts`.
@@ -198,8 +172,7 @@ impl Client {
             pairs.push(("view", view.as_str().to_owned()));
         }
         home(query.home, &mut pairs);
-        let path = "/task_counts".into();
-        self.data(Method::Get, path, Query::from_pairs(pairs), None)
+        self.data(request(Get, "/task_counts").with_query(Query::from_pairs(pairs)))
     }
 
     /// `GET /task_lists`.
@@ -209,23 +182,13 @@ impl Client {
     ) -> Result<Reply<Page<TaskList>>, CliError> {
         let mut pairs = Vec::new();
         list_params(&query.params, query.params.order.as_deref(), &mut pairs);
-        let body = self.send(
-            Method::Get,
-            "/task_lists".into(),
-            Query::from_pairs(pairs),
-            None,
-        )?;
-        read(body)
+        let query = Query::from_pairs(pairs);
+        read(self.send(request(Get, "/task_lists").with_query(query))?)
     }
 
     /// `GET /task_lists/{id}`.
     pub(crate) fn task_list(&self, id: Id) -> Result<Reply<TaskList>, CliError> {
-        self.data(
-            Method::Get,
-            format!("/task_lists/{id}"),
-            Query::default(),
-            None,
-        )
+        self.data(request(Get, format!("/task_lists/{id}")))
     }
 
     /// `POST /task_lists`.
@@ -233,13 +196,7 @@ impl Client {
         &self,
         input: &TaskListInput,
     ) -> Result<Reply<TaskList>, CliError> {
-        let body = wrapped("task_list", input)?;
-        self.data(
-            Method::Post,
-            "/task_lists".into(),
-            Query::default(),
-            Some(body),
-        )
+        self.data(request(Post, "/task_lists").with_body(wrapped("task_list", input)?))
     }
 
     /// `PATCH /task_lists/{id}`.
@@ -249,33 +206,23 @@ impl Client {
         input: &TaskListInput,
     ) -> Result<Reply<TaskList>, CliError> {
         let body = wrapped("task_list", input)?;
-        let path = format!("/task_lists/{id}");
-        self.data(Method::Patch, path, Query::default(), Some(body))
+        self.data(request(Patch, format!("/task_lists/{id}")).with_body(body))
     }
 
     /// `DELETE /task_lists/{id}`: the list and its tasks.
     pub(crate) fn delete_task_list(&self, id: Id) -> Result<(), CliError> {
-        let path = format!("/task_lists/{id}");
-        self.send(Method::Delete, path, Query::default(), None)
+        self.send(request(Delete, format!("/task_lists/{id}")))
             .map(drop)
     }
 
     /// `POST /task_lists/{id}/restoration`.
     pub(crate) fn restore_task_list(&self, id: Id) -> Result<Reply<TaskList>, CliError> {
-        let path = format!("/task_lists/{id}/restoration");
-        self.data(Method::Post, path, Query::default(), None)
+        self.data(request(Post, format!("/task_lists/{id}/restoration")))
     }
 
     /// Sends a request whose answer is `{data: T}`.
-    fn data<T: DeserializeOwned>(
-        &self,
-        method: Method,
-        path: String,
-        query: Query,
-        body: Option<Value>,
-    ) -> Result<Reply<T>, CliError> {
-        let body = self.send(method, path, query, body)?;
-        let reply: Reply<Data<T>> = read(body)?;
+    fn data<T: DeserializeOwned>(&self, request: Request) -> Result<Reply<T>, CliError> {
+        let reply: Reply<Data<T>> = read(self.send(request)?)?;
         Ok(Reply {
             data: reply.data.data,
             body: reply.body,
@@ -284,30 +231,26 @@ impl Client {
 
     /// Sends a request and returns its JSON body (null when it has none);
     /// an error status becomes the API's message.
-    fn send(
-        &self,
-        method: Method,
-        path: String,
-        query: Query,
-        body: Option<Value>,
-    ) -> Result<Value, CliError> {
-        let mut request = Request::new(method, path, Auth::Local).with_query(query);
-        request.body = body;
+    fn send(&self, request: Request) -> Result<Value, CliError> {
         let response = self.backend.call(request)?;
         let json = response.json_value();
         if (200..300).contains(&response.status) {
             return Ok(json);
         }
-        let error = serde_json::from_value::<ErrorBody>(json)
-            .ok()
-            .map(|b| b.error);
-        let (code, message) = error.map(|e| (e.code, e.message)).unwrap_or_default();
+        let error = serde_json::from_value::<ErrorBody>(json).ok();
+        let (code, message) = error.map_or((None, None), |b| (b.error.code, b.error.message));
         Err(CliError::Api {
             status: response.status,
             code: code.unwrap_or_else(|| "error".to_owned()),
             message: message.unwrap_or_else(|| format!("the server answered {}", response.status)),
         })
     }
+}
+
+/// A request of the owner at the machine (a server the CLI reaches over
+/// HTTP authenticates it by its token instead).
+fn request(method: Method, path: impl Into<String>) -> Request {
+    Request::new(method, path, Auth::Local)
 }
 
 /// Reads `body` into `T`, keeping the body.

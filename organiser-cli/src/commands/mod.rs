@@ -19,6 +19,15 @@ use crate::backend::{Access, Backend};
 use crate::client::Client;
 use crate::error::CliError;
 use crate::output;
+use crate::refs::Refs;
+
+/// What the commands of a family work with: the flags, the typed API, and
+/// the names people give records.
+pub(crate) struct Session<'a> {
+    pub(crate) global: &'a Global,
+    pub(crate) client: &'a Client,
+    pub(crate) refs: Refs<'a>,
+}
 
 /// Flags every command takes.
 pub(crate) struct Global {

@@ -3,7 +3,7 @@
 use clap::Args;
 use organiser_core::{Field, TaskListInput};
 
-use super::Session;
+use crate::commands::Session;
 use crate::error::CliError;
 
 #[derive(Debug, Args)]

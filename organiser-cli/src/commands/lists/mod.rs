@@ -11,7 +11,7 @@ mod show;
 use clap::{Args, Subcommand};
 use organiser_core::{Id, ListParams, Page, TaskList, TaskListQuery};
 
-use super::Global;
+use super::{Global, Session};
 use crate::client::Client;
 use crate::error::CliError;
 use crate::refs::{Family, Naming, Refs};
@@ -34,13 +34,6 @@ enum ListsAction {
     Rm(rm::Rm),
     /// Restore a list deleted in the last 20 seconds.
     Restore(restore::Restore),
-}
-
-/// What every list command works with.
-struct Session<'a> {
-    global: &'a Global,
-    client: &'a Client,
-    refs: Refs<'a>,
 }
 
 impl ListsCommand {

@@ -5,7 +5,7 @@ use clap::Args;
 use organiser_core::{Id, TaskList};
 use serde::Serialize;
 
-use super::Session;
+use crate::commands::Session;
 use crate::error::CliError;
 use crate::output::Data;
 

@@ -3,7 +3,7 @@
 use comfy_table::Cell;
 use organiser_core::{Page, TaskCountsQuery, TaskList};
 
-use super::Session;
+use crate::commands::Session;
 use crate::error::CliError;
 use crate::output;
 use crate::refs;

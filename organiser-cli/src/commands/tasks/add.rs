@@ -3,7 +3,8 @@
 use clap::Args;
 use organiser_core::TaskInput;
 
-use super::{DateArgs, HomeArgs, Session};
+use super::{DateArgs, HomeArgs};
+use crate::commands::Session;
 use crate::error::CliError;
 use crate::output;
 

@@ -4,7 +4,8 @@
 use clap::Args;
 use organiser_core::{Task, TaskInput};
 
-use super::{DateArgs, HomeArgs, Session, no_task};
+use super::{DateArgs, HomeArgs, no_task};
+use crate::commands::Session;
 use crate::error::CliError;
 
 #[derive(Debug, Args)]

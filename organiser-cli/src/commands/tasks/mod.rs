@@ -16,7 +16,7 @@ use organiser_core::{
     Field, Id, ListParams, Page, Task, TaskInput, TaskList, TaskOrder, TaskQuery,
 };
 
-use super::Global;
+use super::{Global, Session};
 use crate::backend::data_dir;
 use crate::client::Client;
 use crate::error::CliError;
@@ -65,13 +65,6 @@ enum TasksAction {
     Rm(rm::Rm),
     /// Restore a task deleted in the last 20 seconds.
     Restore(restore::Restore),
-}
-
-/// What every task command works with.
-struct Session<'a> {
-    global: &'a Global,
-    client: &'a Client,
-    refs: Refs<'a>,
 }
 
 impl TasksCommand {

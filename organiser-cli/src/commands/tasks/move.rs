@@ -3,7 +3,8 @@
 use clap::Args;
 use organiser_core::{Task, TaskInput};
 
-use super::{HomeArgs, Session, no_task};
+use super::{HomeArgs, no_task};
+use crate::commands::Session;
 use crate::error::CliError;
 
 #[derive(Debug, Args)]

@@ -4,7 +4,7 @@
 use clap::Args;
 use organiser_core::Task;
 
-use super::Session;
+use crate::commands::Session;
 use crate::error::CliError;
 
 #[derive(Debug, Args)]

@@ -5,7 +5,8 @@ use clap::Args;
 use organiser_core::{Id, Task};
 use serde::Serialize;
 
-use super::{Session, no_task};
+use super::no_task;
+use crate::commands::Session;
 use crate::error::CliError;
 use crate::output::Data;
 

@@ -4,7 +4,8 @@
 use clap::Args;
 use organiser_core::{Task, TaskInput, TaskStatus};
 
-use super::{Session, no_task};
+use super::no_task;
+use crate::commands::Session;
 use crate::error::CliError;
 
 #[derive(Debug, Args)]

@@ -11,7 +11,7 @@ use organiser_core::{
     Home, Id, ListParams, Task, TaskCounts, TaskCountsQuery, TaskList, TaskQuery, TaskStatus, View,
 };
 
-use super::Session;
+use crate::commands::Session;
 use crate::error::CliError;
 use crate::output;
 use crate::refs;
