@@ -1,13 +1,13 @@
 //! Where a command's requests go: the store in-process, or the server that
 //! holds it (its `server.json`), or any server named by `ORGANISER_URL` and
-//! `ORGANISER_TOKEN`. Commands build one [`Request`] either way.
+//! `ORGANISER_TOKEN`. The typed client (`client.rs`) builds one [`Request`]
+//! either way.
 
 use std::path::{Path, PathBuf};
 use std::time::Duration;
 
-use organiser_core::{Auth, Method, OpenError, Organiser, Query, Request, Response};
+use organiser_core::{OpenError, Organiser, Request, Response};
 use organiser_server::ServerInfo;
-use serde_json::Value;
 
 use crate::error::CliError;
 
@@ -190,37 +190,5 @@ impl Backend {
                 })
             }
         }
-    }
-
-    /// Sends a request and returns its JSON body; an error status becomes
-    /// the API's message.
-    pub fn send(
-        &self,
-        method: Method,
-        path: &str,
-        query: Query,
-        body: Option<Value>,
-    ) -> Result<Value, CliError> {
-        let mut request = Request::new(method, path, Auth::Local).with_query(query);
-        request.body = body;
-        let response = self.call(request)?;
-        let json = response.json_value();
-        if (200..300).contains(&response.status) {
-            return Ok(json);
-        }
-        let error = &json["error"];
-        Err(CliError::Api {
-            status: response.status,
-            code: error["code"].as_str().unwrap_or("error").to_owned(),
-            message: error["message"]
-                .as_str()
-                .map(str::to_owned)
-                .unwrap_or_else(|| format!("the server answered {}", response.status)),
-        })
-    }
-
-    /// GET `path`.
-    pub fn get(&self, path: &str, query: Query) -> Result<Value, CliError> {
-        self.send(Method::Get, path, query, None)
     }
 }

@@ -1,11 +1,14 @@
 //! The terminal adapter of Organiser: the code of the `organiser` binary.
 //!
-//! Each command builds the same API [`organiser_core::Request`]s whether it
-//! runs in-process on the store or, when a server holds the store, over
-//! HTTP to that server: one code path per command (see [`backend`]).
+//! Each command calls the API through a typed client (the core's inputs
+//! in, the core's records out), which builds the same
+//! [`organiser_core::Request`]s whether it runs in-process on the store or,
+//! when a server holds the store, over HTTP to that server: one code path
+//! per command (see [`backend`]).
 #![forbid(unsafe_code)]
 
 pub mod backend;
+mod client;
 mod commands;
 mod error;
 mod output;
@@ -52,7 +55,7 @@ enum Command {
     /// Show (or change) the owner.
     Me(commands::me::MeCommand),
     /// Set the owner's password (read from standard input).
-    Password(commands::me::Password),
+    Password(commands::password::Password),
     /// Show the version and update status, or check for an update.
     System(commands::system::SystemCommand),
     /// Tasks: the views (today by default), add, done, edit, move, rm, ...

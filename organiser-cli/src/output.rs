@@ -4,7 +4,7 @@
 use std::io::{IsTerminal, Write};
 
 use comfy_table::{Cell, Color, ContentArrangement, Table, presets};
-use serde_json::Value;
+use serde::Serialize;
 
 use crate::error::CliError;
 
@@ -56,8 +56,15 @@ pub(crate) fn line(text: impl std::fmt::Display) -> Result<(), CliError> {
 }
 
 /// Prints `value` as pretty JSON.
-pub(crate) fn json(value: &Value) -> Result<(), CliError> {
+pub(crate) fn json(value: &impl Serialize) -> Result<(), CliError> {
     line(serde_json::to_string_pretty(value).unwrap_or_default())
+}
+
+/// `{data: ...}`, the API's envelope, for what a command says in JSON
+/// itself (a deletion, which the API answers with no body).
+#[derive(Serialize)]
+pub(crate) struct Data<T> {
+    pub(crate) data: T,
 }
 
 /// Prints a table flush left, columns two spaces apart, trimmed of
@@ -84,11 +91,8 @@ pub(crate) fn fields(rows: &[(&str, String)]) -> Result<(), CliError> {
     print_table(&t)
 }
 
-/// A JSON value as table text: strings bare, null as a dash.
-pub(crate) fn text(v: &Value) -> String {
-    match v {
-        Value::Null => "-".to_owned(),
-        Value::String(s) => s.clone(),
-        other => other.to_string(),
-    }
+/// The last six characters of an ID, as the tables show it.
+pub(crate) fn short_id(id: impl std::fmt::Display) -> String {
+    let id = id.to_string();
+    id[id.len().saturating_sub(6)..].to_owned()
 }

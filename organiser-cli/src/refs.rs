@@ -1,22 +1,77 @@
-//! How commands name records: a task by its row number in the last listing,
-//! by its full ID, or by an unambiguous prefix or suffix of its ID; a list
-//! by its name (ignoring case) or the same ID forms.
+//! How commands name records (docs/cli.md, "Naming a task or a list"), the
+//! same way for every family of records: what a person typed becomes an ID.
 //!
-//! Row numbers are 1 to 3 digits. A prefix or suffix is first matched
-//! against the last listing (what the person just saw); when nothing there
-//! matches, against every task.
+//! A family named by rows (tasks) takes the row number (1 to 3 digits) of
+//! its last listing, a full ID, or an unambiguous prefix or suffix of an ID,
+//! matched first against the last listing (what the person just saw) and
+//! then against every record. A family named by names (lists) takes a name
+//! (ignoring case), or an ID or an unambiguous prefix or suffix of one,
+//! matched against every live record.
 
 use std::path::PathBuf;
 
-use organiser_core::{Id, Query};
-use serde_json::Value;
+use organiser_core::{Id, Page};
+use serde::{Deserialize, Serialize};
 
-use crate::backend::Backend;
+use crate::client::Client;
 use crate::error::CliError;
+
+/// How people name the records of a family.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) enum Naming {
+    /// By row number in the last listing, or by ID or part of one.
+    Rows,
+    /// By name (ignoring case), or by ID or part of one.
+    Names,
+}
+
+/// A family of records the command line lists and names: tasks, lists,
+/// and later people, projects, notes.
+pub(crate) trait Family: Sized {
+    /// One record, as messages say it: "task".
+    const ONE: &'static str;
+    /// Many, as messages say it and as the command that lists them: "tasks".
+    const MANY: &'static str;
+    /// How people name them.
+    const NAMING: Naming;
+
+    /// The record's ID.
+    fn id(&self) -> Id;
+
+    /// What people call it (a list's name).
+    fn name(&self) -> &str;
+
+    /// One page of every live record, in a stable order, after `cursor`.
+    fn page(client: &Client, cursor: Option<String>) -> Result<Page<Self>, CliError>;
+
+    /// The record with this ID.
+    fn get(client: &Client, id: Id) -> Result<Self, CliError>;
+}
+
+/// Every live record of a family, page after page.
+pub(crate) fn every<F: Family>(client: &Client) -> Result<Vec<F>, CliError> {
+    let mut records = Vec::new();
+    let mut cursor = None;
+    loop {
+        let page = F::page(client, cursor)?;
+        records.extend(page.items);
+        match page.next_cursor {
+            Some(next) => cursor = Some(next),
+            None => return Ok(records),
+        }
+    }
+}
 
 /// Where the last listing's IDs are kept between commands.
 pub(crate) struct LastListing {
     path: PathBuf,
+}
+
+/// The file: which family was listed, and the IDs row by row.
+#[derive(Serialize, Deserialize)]
+struct Listed {
+    family: String,
+    ids: Vec<Id>,
 }
 
 impl LastListing {
@@ -43,148 +98,159 @@ impl LastListing {
         LastListing { path }
     }
 
-    pub(crate) fn save(&self, ids: &[String]) {
-        // Best effort: a listing still prints when the state cannot be kept.
+    /// Keeps `records` as the last listing (best effort: a listing still
+    /// prints when the state cannot be kept).
+    pub(crate) fn save<F: Family>(&self, records: &[F]) {
         if let Some(dir) = self.path.parent() {
             let _ = std::fs::create_dir_all(dir);
         }
-        let _ = std::fs::write(&self.path, serde_json::json!({ "ids": ids }).to_string());
+        let listed = Listed {
+            family: F::MANY.to_owned(),
+            ids: records.iter().map(F::id).collect(),
+        };
+        if let Ok(text) = serde_json::to_string(&listed) {
+            let _ = std::fs::write(&self.path, text);
+        }
     }
 
-    fn load(&self) -> Vec<String> {
+    /// The IDs of the last listing when it listed this family.
+    fn load<F: Family>(&self) -> Vec<Id> {
         std::fs::read_to_string(&self.path)
             .ok()
-            .and_then(|t| serde_json::from_str::<Value>(&t).ok())
-            .and_then(|v| v["ids"].as_array().cloned())
-            .map(|ids| {
-                ids.iter()
-                    .filter_map(|v| v.as_str().map(str::to_owned))
-                    .collect()
-            })
+            .and_then(|text| serde_json::from_str::<Listed>(&text).ok())
+            .filter(|listed| listed.family == F::MANY)
+            .map(|listed| listed.ids)
             .unwrap_or_default()
     }
 }
 
-fn matches(id: &str, part: &str) -> bool {
-    id.starts_with(part) || id.ends_with(part)
+/// Turns what people type into IDs.
+pub(crate) struct Refs<'a> {
+    client: &'a Client,
+    last: Option<LastListing>,
 }
 
-/// The ID of the task `reference` names.
-pub(crate) fn task(
-    backend: &Backend,
-    last: &LastListing,
-    reference: &str,
-) -> Result<String, CliError> {
-    let reference = reference.trim();
-    let listed = last.load();
-    if !reference.is_empty()
-        && reference.len() <= 3
-        && reference.bytes().all(|b| b.is_ascii_digit())
-    {
-        let row: usize = reference.parse().unwrap_or(0);
-        return listed.get(row.wrapping_sub(1)).cloned().ok_or_else(|| {
-            CliError::msg(format!(
-                "there is no row {reference} in the last listing ({} rows); list the tasks again",
-                listed.len()
-            ))
-        });
+impl<'a> Refs<'a> {
+    /// Names records through `client`; row numbers need [`Refs::rows`].
+    pub(crate) fn new(client: &'a Client) -> Self {
+        Refs { client, last: None }
     }
-    if let Some(id) = Id::parse(reference) {
-        return Ok(id.to_string());
-    }
-    let part = reference.to_ascii_uppercase();
-    if part.len() < 2 || !part.bytes().all(|b| b.is_ascii_alphanumeric()) {
-        return Err(CliError::msg(format!(
-            "{reference:?} is not a row number, an ID, or part of one"
-        )));
-    }
-    let seen: Vec<&String> = listed.iter().filter(|id| matches(id, &part)).collect();
-    match seen.as_slice() {
-        [one] => return Ok((*one).clone()),
-        [] => {}
-        many => return Err(ambiguous(reference, many.len())),
-    }
-    let mut found = Vec::new();
-    every_page(backend, "/tasks", &[("order", "id")], |task| {
-        if let Some(id) = task["id"].as_str().filter(|id| matches(id, &part)) {
-            found.push(id.to_owned());
-        }
-    })?;
-    match found.as_slice() {
-        [one] => Ok(one.clone()),
-        [] => Err(CliError::msg(format!(
-            "no task's ID begins or ends with {reference}"
-        ))),
-        many => Err(ambiguous(reference, many.len())),
-    }
-}
 
-fn ambiguous(reference: &str, n: usize) -> CliError {
-    CliError::msg(format!(
-        "{reference} matches {n} tasks; give more of the ID or a row number"
-    ))
-}
-
-/// Every live list (all pages), in list order.
-pub(crate) fn all_lists(backend: &Backend) -> Result<Vec<Value>, CliError> {
-    let mut lists = Vec::new();
-    every_page(backend, "/task_lists", &[], |list| lists.push(list.clone()))?;
-    Ok(lists)
-}
-
-/// Calls `f` with every item of a listing, page after page (100 a page).
-fn every_page(
-    backend: &Backend,
-    path: &str,
-    query: &[(&str, &str)],
-    mut f: impl FnMut(&Value),
-) -> Result<(), CliError> {
-    let mut cursor: Option<String> = None;
-    loop {
-        let mut pairs: Vec<(&str, String)> =
-            query.iter().map(|(k, v)| (*k, (*v).to_owned())).collect();
-        pairs.push(("limit", "100".to_owned()));
-        if let Some(c) = &cursor {
-            pairs.push(("cursor", c.clone()));
-        }
-        let page = backend.get(path, Query::from_pairs(pairs))?;
-        page["data"]
-            .as_array()
-            .into_iter()
-            .flatten()
-            .for_each(&mut f);
-        match page["meta"]["next_cursor"].as_str() {
-            Some(next) => cursor = Some(next.to_owned()),
-            None => return Ok(()),
+    /// Row numbers (and the first matches of ID parts) refer to `last`.
+    pub(crate) fn rows(self, last: LastListing) -> Self {
+        Refs {
+            last: Some(last),
+            ..self
         }
     }
+
+    /// Keeps `records` as the last listing.
+    pub(crate) fn listed<F: Family>(&self, records: &[F]) {
+        if let Some(last) = &self.last {
+            last.save(records);
+        }
+    }
+
+    /// The ID of the record of family `F` that `reference` names.
+    pub(crate) fn id<F: Family>(&self, reference: &str) -> Result<Id, CliError> {
+        self.find::<F>(reference).map(|(id, _)| id)
+    }
+
+    /// The record of family `F` that `reference` names.
+    pub(crate) fn record<F: Family>(&self, reference: &str) -> Result<F, CliError> {
+        match self.find::<F>(reference)? {
+            (_, Some(record)) => Ok(record),
+            (id, None) => F::get(self.client, id),
+        }
+    }
+
+    /// The ID `reference` names, with the record when it was read on the way.
+    fn find<F: Family>(&self, reference: &str) -> Result<(Id, Option<F>), CliError> {
+        let reference = reference.trim();
+        let names = F::NAMING == Naming::Names;
+        let listed = match (&self.last, F::NAMING) {
+            (Some(last), Naming::Rows) => last.load::<F>(),
+            _ => Vec::new(),
+        };
+        if F::NAMING == Naming::Rows && is_row(reference) {
+            let row: usize = reference.parse().unwrap_or(0);
+            return match listed.get(row.wrapping_sub(1)) {
+                Some(id) => Ok((*id, None)),
+                None => Err(CliError::msg(format!(
+                    "there is no row {reference} in the last listing ({} rows); list the {} again",
+                    listed.len(),
+                    F::MANY
+                ))),
+            };
+        }
+        // A family named by names is read whole: a name, an ID and a part
+        // of one are all matched against its live records.
+        let mut all = if names {
+            Some(every::<F>(self.client)?)
+        } else {
+            None
+        };
+        if let Some(records) = &mut all {
+            let wanted = reference.to_lowercase();
+            if let Some(i) = records
+                .iter()
+                .position(|r| r.name().to_lowercase() == wanted)
+            {
+                let record = records.swap_remove(i);
+                return Ok((record.id(), Some(record)));
+            }
+        } else if let Some(id) = Id::parse(reference) {
+            return Ok((id, None));
+        }
+        let part = reference.to_ascii_uppercase();
+        if !names && (part.len() < 2 || !part.bytes().all(|b| b.is_ascii_alphanumeric())) {
+            return Err(CliError::msg(format!(
+                "{reference:?} is not a row number, an ID, or part of one"
+            )));
+        }
+        let matches = |id: Id| {
+            let id = id.to_string();
+            part.len() >= 2 && (id.starts_with(&part) || id.ends_with(&part))
+        };
+        let seen: Vec<Id> = listed.into_iter().filter(|id| matches(*id)).collect();
+        match seen.as_slice() {
+            [one] => return Ok((*one, None)),
+            [] => {}
+            many => return Err(ambiguous::<F>(reference, many.len())),
+        }
+        let mut found: Vec<F> = match all {
+            Some(records) => records,
+            None => every::<F>(self.client)?,
+        };
+        found.retain(|r| matches(r.id()));
+        match found.len() {
+            1 => {
+                let record = found.remove(0);
+                Ok((record.id(), Some(record)))
+            }
+            0 if names => Err(CliError::msg(format!(
+                "there is no {} named {reference:?} (see `organiser {}`)",
+                F::ONE,
+                F::MANY
+            ))),
+            0 => Err(CliError::msg(format!(
+                "no {}'s ID begins or ends with {reference}",
+                F::ONE
+            ))),
+            n => Err(ambiguous::<F>(reference, n)),
+        }
+    }
 }
 
-/// The list `reference` names: its name ignoring case, or its ID (or an
-/// unambiguous prefix or suffix of it).
-pub(crate) fn list(backend: &Backend, reference: &str) -> Result<Value, CliError> {
-    let lists = all_lists(backend)?;
-    let wanted = reference.trim().to_lowercase();
-    if let Some(list) = lists.iter().find(|l| {
-        l["name"]
-            .as_str()
-            .is_some_and(|n| n.to_lowercase() == wanted)
-    }) {
-        return Ok(list.clone());
-    }
-    let part = reference.trim().to_ascii_uppercase();
-    let by_id: Vec<&Value> = lists
-        .iter()
-        .filter(|l| part.len() >= 2 && l["id"].as_str().is_some_and(|id| matches(id, &part)))
-        .collect();
-    match by_id.as_slice() {
-        [one] => Ok((*one).clone()),
-        [] => Err(CliError::msg(format!(
-            "there is no list named {reference:?} (see `organiser lists`)"
-        ))),
-        many => Err(CliError::msg(format!(
-            "{reference} matches {} lists; give the name or more of the ID",
-            many.len()
-        ))),
-    }
+/// A row number: 1 to 3 digits.
+fn is_row(reference: &str) -> bool {
+    (1..=3).contains(&reference.len()) && reference.bytes().all(|b| b.is_ascii_digit())
+}
+
+fn ambiguous<F: Family>(reference: &str, n: usize) -> CliError {
+    let more = match F::NAMING {
+        Naming::Rows => "give more of the ID or a row number",
+        Naming::Names => "give the name or more of the ID",
+    };
+    CliError::msg(format!("{reference} matches {n} {}; {more}", F::MANY))
 }

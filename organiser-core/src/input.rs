@@ -6,6 +6,7 @@
 //! wrong type is a 422 on that field unless the spec says 400.
 
 use jiff::civil::Date;
+use serde::{Serialize, Serializer};
 use serde_json::{Map, Value};
 
 use crate::error::{Details, Error, Result};
@@ -27,6 +28,12 @@ impl<T> Field<T> {
     /// Whether the field was sent (as null or a value).
     pub fn is_sent(&self) -> bool {
         !matches!(self, Field::Absent)
+    }
+
+    /// Whether the field was left out: what a field of an input that
+    /// serialises names in `#[serde(skip_serializing_if = "Field::is_absent")]`.
+    pub fn is_absent(&self) -> bool {
+        matches!(self, Field::Absent)
     }
 
     /// `None` when absent, `Some(None)` for null, `Some(Some(v))` for a value.
@@ -92,6 +99,22 @@ impl<T> From<Option<T>> for Field<T> {
         match v {
             Some(v) => Field::Value(v),
             None => Field::Null,
+        }
+    }
+}
+
+/// A value is written as the value and null as `null`; an absent field is
+/// left out by `#[serde(skip_serializing_if = "Field::is_absent")]` on the
+/// field. Writing an absent field anyway is an error rather than a `null`,
+/// which would clear what the sender meant to leave alone.
+impl<T: Serialize> Serialize for Field<T> {
+    fn serialize<S: Serializer>(&self, s: S) -> std::result::Result<S::Ok, S::Error> {
+        match self {
+            Field::Value(v) => v.serialize(s),
+            Field::Null => s.serialize_none(),
+            Field::Absent => Err(serde::ser::Error::custom(
+                "an absent field is left out: mark it #[serde(skip_serializing_if = \"Field::is_absent\")]",
+            )),
         }
     }
 }
@@ -280,6 +303,29 @@ mod tests {
         for field in ["title", "start_on", "task_list_id", "position"] {
             assert!(d.has(field), "{field}");
         }
+    }
+
+    #[test]
+    fn fields_write_null_and_values_and_refuse_to_write_absent() {
+        #[derive(Serialize)]
+        struct Change {
+            #[serde(skip_serializing_if = "Field::is_absent")]
+            left: Field<String>,
+            #[serde(skip_serializing_if = "Field::is_absent")]
+            cleared: Field<String>,
+            #[serde(skip_serializing_if = "Field::is_absent")]
+            set: Field<Date>,
+        }
+        let change = Change {
+            left: Field::Absent,
+            cleared: Field::Null,
+            set: Field::Value("2026-01-02".parse().unwrap()),
+        };
+        assert_eq!(
+            serde_json::to_value(&change).unwrap(),
+            json!({"cleared": null, "set": "2026-01-02"})
+        );
+        assert!(serde_json::to_value(Field::<String>::Absent).is_err());
     }
 
     #[test]

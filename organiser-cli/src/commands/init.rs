@@ -33,7 +33,7 @@ impl Init {
             })
             .map_err(|e| CliError::msg(e.to_string()))?;
         if global.json {
-            return output::json(&serde_json::json!({ "data": me }));
+            return output::json(&output::Data { data: me });
         }
         output::line(format!(
             "Set up {} ({}) in {} [{}] at {}",

@@ -1,13 +1,10 @@
-//! `organiser me`: the owner; `organiser me set` changes name or zone;
-//! `organiser password` sets the password.
-
-use std::io::BufRead;
+//! `organiser me`: the owner; `organiser me set` changes name or zone.
 
 use clap::{Args, Subcommand};
-use organiser_core::{Method, Query};
-use serde_json::{Value, json};
+use organiser_core::{Me, OwnerChange};
 
 use super::Global;
+use crate::client::Reply;
 use crate::error::CliError;
 use crate::output;
 
@@ -30,86 +27,31 @@ enum MeAction {
     },
 }
 
-fn show(me: &Value, global: &Global) -> Result<(), CliError> {
+fn show(me: &Reply<Me>, global: &Global) -> Result<(), CliError> {
     if global.json {
-        return output::json(me);
+        return output::json(&me.body);
     }
-    let d = &me["data"];
+    let me = &me.data;
     output::fields(&[
-        ("Name", output::text(&d["name"])),
-        ("Username", output::text(&d["username"])),
+        ("Name", me.name.clone()),
+        ("Username", me.username.clone()),
         (
             "Password",
-            if d["has_password"] == true {
-                "set".into()
-            } else {
-                "not set".into()
-            },
+            if me.has_password { "set" } else { "not set" }.to_owned(),
         ),
-        (
-            "Zone",
-            format!(
-                "{} ({})",
-                output::text(&d["time_zone"]),
-                output::text(&d["time_zone_iana"])
-            ),
-        ),
-        ("Today", output::text(&d["today"])),
+        ("Zone", format!("{} ({})", me.time_zone, me.time_zone_iana)),
+        ("Today", me.today.to_string()),
     ])
 }
 
 impl MeCommand {
     pub(crate) fn run(self, global: &Global) -> Result<(), CliError> {
-        let backend = match self.action {
-            None => global.reader()?,
-            Some(_) => global.backend()?,
-        };
         let me = match self.action {
-            None => backend.get("/me", Query::default())?,
-            Some(MeAction::Set { name, time_zone }) => {
-                let mut change = serde_json::Map::new();
-                if let Some(name) = name {
-                    change.insert("name".into(), name.into());
-                }
-                if let Some(zone) = time_zone {
-                    change.insert("time_zone".into(), zone.into());
-                }
-                backend.send(
-                    Method::Patch,
-                    "/me",
-                    Query::default(),
-                    Some(json!({ "me": change })),
-                )?
-            }
+            None => global.reader()?.me()?,
+            Some(MeAction::Set { name, time_zone }) => global
+                .writer()?
+                .change_owner(&OwnerChange { name, time_zone })?,
         };
         show(&me, global)
-    }
-}
-
-/// `organiser password`: reads the new password from the first line of
-/// standard input (and the current one from the second, when a server
-/// that is not this machine's asks for it).
-#[derive(Debug, Args)]
-pub(crate) struct Password {}
-
-impl Password {
-    pub(crate) fn run(self, global: &Global) -> Result<(), CliError> {
-        let mut lines = std::io::stdin().lock().lines();
-        let new = lines
-            .next()
-            .transpose()?
-            .ok_or_else(|| CliError::msg("give the new password on standard input"))?;
-        let current = lines.next().transpose()?;
-        let backend = global.backend()?;
-        let me = backend.send(
-            Method::Put,
-            "/me/password",
-            Query::default(),
-            Some(json!({ "password": new, "current_password": current })),
-        )?;
-        if global.json {
-            return output::json(&me);
-        }
-        output::line("Password set")
     }
 }

@@ -2,8 +2,7 @@
 //! checks for an update now.
 
 use clap::{Args, Subcommand};
-use organiser_core::{Method, Query};
-use serde_json::Value;
+use organiser_core::{Licence, LicenceState, System, UpdateStatus};
 
 use super::Global;
 use crate::error::CliError;
@@ -21,65 +20,66 @@ enum SystemAction {
     Check,
 }
 
-fn show(system: &Value, licence: &Value, global: &Global) -> Result<(), CliError> {
-    if global.json {
-        return output::json(system);
-    }
-    let d = &system["data"];
-    let u = &d["update"];
-    let mut status = output::text(&u["status"]);
-    if let Some(v) = u["latest_version"].as_str() {
+fn show(system: &System, licence: &Licence) -> Result<(), CliError> {
+    let update = &system.update;
+    let mut status = status_name(update.status).to_owned();
+    if let Some(v) = &update.latest_version {
         status = format!("{status} (latest {v})");
     }
-    let mut rows = vec![
-        ("Version", output::text(&d["version"])),
-        ("Channel", output::text(&d["channel"])),
-        (
-            "Update checks",
-            match (
-                d["update_checks_managed"] == true,
-                d["update_checks"] == true,
-            ) {
-                (true, _) => format!(
-                    "managed by {}",
-                    output::text(&d["update_checks_managed_by"])
-                ),
-                (false, true) => "daily".into(),
-                (false, false) => "off".into(),
-            },
+    let checks = match (system.update_checks_managed, system.update_checks) {
+        (true, _) => format!(
+            "managed by {}",
+            system.update_checks_managed_by.as_deref().unwrap_or("-")
         ),
+        (false, true) => "daily".into(),
+        (false, false) => "off".into(),
+    };
+    let mut rows = vec![
+        ("Version", system.version.clone()),
+        ("Channel", system.channel.clone()),
+        ("Update checks", checks),
         ("Update", status),
     ];
-    if let Some(e) = u["error"].as_str() {
-        rows.push(("Last check failed", e.to_owned()));
+    if let Some(e) = &update.error {
+        rows.push(("Last check failed", e.clone()));
     }
-    let l = &licence["data"];
-    let state = match l["state"].as_str() {
-        Some("trial") => format!("trial, {} days left", output::text(&l["trial_days_left"])),
-        Some(other) => other.replace('_', "-"),
-        None => "-".into(),
+    let state = match licence.state {
+        LicenceState::Trial => format!("trial, {} days left", licence.trial_days_left),
+        LicenceState::Licensed => "licensed".into(),
+        LicenceState::ReadOnly => "read-only".into(),
     };
     rows.push(("Licence", state));
     output::fields(&rows)
 }
 
+/// The API's name of an update status.
+fn status_name(status: UpdateStatus) -> &'static str {
+    match status {
+        UpdateStatus::Off => "off",
+        UpdateStatus::Available => "available",
+        UpdateStatus::UpToDate => "up_to_date",
+        UpdateStatus::Unknown => "unknown",
+        UpdateStatus::NotCovered => "not_covered",
+    }
+}
+
 impl SystemCommand {
     pub(crate) fn run(self, global: &Global) -> Result<(), CliError> {
-        let backend = match self.action {
-            None => global.reader()?,
-            Some(_) => global.backend()?,
-        };
-        let system = match self.action {
-            None => backend.get("/system", Query::default())?,
+        let (client, system) = match self.action {
+            None => {
+                let client = global.reader()?;
+                let system = client.system()?;
+                (client, system)
+            }
             Some(SystemAction::Check) => {
-                backend.send(Method::Post, "/system/update_check", Query::default(), None)?
+                let client = global.writer()?;
+                let system = client.check_for_update()?;
+                (client, system)
             }
         };
-        let licence = if global.json {
-            Value::Null
-        } else {
-            backend.get("/licence", Query::default())?
-        };
-        show(&system, &licence, global)
+        if global.json {
+            return output::json(&system.body);
+        }
+        show(&system.data, &client.licence()?.data)
     }
 }

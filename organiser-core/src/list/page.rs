@@ -3,7 +3,7 @@
 
 use std::ops::Bound;
 
-use serde::Serialize;
+use serde::{Deserialize, Deserializer, Serialize, Serializer};
 
 use crate::error::Result;
 use crate::store::{Dir, Tables, Tbl};
@@ -49,6 +49,64 @@ impl<T: Serialize> Page<T> {
     /// `{data: [...], meta: {...}}`.
     pub fn to_body(&self) -> serde_json::Value {
         serde_json::json!({ "data": self.items, "meta": self.meta() })
+    }
+}
+
+/// `{data: [...], meta: {next_cursor, limit, total_count?}}` on the wire,
+/// as [`Page::to_body`] writes it.
+#[derive(Serialize)]
+struct PageOut<'a, T> {
+    data: &'a [T],
+    meta: MetaOut<'a>,
+}
+
+#[derive(Serialize)]
+struct MetaOut<'a> {
+    next_cursor: Option<&'a str>,
+    limit: usize,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    total_count: Option<u64>,
+}
+
+#[derive(Deserialize)]
+struct PageIn<T> {
+    data: Vec<T>,
+    meta: MetaIn,
+}
+
+#[derive(Deserialize)]
+struct MetaIn {
+    next_cursor: Option<String>,
+    limit: usize,
+    #[serde(default)]
+    total_count: Option<u64>,
+}
+
+/// Writes the API's `{data, meta}`, the same as [`Page::to_body`].
+impl<T: Serialize> Serialize for Page<T> {
+    fn serialize<S: Serializer>(&self, s: S) -> std::result::Result<S::Ok, S::Error> {
+        PageOut {
+            data: &self.items,
+            meta: MetaOut {
+                next_cursor: self.next_cursor.as_deref(),
+                limit: self.limit,
+                total_count: self.total_count,
+            },
+        }
+        .serialize(s)
+    }
+}
+
+/// Reads the API's `{data, meta}`.
+impl<'de, T: Deserialize<'de>> Deserialize<'de> for Page<T> {
+    fn deserialize<D: Deserializer<'de>>(d: D) -> std::result::Result<Self, D::Error> {
+        let page = PageIn::deserialize(d)?;
+        Ok(Page {
+            items: page.data,
+            next_cursor: page.meta.next_cursor,
+            limit: page.meta.limit,
+            total_count: page.meta.total_count,
+        })
     }
 }
 

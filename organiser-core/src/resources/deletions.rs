@@ -3,7 +3,7 @@
 //! delete is undone, listed oldest first by (`deleted_at`, `id`).
 
 use jiff::Timestamp;
-use serde::Serialize;
+use serde::{Deserialize, Serialize};
 
 use crate::engine::op::{ReadOp, Route};
 use crate::engine::request::{Method, Request, Response};
@@ -17,7 +17,7 @@ use crate::store::key::{Key, Reader};
 use crate::store::schema::{DELETIONS, DELETIONS_BY_RECORD};
 
 /// One deletion record.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 pub struct Deletion {
     /// The resource type (`task`, `task_list`, ...).
     #[serde(rename = "type")]

@@ -35,7 +35,7 @@ impl Default for AppearanceSettings {
 }
 
 /// `GET /appearance`.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 pub struct Appearance {
     /// `iris` (default), `coral`, `jade`, `saffron`, `orchid`, `steel`.
     pub accent: String,
@@ -49,13 +49,19 @@ pub struct Appearance {
 }
 
 /// `PATCH /appearance`: only the fields sent change.
-#[derive(Debug, Clone, Default, PartialEq, Eq)]
+///
+/// It serialises to the body it is read from (`{appearance: {...}}`
+/// without the wrapper): absent fields are left out.
+#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize)]
 pub struct AppearanceChange {
     /// A new accent.
+    #[serde(skip_serializing_if = "Option::is_none")]
     pub accent: Option<String>,
     /// A new theme.
+    #[serde(skip_serializing_if = "Option::is_none")]
     pub theme: Option<String>,
     /// A new code theme.
+    #[serde(skip_serializing_if = "Option::is_none")]
     pub code_theme: Option<String>,
 }
 
@@ -110,4 +116,30 @@ pub(crate) fn change(cx: &mut WriteCx<'_>, change: AppearanceChange) -> Result<A
         owner::save(cx, &mut owner)?;
     }
     get(cx)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_change_reads_back_as_itself() {
+        for change in [
+            AppearanceChange::default(),
+            AppearanceChange {
+                accent: Some("jade".into()),
+                theme: None,
+                code_theme: Some("dark".into()),
+            },
+            AppearanceChange {
+                accent: None,
+                theme: Some("light".into()),
+                code_theme: None,
+            },
+        ] {
+            let body = serde_json::json!({ "appearance": change });
+            let read = crate::input::parse_record(Some(&body), "appearance", parse).unwrap();
+            assert_eq!(read, change);
+        }
+    }
 }

@@ -68,7 +68,7 @@ impl Owner {
 }
 
 /// `GET /me`.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 pub struct Me {
     /// The owner's name.
     pub name: String,
@@ -100,11 +100,16 @@ pub struct OwnerInit {
 }
 
 /// A change of the owner's name or zone (`PATCH /me`, session only).
-#[derive(Debug, Clone, Default, PartialEq, Eq)]
+///
+/// It serialises to the body it is read from (`{me: {...}}` without the
+/// wrapper): absent fields are left out.
+#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize)]
 pub struct OwnerChange {
     /// A new name.
+    #[serde(skip_serializing_if = "Option::is_none")]
     pub name: Option<String>,
     /// A new zone, by picker name or IANA zone.
+    #[serde(skip_serializing_if = "Option::is_none")]
     pub time_zone: Option<String>,
 }
 
@@ -339,4 +344,28 @@ pub(crate) fn set_password(
     owner.password_hash = Some(password::hash(new.expect("checked"))?);
     save(cx, &mut owner)?;
     Ok(render(&owner, cx, auth))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_change_reads_back_as_itself() {
+        for change in [
+            OwnerChange::default(),
+            OwnerChange {
+                name: Some("Ada".into()),
+                time_zone: None,
+            },
+            OwnerChange {
+                name: Some("Ada".into()),
+                time_zone: Some("Eastern Time (US & Canada)".into()),
+            },
+        ] {
+            let body = serde_json::json!({ "me": change });
+            let read = crate::input::parse_record(Some(&body), "me", parse_change).unwrap();
+            assert_eq!(read, change);
+        }
+    }
 }

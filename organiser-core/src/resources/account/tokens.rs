@@ -29,7 +29,7 @@ pub(crate) const PREFIX: &str = "org_";
 const LAST_USED_GRANULARITY: SignedDuration = SignedDuration::from_secs(60);
 
 /// A token just made: the only time its secret is shown.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 pub struct NewToken {
     /// The token's record.
     #[serde(flatten)]

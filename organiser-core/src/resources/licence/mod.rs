@@ -24,7 +24,7 @@ use crate::store::schema::SINGLETONS;
 const KEY: &[u8] = b"licence";
 
 /// `state`.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "snake_case")]
 pub enum LicenceState {
     /// A valid key covers this version.
@@ -36,7 +36,7 @@ pub enum LicenceState {
 }
 
 /// `problem`: why a stored key does not apply.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "snake_case")]
 pub enum LicenceProblem {
     /// The key was revoked.
@@ -46,7 +46,7 @@ pub enum LicenceProblem {
 }
 
 /// The licensee of a key.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 pub struct Licensee {
     /// Name.
     pub name: String,
@@ -55,7 +55,7 @@ pub struct Licensee {
 }
 
 /// `GET /licence`.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 pub struct Licence {
     /// `licensed`, `trial` or `read_only`.
     pub state: LicenceState,

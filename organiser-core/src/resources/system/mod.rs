@@ -24,7 +24,7 @@ const KEY: &[u8] = b"system";
 pub(crate) const CHANNELS: &[&str] = &["stable", "beta"];
 
 /// `GET /system`.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 pub struct System {
     /// Running version (`dev` in a development build).
     pub version: String,
@@ -43,7 +43,7 @@ pub struct System {
 }
 
 /// `System.update`.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 pub struct UpdateInfo {
     /// `off`, `available`, `up_to_date`, `unknown` or `not_covered`.
     pub status: UpdateStatus,
@@ -67,7 +67,7 @@ pub struct UpdateInfo {
 }
 
 /// `System.update.status`.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "snake_case")]
 pub enum UpdateStatus {
     /// This build cannot check, or checks are off with no result.
@@ -83,13 +83,19 @@ pub enum UpdateStatus {
 }
 
 /// `PATCH /system`: only the fields sent change.
-#[derive(Debug, Clone, Default, PartialEq, Eq)]
+///
+/// It serialises to the body it is read from (`{system: {...}}` without
+/// the wrapper): absent fields are left out.
+#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize)]
 pub struct SystemChange {
     /// `stable` or `beta`.
+    #[serde(skip_serializing_if = "Option::is_none")]
     pub channel: Option<String>,
     /// Daily checks on or off.
+    #[serde(skip_serializing_if = "Option::is_none")]
     pub update_checks: Option<bool>,
     /// A version to stop offering, or null to clear.
+    #[serde(skip_serializing_if = "Field::is_absent")]
     pub dismissed_version: Field<String>,
 }
 
@@ -279,6 +285,27 @@ mod tests {
             ("", false),
         ] {
             assert_eq!(is_version_shape(v), ok, "{v}");
+        }
+    }
+
+    #[test]
+    fn a_change_reads_back_as_itself() {
+        for change in [
+            SystemChange::default(),
+            SystemChange {
+                channel: Some("beta".into()),
+                update_checks: Some(false),
+                dismissed_version: Field::Value("1.2.3".into()),
+            },
+            SystemChange {
+                update_checks: Some(true),
+                dismissed_version: Field::Null,
+                ..SystemChange::default()
+            },
+        ] {
+            let body = serde_json::json!({ "system": change });
+            let read = crate::input::parse_record(Some(&body), "system", parse).unwrap();
+            assert_eq!(read, change);
         }
     }
 }

@@ -66,15 +66,22 @@ pub struct TaskList {
 }
 
 /// `{task_list: {name, color?, icon?, position?}}`; all optional on change.
-#[derive(Debug, Clone, Default, PartialEq, Eq)]
+///
+/// It serialises to the body it is read from (without the wrapper):
+/// absent fields are left out.
+#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize)]
 pub struct TaskListInput {
     /// The name; required on create.
+    #[serde(skip_serializing_if = "Option::is_none")]
     pub name: Option<String>,
     /// A colour key; blank or null takes the first colour no other list uses.
+    #[serde(skip_serializing_if = "Field::is_absent")]
     pub color: Field<String>,
     /// A picker icon, or null for the default.
+    #[serde(skip_serializing_if = "Field::is_absent")]
     pub icon: Field<String>,
     /// 1-based place among live lists; clamped.
+    #[serde(skip_serializing_if = "Option::is_none")]
     pub position: Option<i64>,
 }
 
@@ -537,6 +544,28 @@ mod tests {
                 }
             }
             assert_eq!(names, expected, "{order}");
+        }
+    }
+
+    #[test]
+    fn an_input_reads_back_as_itself() {
+        let inputs = [
+            TaskListInput::default(),
+            TaskListInput {
+                name: Some("Errands".into()),
+                color: Field::Value("blue".into()),
+                icon: Field::Value("cart".into()),
+                position: Some(2),
+            },
+            TaskListInput {
+                color: Field::Null,
+                icon: Field::Null,
+                ..TaskListInput::default()
+            },
+        ];
+        for input in inputs {
+            let body = serde_json::json!({ "task_list": input });
+            assert_eq!(parse(Some(&body)).unwrap(), input);
         }
     }
 }

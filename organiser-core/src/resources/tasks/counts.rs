@@ -11,7 +11,7 @@
 
 use std::ops::Bound;
 
-use serde::Serialize;
+use serde::{Deserialize, Serialize};
 
 use super::TaskStatus;
 use super::home::Home;
@@ -28,7 +28,7 @@ use crate::store::{Dir, Tables};
 use crate::time::add_days;
 
 /// `GET /task_counts`.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 pub struct TaskCounts {
     /// Open tasks in the Inbox.
     pub inbox: u64,
@@ -45,7 +45,7 @@ pub struct TaskCounts {
 }
 
 /// One list's open count.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 pub struct TaskListCount {
     /// The list.
     pub id: Id,
@@ -54,7 +54,7 @@ pub struct TaskListCount {
 }
 
 /// The counts of one page.
-#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize)]
+#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize)]
 pub struct PageCounts {
     /// Open tasks on the page.
     pub open: u64,

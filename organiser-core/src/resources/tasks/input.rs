@@ -2,6 +2,7 @@
 //! every field optional on the wire, "absent" kept apart from "null".
 
 use jiff::civil::Date;
+use serde::Serialize;
 use serde_json::Value;
 
 use super::TaskStatus;
@@ -10,31 +11,46 @@ use crate::ids::Id;
 use crate::input::{Field, record};
 
 /// A task create or change. Create needs `title`.
-#[derive(Debug, Clone, Default, PartialEq, Eq)]
+///
+/// It serialises to the body it is read from (without the wrapper):
+/// absent fields are left out.
+#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize)]
 pub struct TaskInput {
     /// Squished; at most 200 characters.
+    #[serde(skip_serializing_if = "Option::is_none")]
     pub title: Option<String>,
     /// Note-body HTML; null or empty clears.
+    #[serde(skip_serializing_if = "Field::is_absent")]
     pub description_html: Field<String>,
     /// When to start.
+    #[serde(skip_serializing_if = "Field::is_absent")]
     pub start_on: Field<Date>,
     /// When it is due.
+    #[serde(skip_serializing_if = "Field::is_absent")]
     pub deadline_on: Field<Date>,
     /// After this day an open task is archived.
+    #[serde(skip_serializing_if = "Field::is_absent")]
     pub expires_on: Field<Date>,
     /// A new status.
+    #[serde(skip_serializing_if = "Option::is_none")]
     pub status: Option<TaskStatus>,
     /// Home: a task list (sending one home clears the other two).
+    #[serde(skip_serializing_if = "Field::is_absent")]
     pub task_list_id: Field<Id>,
     /// Home: a person.
+    #[serde(skip_serializing_if = "Field::is_absent")]
     pub person_id: Field<Id>,
     /// Home: a project.
+    #[serde(skip_serializing_if = "Field::is_absent")]
     pub project_id: Field<Id>,
     /// 1-based place among the home's open tasks; clamped.
+    #[serde(skip_serializing_if = "Option::is_none")]
     pub position: Option<i64>,
     /// The task's documents after the save (the full set).
+    #[serde(skip_serializing_if = "Field::is_absent")]
     pub document_ids: Field<Vec<Id>>,
     /// Signed IDs of uploaded PDFs to make into documents.
+    #[serde(skip_serializing_if = "Field::is_absent")]
     pub document_uploads: Field<Vec<String>>,
 }
 
@@ -114,4 +130,61 @@ pub(crate) fn parse(body: Option<&Value>) -> Result<TaskInput> {
     };
     f.finish()?;
     Ok(input)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Serialises `input` under `task` and reads it back with the core's parser.
+    fn round_trip(input: &TaskInput) -> TaskInput {
+        let body = serde_json::json!({ "task": input });
+        parse(Some(&body)).unwrap()
+    }
+
+    #[test]
+    fn an_input_reads_back_as_itself() {
+        let list = Id::parse("01ARZ3NDEKTSV4RRFFQ69G5FAV").unwrap();
+        let inputs = [
+            TaskInput::default(),
+            TaskInput::titled("Call the bank"),
+            TaskInput {
+                title: Some("Pay rent".into()),
+                description_html: Field::Value("<p>by <b>Friday</b></p>".into()),
+                start_on: Field::Value("2026-03-01".parse().unwrap()),
+                deadline_on: Field::Null,
+                expires_on: Field::Value("2026-04-01".parse().unwrap()),
+                status: Some(TaskStatus::WontDo),
+                task_list_id: Field::Value(list),
+                person_id: Field::Null,
+                project_id: Field::Null,
+                position: Some(-3),
+                document_ids: Field::Value(vec![list]),
+                document_uploads: Field::Value(vec!["signed".into()]),
+            },
+            TaskInput {
+                description_html: Field::Null,
+                start_on: Field::Null,
+                task_list_id: Field::Null,
+                document_ids: Field::Null,
+                document_uploads: Field::Null,
+                ..TaskInput::default()
+            },
+        ];
+        for input in inputs {
+            assert_eq!(round_trip(&input), input);
+        }
+    }
+
+    #[test]
+    fn absent_fields_are_left_out() {
+        let input = TaskInput {
+            deadline_on: Field::Null,
+            ..TaskInput::titled("a")
+        };
+        assert_eq!(
+            serde_json::to_value(&input).unwrap(),
+            serde_json::json!({"title": "a", "deadline_on": null})
+        );
+    }
 }

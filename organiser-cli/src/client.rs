@@ -1,0 +1,452 @@
+//! The API as typed calls, one method per operation (named as the core's
+//! own: `tasks`, `create_task`, `change_task`, ...). Each builds the one
+//! [`Request`] of its operation, with a body that wraps the core's input
+//! under the record's singular name (`{task: {...}}`), sends it where the
+//! [`Backend`] says, and reads the answer into the core's records: `{data}`
+//! into the record, `{data, meta}` into a [`Page`].
+
+use organiser_core::{
+    ApiToken, Auth, Home, Id, Licence, ListParams, Me, Method, NewToken, OwnerChange, Page, Query,
+    Request, System, Task, TaskCounts, TaskCountsQuery, TaskInput, TaskList, TaskListInput,
+    TaskListQuery, TaskQuery, time::format_timestamp,
+};
+use serde::de::DeserializeOwned;
+use serde::{Deserialize, Serialize};
+use serde_json::{Map, Value};
+
+use crate::backend::Backend;
+use crate::error::CliError;
+
+use Method::{Delete, Get, Patch, Post, Put};
+
+/// An answer of the API: the record read into the core's type, and the
+/// body as it came (what `--json` prints).
+#[derive(Debug)]
+pub(crate) struct Reply<T> {
+    /// The record, or the page.
+    pub(crate) data: T,
+    /// The JSON body, unchanged.
+    pub(crate) body: Value,
+}
+
+/// The typed API over a [`Backend`].
+pub(crate) struct Client {
+    backend: Backend,
+}
+
+/// `{data: ...}`.
+#[derive(Deserialize)]
+struct Data<T> {
+    data: T,
+}
+
+/// `{error: {code, message}}`.
+#[derive(Deserialize)]
+struct ErrorBody {
+    error: ErrorFields,
+}
+
+#[derive(Deserialize)]
+struct ErrorFields {
+    code: Option<String>,
+    message: Option<String>,
+}
+
+/// `PUT /me/password` (not wrapped): the core reads it into no input type.
+#[derive(Serialize)]
+struct PasswordChange<'a> {
+    password: &'a str,
+    current_password: Option<&'a str>,
+}
+
+/// `{api_token: {name, expires_at}}`: the core reads it into no input type.
+/// `expires_at` goes as typed, for the API to judge.
+#[derive(Serialize)]
+struct TokenRequest<'a> {
+    name: &'a str,
+    expires_at: Option<&'a str>,
+}
+
+impl Client {
+    pub(crate) fn new(backend: Backend) -> Client {
+        Client { backend }
+    }
+
+    /// `GET /me`.
+    pub(crate) fn me(&self) -> Result<Reply<Me>, CliError> {
+        self.data(request(Get, "/me"))
+    }
+
+    /// `PATCH /me`.
+    pub(crate) fn change_owner(&self, change: &OwnerChange) -> Result<Reply<Me>, CliError> {
+        self.data(request(Patch, "/me").with_body(wrapped("me", change)?))
+    }
+
+    /// `PUT /me/password`.
+    pub(crate) fn set_password(
+        &self,
+        new: &str,
+        current: Option<&str>,
+    ) -> Result<Reply<Me>, CliError> {
+        let body = to_json(&PasswordChange {
+            password: new,
+            current_password: current,
+        })?;
+        self.data(request(Put, "/me/password").with_body(body))
+    }
+
+    /// `GET /api_tokens`.
+    pub(crate) fn tokens(&self) -> Result<Reply<Vec<ApiToken>>, CliError> {
+        self.data(request(Get, "/api_tokens"))
+    }
+
+    /// `POST /api_tokens`.
+    pub(crate) fn create_token(
+        &self,
+        name: &str,
+        expires_at: Option<&str>,
+    ) -> Result<Reply<NewToken>, CliError> {
+        let body = wrapped("api_token", &TokenRequest { name, expires_at })?;
+        self.data(request(Post, "/api_tokens").with_body(body))
+    }
+
+    /// `DELETE /api_tokens/{id}`.
+    pub(crate) fn revoke_token(&self, id: u64) -> Result<(), CliError> {
+        self.send(request(Delete, format!("/api_tokens/{id}")))
+            .map(drop)
+    }
+
+    /// `GET /system`.
+    pub(crate) fn system(&self) -> Result<Reply<System>, CliError> {
+        self.data(request(Get, "/system"))
+    }
+
+    /// `POST /system/update_check`.
+    pub(crate) fn check_for_update(&self) -> Result<Reply<System>, CliError> {
+        self.data(request(Post, "/system/update_check"))
+    }
+
+    /// `GET /licence`.
+    pub(crate) fn licence(&self) -> Result<Reply<Licence>, CliError> {
+        self.data(request(Get, "/licence"))
+    }
+
+    /// `GET /tasks`.
+    pub(crate) fn tasks(&self, query: &TaskQuery) -> Result<Reply<Page<Task>>, CliError> {
+        read(self.send(request(Get, "/tasks").with_query(task_query(query)))?)
+    }
+
+    /// `GET /tasks/{id}`.
+    pub(crate) fn task(&self, id: Id) -> Result<Reply<Task>, CliError> {
+        self.data(request(Get, format!("/tasks/{id}")))
+    }
+
+    /// `POST /tasks`.
+    pub(crate) fn create_task(&self, input: &TaskInput) -> Result<Reply<Task>, CliError> {
+        self.data(request(Post, "/tasks").with_body(wrapped("task", input)?))
+    }
+
+    /// `PATCH /tasks/{id}`.
+    pub(crate) fn change_task(&self, id: Id, input: &TaskInput) -> Result<Reply<Task>, CliError> {
+        let body = wrapped("task", input)?;
+        self.data(request(Patch, format!("/tasks/{id}")).with_body(body))
+    }
+
+    /// `DELETE /tasks/{id}`.
+    pub(crate) fn delete_task(&self, id: Id) -> Result<(), CliError> {
+        self.send(request(Delete, format!("/tasks/{id}"))).map(drop)
+    }
+
+    /// `POST /tasks/{id}/restoration`.
+    pub(crate) fn restore_task(&self, id: Id) -> Result<Reply<Task>, CliError> {
+        self.data(request(Post, format!("/tasks/{id}/restoration")))
+    }
+
+    /// `GET /task_counts`.
+    pub(crate) fn task_counts(
+        &self,
+        query: &TaskCountsQuery,
+    ) -> Result<Reply<TaskCounts>, CliError> {
+        let mut pairs = Vec::new();
+        if let Some(view) = query.view {
+            pairs.push(("view", view.as_str().to_owned()));
+        }
+        home(query.home, &mut pairs);
+        self.data(request(Get, "/task_counts").with_query(Query::from_pairs(pairs)))
+    }
+
+    /// `GET /task_lists`.
+    pub(crate) fn task_lists(
+        &self,
+        query: &TaskListQuery,
+    ) -> Result<Reply<Page<TaskList>>, CliError> {
+        let mut pairs = Vec::new();
+        list_params(&query.params, query.params.order.as_deref(), &mut pairs);
+        let query = Query::from_pairs(pairs);
+        read(self.send(request(Get, "/task_lists").with_query(query))?)
+    }
+
+    /// `GET /task_lists/{id}`.
+    pub(crate) fn task_list(&self, id: Id) -> Result<Reply<TaskList>, CliError> {
+        self.data(request(Get, format!("/task_lists/{id}")))
+    }
+
+    /// `POST /task_lists`.
+    pub(crate) fn create_task_list(
+        &self,
+        input: &TaskListInput,
+    ) -> Result<Reply<TaskList>, CliError> {
+        self.data(request(Post, "/task_lists").with_body(wrapped("task_list", input)?))
+    }
+
+    /// `PATCH /task_lists/{id}`.
+    pub(crate) fn change_task_list(
+        &self,
+        id: Id,
+        input: &TaskListInput,
+    ) -> Result<Reply<TaskList>, CliError> {
+        let body = wrapped("task_list", input)?;
+        self.data(request(Patch, format!("/task_lists/{id}")).with_body(body))
+    }
+
+    /// `DELETE /task_lists/{id}`: the list and its tasks.
+    pub(crate) fn delete_task_list(&self, id: Id) -> Result<(), CliError> {
+        self.send(request(Delete, format!("/task_lists/{id}")))
+            .map(drop)
+    }
+
+    /// `POST /task_lists/{id}/restoration`.
+    pub(crate) fn restore_task_list(&self, id: Id) -> Result<Reply<TaskList>, CliError> {
+        self.data(request(Post, format!("/task_lists/{id}/restoration")))
+    }
+
+    /// Sends a request whose answer is `{data: T}`.
+    fn data<T: DeserializeOwned>(&self, request: Request) -> Result<Reply<T>, CliError> {
+        let reply: Reply<Data<T>> = read(self.send(request)?)?;
+        Ok(Reply {
+            data: reply.data.data,
+            body: reply.body,
+        })
+    }
+
+    /// Sends a request and returns its JSON body (null when it has none);
+    /// an error status becomes the API's message.
+    fn send(&self, request: Request) -> Result<Value, CliError> {
+        let response = self.backend.call(request)?;
+        let json = response.json_value();
+        if (200..300).contains(&response.status) {
+            return Ok(json);
+        }
+        let error = serde_json::from_value::<ErrorBody>(json).ok();
+        let (code, message) = error.map_or((None, None), |b| (b.error.code, b.error.message));
+        Err(CliError::Api {
+            status: response.status,
+            code: code.unwrap_or_else(|| "error".to_owned()),
+            message: message.unwrap_or_else(|| format!("the server answered {}", response.status)),
+        })
+    }
+}
+
+/// A request of the owner at the machine (a server the CLI reaches over
+/// HTTP authenticates it by its token instead).
+fn request(method: Method, path: impl Into<String>) -> Request {
+    Request::new(method, path, Auth::Local)
+}
+
+/// Reads `body` into `T`, keeping the body.
+fn read<T: DeserializeOwned>(body: Value) -> Result<Reply<T>, CliError> {
+    match T::deserialize(&body) {
+        Ok(data) => Ok(Reply { data, body }),
+        Err(e) => Err(CliError::msg(format!(
+            "the server's answer is not what this version of organiser reads ({e}); is the server a different version?"
+        ))),
+    }
+}
+
+fn to_json(value: &impl Serialize) -> Result<Value, CliError> {
+    serde_json::to_value(value).map_err(|e| CliError::msg(format!("cannot write the request: {e}")))
+}
+
+/// `{name: input}`: the body of a write, wrapped under the record's name.
+fn wrapped(name: &str, input: &impl Serialize) -> Result<Value, CliError> {
+    let mut body = Map::new();
+    body.insert(name.to_owned(), to_json(input)?);
+    Ok(Value::Object(body))
+}
+
+/// The query of `GET /tasks`.
+fn task_query(query: &TaskQuery) -> Query {
+    let mut pairs = Vec::new();
+    if let Some(view) = query.view {
+        pairs.push(("view", view.as_str().to_owned()));
+    }
+    if let Some(statuses) = &query.statuses {
+        let names: Vec<&str> = statuses.iter().map(|s| s.as_str()).collect();
+        pairs.push(("status", names.join(",")));
+    }
+    home(query.home, &mut pairs);
+    let order = query.order.map(|o| o.as_str());
+    list_params(
+        &query.params,
+        order.or(query.params.order.as_deref()),
+        &mut pairs,
+    );
+    Query::from_pairs(pairs)
+}
+
+/// The home filter of `GET /tasks` and `GET /task_counts`.
+fn home(home: Option<Home>, pairs: &mut Vec<(&'static str, String)>) {
+    match home {
+        None => {}
+        Some(Home::Inbox) => pairs.push(("inbox", "true".to_owned())),
+        Some(Home::List(id)) => pairs.push(("task_list_id", id.to_string())),
+        Some(Home::Person(id)) => pairs.push(("person_id", id.to_string())),
+        Some(Home::Project(id)) => pairs.push(("project_id", id.to_string())),
+    }
+}
+
+/// The shared list parameters; `limit` always goes, `count` when true.
+fn list_params(p: &ListParams, order: Option<&str>, pairs: &mut Vec<(&'static str, String)>) {
+    if let Some(order) = order {
+        pairs.push(("order", order.to_owned()));
+    }
+    if let Some(direction) = p.direction {
+        pairs.push(("direction", direction.as_str().to_owned()));
+    }
+    if let Some(since) = p.updated_since {
+        pairs.push(("updated_since", format_timestamp(since)));
+    }
+    if let Some(cursor) = &p.cursor {
+        pairs.push(("cursor", cursor.clone()));
+    }
+    pairs.push(("limit", p.limit.to_string()));
+    if p.count {
+        pairs.push(("count", "true".to_owned()));
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use organiser_core::{Direction, Organiser, TaskOrder, TaskStatus, View};
+
+    use super::*;
+
+    /// Every query the client writes is read by the core as the same
+    /// query: its page is the page of the typed call.
+    #[test]
+    fn queries_mean_what_the_typed_calls_mean() {
+        let org = Organiser::in_memory();
+        let list = org
+            .create_task_list(&TaskListInput {
+                name: Some("Errands".into()),
+                ..TaskListInput::default()
+            })
+            .unwrap();
+        for title in ["a", "b", "c"] {
+            org.create_task(&TaskInput::titled(title)).unwrap();
+        }
+        let milk = org
+            .create_task(&TaskInput {
+                task_list_id: Some(list.id).into(),
+                ..TaskInput::titled("milk")
+            })
+            .unwrap();
+        org.change_task(
+            milk.id,
+            &TaskInput {
+                status: Some(TaskStatus::Completed),
+                ..TaskInput::default()
+            },
+        )
+        .unwrap();
+        let client = Client::new(Backend::Local(org.clone()));
+        let params = |limit, count| ListParams {
+            limit,
+            count,
+            ..ListParams::default()
+        };
+        let queries = [
+            TaskQuery::default(),
+            TaskQuery {
+                view: Some(View::Logbook),
+                params: params(2, true),
+                ..TaskQuery::default()
+            },
+            TaskQuery {
+                statuses: Some(vec![TaskStatus::Open, TaskStatus::Completed]),
+                home: Some(Home::List(list.id)),
+                ..TaskQuery::default()
+            },
+            TaskQuery {
+                statuses: Some(vec![TaskStatus::Open]),
+                home: Some(Home::Inbox),
+                order: Some(TaskOrder::Id),
+                params: ListParams {
+                    direction: Some(Direction::Desc),
+                    ..params(2, false)
+                },
+                ..TaskQuery::default()
+            },
+            TaskQuery {
+                params: ListParams {
+                    updated_since: Some("2000-01-01T00:00:00Z".parse().unwrap()),
+                    ..params(3, true)
+                },
+                ..TaskQuery::default()
+            },
+        ];
+        for query in queries {
+            let typed = org.tasks(&query).unwrap();
+            let page = client.tasks(&query).unwrap();
+            assert_eq!(page.data, typed, "{query:?}");
+            assert_eq!(page.body, typed.to_body(), "{query:?}");
+            if let Some(cursor) = typed.next_cursor {
+                let mut next = query.clone();
+                next.params.cursor = Some(cursor);
+                assert_eq!(client.tasks(&next).unwrap().data, org.tasks(&next).unwrap());
+            }
+        }
+        for query in [
+            TaskCountsQuery::default(),
+            TaskCountsQuery {
+                view: Some(View::Logbook),
+                home: Some(Home::List(list.id)),
+            },
+            TaskCountsQuery {
+                view: None,
+                home: Some(Home::Inbox),
+            },
+        ] {
+            let counts = client.task_counts(&query).unwrap().data;
+            assert_eq!(counts, org.task_counts(&query).unwrap(), "{query:?}");
+        }
+        let query = TaskListQuery {
+            params: ListParams {
+                order: Some("name".into()),
+                ..params(1, true)
+            },
+        };
+        assert_eq!(
+            client.task_lists(&query).unwrap().data,
+            org.task_lists(&query).unwrap()
+        );
+    }
+
+    #[test]
+    fn writes_wrap_the_input_and_errors_carry_the_api_message() {
+        let client = Client::new(Backend::Local(Organiser::in_memory()));
+        let made = client.create_task(&TaskInput::titled("Call")).unwrap();
+        assert_eq!(made.data.title, "Call");
+        assert_eq!(made.body["data"]["id"], made.data.id.to_string());
+        let error = client.create_task(&TaskInput::default()).unwrap_err();
+        match error {
+            CliError::Api { status, code, .. } => {
+                assert_eq!((status, code.as_str()), (422, "validation_failed"))
+            }
+            other => panic!("{other:?}"),
+        }
+        client.delete_task(made.data.id).unwrap();
+        let back = client.restore_task(made.data.id).unwrap();
+        assert_eq!(back.data.id, made.data.id);
+    }
+}

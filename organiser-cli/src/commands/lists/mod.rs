@@ -1,0 +1,89 @@
+//! `organiser lists`: the task lists with their open counts; add, rename,
+//! move, delete and restore them, one file per subcommand.
+
+mod add;
+mod r#move;
+mod rename;
+mod restore;
+mod rm;
+mod show;
+
+use clap::{Args, Subcommand};
+use organiser_core::{Id, ListParams, Page, TaskList, TaskListQuery};
+
+use super::{Global, Session};
+use crate::client::Client;
+use crate::error::CliError;
+use crate::refs::{Family, Naming, Refs};
+
+#[derive(Debug, Args)]
+pub(crate) struct ListsCommand {
+    #[command(subcommand)]
+    action: Option<ListsAction>,
+}
+
+#[derive(Debug, Subcommand)]
+enum ListsAction {
+    /// Add a list.
+    Add(add::Add),
+    /// Rename a list.
+    Rename(rename::Rename),
+    /// Move a list to a place (1 is the top).
+    Move(r#move::Move),
+    /// Delete a list with its tasks (it can be restored for 20 seconds).
+    Rm(rm::Rm),
+    /// Restore a list deleted in the last 20 seconds.
+    Restore(restore::Restore),
+}
+
+impl ListsCommand {
+    pub(crate) fn run(self, global: &Global) -> Result<(), CliError> {
+        let client = match self.action {
+            None => global.reader()?,
+            Some(_) => global.writer()?,
+        };
+        let s = Session {
+            global,
+            client: &client,
+            refs: Refs::new(&client),
+        };
+        match self.action {
+            None => show::Show.run(&s),
+            Some(ListsAction::Add(c)) => c.run(&s),
+            Some(ListsAction::Rename(c)) => c.run(&s),
+            Some(ListsAction::Move(c)) => c.run(&s),
+            Some(ListsAction::Rm(c)) => c.run(&s),
+            Some(ListsAction::Restore(c)) => c.run(&s),
+        }
+    }
+}
+
+/// Lists are named by name (ignoring case), ID or part of an ID.
+impl Family for TaskList {
+    const ONE: &'static str = "list";
+    const MANY: &'static str = "lists";
+    const NAMING: Naming = Naming::Names;
+
+    fn id(&self) -> Id {
+        self.id
+    }
+
+    fn name(&self) -> &str {
+        &self.name
+    }
+
+    fn page(client: &Client, cursor: Option<String>) -> Result<Page<TaskList>, CliError> {
+        let query = TaskListQuery {
+            params: ListParams {
+                cursor,
+                limit: 100,
+                ..ListParams::default()
+            },
+        };
+        Ok(client.task_lists(&query)?.data)
+    }
+
+    fn get(client: &Client, id: Id) -> Result<TaskList, CliError> {
+        Ok(client.task_list(id)?.data)
+    }
+}

@@ -1,0 +1,31 @@
+//! `organiser lists move L N`: puts a list at a place (1 is the top).
+
+use clap::Args;
+use organiser_core::{TaskList, TaskListInput};
+
+use crate::commands::Session;
+use crate::error::CliError;
+
+#[derive(Debug, Args)]
+pub(super) struct Move {
+    /// The list's name (or ID).
+    list: String,
+    /// The new place.
+    position: i64,
+}
+
+impl Move {
+    pub(super) fn run(self, s: &Session<'_>) -> Result<(), CliError> {
+        let id = s.refs.id::<TaskList>(&self.list)?;
+        let input = TaskListInput {
+            position: Some(self.position),
+            ..TaskListInput::default()
+        };
+        let moved = s.client.change_task_list(id, &input)?;
+        let list = &moved.data;
+        s.global.said(
+            &moved.body,
+            format!("Moved {} to {}", list.name, list.position),
+        )
+    }
+}

@@ -1,0 +1,30 @@
+//! `organiser lists rename L NEW`.
+
+use clap::Args;
+use organiser_core::{TaskList, TaskListInput};
+
+use crate::commands::Session;
+use crate::error::CliError;
+
+#[derive(Debug, Args)]
+pub(super) struct Rename {
+    /// The list's name (or ID).
+    list: String,
+    /// The new name.
+    name: String,
+}
+
+impl Rename {
+    pub(super) fn run(self, s: &Session<'_>) -> Result<(), CliError> {
+        let list = s.refs.record::<TaskList>(&self.list)?;
+        let input = TaskListInput {
+            name: Some(self.name),
+            ..TaskListInput::default()
+        };
+        let renamed = s.client.change_task_list(list.id, &input)?;
+        s.global.said(
+            &renamed.body,
+            format!("Renamed {} to {}", list.name, renamed.data.name),
+        )
+    }
+}

@@ -1,0 +1,40 @@
+//! `organiser lists rm L`: deletes a list with its tasks, printing the
+//! command that undoes it within 20 seconds.
+
+use clap::Args;
+use organiser_core::{Id, TaskList};
+use serde::Serialize;
+
+use crate::commands::Session;
+use crate::error::CliError;
+use crate::output::Data;
+
+#[derive(Debug, Args)]
+pub(super) struct Rm {
+    /// The list's name (or ID).
+    list: String,
+}
+
+/// What `--json` says: `{data: {deleted: ID}}` (the API answers a delete
+/// with no body).
+#[derive(Serialize)]
+struct Deleted {
+    deleted: Id,
+}
+
+impl Rm {
+    pub(super) fn run(self, s: &Session<'_>) -> Result<(), CliError> {
+        let list = s.refs.record::<TaskList>(&self.list)?;
+        let id = list.id;
+        s.client.delete_task_list(id)?;
+        s.global.said(
+            &Data {
+                data: Deleted { deleted: id },
+            },
+            format!(
+                "Deleted list {} and its tasks. Undo within 20 seconds: organiser lists restore {id}",
+                list.name
+            ),
+        )
+    }
+}

@@ -1,0 +1,54 @@
+//! `organiser lists`: every list with its open count, and the Inbox's.
+
+use comfy_table::Cell;
+use organiser_core::{Page, TaskCountsQuery, TaskList};
+
+use crate::commands::Session;
+use crate::error::CliError;
+use crate::output;
+use crate::refs;
+
+pub(super) struct Show;
+
+impl Show {
+    pub(super) fn run(self, s: &Session<'_>) -> Result<(), CliError> {
+        let lists = refs::every::<TaskList>(s.client)?;
+        if s.global.json {
+            // Every page's lists in one page of the API's shape.
+            let limit = lists.len().max(1);
+            return output::json(&Page {
+                items: lists,
+                next_cursor: None,
+                limit,
+                total_count: None,
+            });
+        }
+        let counts = s.client.task_counts(&TaskCountsQuery::default())?.data;
+        let open = |list: &TaskList| {
+            counts
+                .task_lists
+                .iter()
+                .find(|c| c.id == list.id)
+                .map_or(0, |c| c.open)
+        };
+        output::line(format!(
+            "Lists · Inbox {} open · {} lists",
+            counts.inbox,
+            lists.len()
+        ))?;
+        if lists.is_empty() {
+            return output::line("No lists yet: add one with `organiser lists add NAME`.");
+        }
+        let mut table = output::table(&["#", "NAME", "OPEN", "COLOUR", "ID"]);
+        for list in &lists {
+            table.add_row(vec![
+                Cell::new(list.position),
+                Cell::new(&list.name),
+                Cell::new(open(list)),
+                Cell::new(&list.color),
+                Cell::new(output::short_id(list.id)),
+            ]);
+        }
+        output::print_table(&table)
+    }
+}

@@ -1,0 +1,38 @@
+//! `organiser tasks add TITLE [--list NAME] [--start D] [--deadline D] [--expires D]`.
+
+use clap::Args;
+use organiser_core::TaskInput;
+
+use super::{DateArgs, HomeArgs};
+use crate::commands::Session;
+use crate::error::CliError;
+use crate::output;
+
+#[derive(Debug, Args)]
+pub(super) struct Add {
+    /// The title.
+    title: String,
+    #[command(flatten)]
+    dates: DateArgs,
+    /// The list to put it in.
+    #[arg(long)]
+    list: Option<String>,
+}
+
+impl Add {
+    pub(super) fn run(self, s: &Session<'_>) -> Result<(), CliError> {
+        let mut input = TaskInput::titled(self.title);
+        self.dates.apply(s.client, &mut input)?;
+        let home = HomeArgs {
+            list: self.list,
+            inbox: false,
+        };
+        home.apply(&s.refs, &mut input)?;
+        let made = s.client.create_task(&input)?;
+        let task = &made.data;
+        s.global.said(
+            &made.body,
+            format!("Added {} ({})", task.title, output::short_id(task.id)),
+        )
+    }
+}

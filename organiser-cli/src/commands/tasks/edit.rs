@@ -1,0 +1,46 @@
+//! `organiser tasks edit T [--title] [--start] [--deadline] [--expires]
+//! [--list NAME | --inbox] [--position N]`.
+
+use clap::Args;
+use organiser_core::{Task, TaskInput};
+
+use super::{DateArgs, HomeArgs, no_task};
+use crate::commands::Session;
+use crate::error::CliError;
+
+#[derive(Debug, Args)]
+pub(super) struct Edit {
+    /// Row number, ID, or part of an ID.
+    task: String,
+    /// A new title.
+    #[arg(long)]
+    title: Option<String>,
+    #[command(flatten)]
+    dates: DateArgs,
+    #[command(flatten)]
+    home: HomeArgs,
+    /// Its place among the home's open tasks (1 is the top).
+    #[arg(long)]
+    position: Option<i64>,
+}
+
+impl Edit {
+    pub(super) fn run(self, s: &Session<'_>) -> Result<(), CliError> {
+        let id = s.refs.id::<Task>(&self.task)?;
+        let mut input = TaskInput {
+            title: self.title,
+            ..TaskInput::default()
+        };
+        self.dates.apply(s.client, &mut input)?;
+        self.home.apply(&s.refs, &mut input)?;
+        input.position = self.position;
+        if input == TaskInput::default() {
+            return Err(CliError::msg(
+                "nothing to change: give --title, --start, --deadline, --expires, --list, --inbox or --position",
+            ));
+        }
+        let changed = s.client.change_task(id, &input).map_err(no_task(id))?;
+        s.global
+            .said(&changed.body, format!("Changed {}", changed.data.title))
+    }
+}

@@ -1,0 +1,228 @@
+//! `organiser tasks`: the smart views as tables (`today` by default), and
+//! adding, completing, editing, moving, deleting and restoring tasks, one
+//! file per subcommand.
+
+mod add;
+mod edit;
+mod r#move;
+mod restore;
+mod rm;
+mod status;
+mod views;
+
+use clap::{Args, Subcommand};
+use organiser_core::time::parse_date_words;
+use organiser_core::{
+    Field, Id, ListParams, Page, Task, TaskInput, TaskList, TaskOrder, TaskQuery,
+};
+
+use super::{Global, Session};
+use crate::backend::data_dir;
+use crate::client::Client;
+use crate::error::CliError;
+use crate::refs::{Family, LastListing, Naming, Refs};
+
+#[derive(Debug, Args)]
+pub(crate) struct TasksCommand {
+    #[command(subcommand)]
+    action: Option<TasksAction>,
+    /// Most tasks to show.
+    #[arg(long, global = true, default_value_t = 50)]
+    limit: u32,
+}
+
+#[derive(Debug, Subcommand)]
+enum TasksAction {
+    /// Tasks that start today or earlier (the default).
+    Today,
+    /// The Inbox, and everything overdue or due within 14 days.
+    Overview,
+    /// Tasks that start after today.
+    Planned,
+    /// Tasks with no start date, outside the Inbox.
+    Someday,
+    /// Tasks overdue or due within 14 days.
+    Due,
+    /// Closed tasks, most recently closed first.
+    Logbook,
+    /// Open tasks in the Inbox.
+    Inbox,
+    /// Open tasks of one list.
+    List(views::OneList),
+    /// Add a task (to the Inbox unless --list is given).
+    Add(add::Add),
+    /// Mark a task completed.
+    Done(status::SetStatus),
+    /// Open a closed task again.
+    Reopen(status::SetStatus),
+    /// Mark a task won't do.
+    Wontdo(status::SetStatus),
+    /// Change a task's title, dates, home or position.
+    Edit(edit::Edit),
+    /// Move a task to a list or the Inbox.
+    Move(r#move::Move),
+    /// Delete a task (it can be restored for 20 seconds).
+    Rm(rm::Rm),
+    /// Restore a task deleted in the last 20 seconds.
+    Restore(restore::Restore),
+}
+
+impl TasksCommand {
+    pub(crate) fn run(self, global: &Global) -> Result<(), CliError> {
+        use TasksAction as A;
+        let action = self.action.unwrap_or(A::Today);
+        let client = match action {
+            A::Today
+            | A::Overview
+            | A::Planned
+            | A::Someday
+            | A::Due
+            | A::Logbook
+            | A::Inbox
+            | A::List(_) => global.reader()?,
+            _ => global.writer()?,
+        };
+        let last = LastListing::new(data_dir(global.data_dir.as_deref())?);
+        let s = Session {
+            global,
+            client: &client,
+            refs: Refs::new(&client).rows(last),
+        };
+        let view = |which| views::Show {
+            which,
+            limit: self.limit,
+        };
+        match action {
+            A::Today => view(views::Which::Today).run(&s),
+            A::Overview => view(views::Which::Overview).run(&s),
+            A::Planned => view(views::Which::Planned).run(&s),
+            A::Someday => view(views::Which::Someday).run(&s),
+            A::Due => view(views::Which::Due).run(&s),
+            A::Logbook => view(views::Which::Logbook).run(&s),
+            A::Inbox => view(views::Which::Inbox).run(&s),
+            A::List(list) => view(views::Which::List(list.name)).run(&s),
+            A::Add(c) => c.run(&s),
+            A::Done(c) => c.run(&s, status::Change::Done),
+            A::Reopen(c) => c.run(&s, status::Change::Reopen),
+            A::Wontdo(c) => c.run(&s, status::Change::WontDo),
+            A::Edit(c) => c.run(&s),
+            A::Move(c) => c.run(&s),
+            A::Rm(c) => c.run(&s),
+            A::Restore(c) => c.run(&s),
+        }
+    }
+}
+
+/// Tasks are named by row number, ID or part of an ID.
+impl Family for Task {
+    const ONE: &'static str = "task";
+    const MANY: &'static str = "tasks";
+    const NAMING: Naming = Naming::Rows;
+
+    fn id(&self) -> Id {
+        self.id
+    }
+
+    fn name(&self) -> &str {
+        &self.title
+    }
+
+    fn page(client: &Client, cursor: Option<String>) -> Result<Page<Task>, CliError> {
+        let query = TaskQuery {
+            order: Some(TaskOrder::Id),
+            params: ListParams {
+                cursor,
+                limit: 100,
+                ..ListParams::default()
+            },
+            ..TaskQuery::default()
+        };
+        Ok(client.tasks(&query)?.data)
+    }
+
+    fn get(client: &Client, id: Id) -> Result<Task, CliError> {
+        Ok(client.task(id).map_err(no_task(id))?.data)
+    }
+}
+
+/// Dates as people type them: YYYY-MM-DD, today, tomorrow, friday, +3d,
+/// next week; `none` clears.
+#[derive(Debug, Args)]
+struct DateArgs {
+    /// When to start.
+    #[arg(long, allow_hyphen_values = true)]
+    start: Option<String>,
+    /// When it is due.
+    #[arg(long, allow_hyphen_values = true)]
+    deadline: Option<String>,
+    /// When it stops mattering (an open task is archived after that day).
+    #[arg(long, allow_hyphen_values = true)]
+    expires: Option<String>,
+}
+
+impl DateArgs {
+    /// Puts the typed dates into `input`, asking the server for today
+    /// only when a word needs it.
+    fn apply(&self, client: &Client, input: &mut TaskInput) -> Result<(), CliError> {
+        let mut today: Option<jiff::civil::Date> = None;
+        for (field, text) in [
+            (&mut input.start_on, &self.start),
+            (&mut input.deadline_on, &self.deadline),
+            (&mut input.expires_on, &self.expires),
+        ] {
+            let Some(text) = text else { continue };
+            if matches!(text.trim().to_lowercase().as_str(), "none" | "-" | "") {
+                *field = Field::Null;
+                continue;
+            }
+            let day = match today {
+                Some(day) => day,
+                None => *today.insert(client.me()?.data.today),
+            };
+            let date = parse_date_words(text, day).ok_or_else(|| {
+                CliError::msg(format!(
+                    "{text:?} is not a date: use YYYY-MM-DD, today, tomorrow, a weekday, +3d, +2w or next week"
+                ))
+            })?;
+            *field = Field::Value(date);
+        }
+        Ok(())
+    }
+}
+
+#[derive(Debug, Args)]
+struct HomeArgs {
+    /// A list to move it to.
+    #[arg(long, conflicts_with = "inbox")]
+    list: Option<String>,
+    /// Move it to the Inbox.
+    #[arg(long)]
+    inbox: bool,
+}
+
+impl HomeArgs {
+    /// Puts the home into `input`; whether one was given.
+    fn apply(&self, refs: &Refs<'_>, input: &mut TaskInput) -> Result<bool, CliError> {
+        if self.inbox {
+            input.task_list_id = Field::Null;
+            input.person_id = Field::Null;
+            input.project_id = Field::Null;
+            return Ok(true);
+        }
+        if let Some(name) = &self.list {
+            input.task_list_id = Field::Value(refs.id::<TaskList>(name)?);
+            return Ok(true);
+        }
+        Ok(false)
+    }
+}
+
+/// A 404 about task `id` said plainly.
+fn no_task(id: Id) -> impl Fn(CliError) -> CliError {
+    move |e| match e {
+        CliError::Api { status: 404, .. } => {
+            CliError::msg(format!("there is no task {id} (was it deleted?)"))
+        }
+        other => other,
+    }
+}

@@ -1,0 +1,33 @@
+//! `organiser tasks move T (--list NAME | --inbox) [--position N]`.
+
+use clap::Args;
+use organiser_core::{Task, TaskInput};
+
+use super::{HomeArgs, no_task};
+use crate::commands::Session;
+use crate::error::CliError;
+
+#[derive(Debug, Args)]
+pub(super) struct Move {
+    /// Row number, ID, or part of an ID.
+    task: String,
+    #[command(flatten)]
+    home: HomeArgs,
+    /// Its place there (1 is the top; default the bottom).
+    #[arg(long)]
+    position: Option<i64>,
+}
+
+impl Move {
+    pub(super) fn run(self, s: &Session<'_>) -> Result<(), CliError> {
+        let id = s.refs.id::<Task>(&self.task)?;
+        let mut input = TaskInput::default();
+        if !self.home.apply(&s.refs, &mut input)? {
+            return Err(CliError::msg("say where: --list NAME or --inbox"));
+        }
+        input.position = self.position;
+        let moved = s.client.change_task(id, &input).map_err(no_task(id))?;
+        s.global
+            .said(&moved.body, format!("Moved {}", moved.data.title))
+    }
+}

@@ -1,0 +1,28 @@
+//! `organiser tasks restore ID`: brings back a task deleted in the last 20
+//! seconds.
+
+use clap::Args;
+use organiser_core::Task;
+
+use crate::commands::Session;
+use crate::error::CliError;
+
+#[derive(Debug, Args)]
+pub(super) struct Restore {
+    /// The task's ID (as `rm` printed it).
+    id: String,
+}
+
+impl Restore {
+    pub(super) fn run(self, s: &Session<'_>) -> Result<(), CliError> {
+        let id = s.refs.id::<Task>(&self.id)?;
+        let restored = s.client.restore_task(id).map_err(|e| match e {
+            CliError::Api { status: 404, .. } => CliError::msg(format!(
+                "nothing to restore: {id} is not a task deleted in the last 20 seconds (a task deleted with its list comes back with the list)"
+            )),
+            other => other,
+        })?;
+        s.global
+            .said(&restored.body, format!("Restored {}", restored.data.title))
+    }
+}

@@ -1,0 +1,41 @@
+//! `organiser tasks rm T`: deletes a task, printing the command that
+//! undoes it within 20 seconds.
+
+use clap::Args;
+use organiser_core::{Id, Task};
+use serde::Serialize;
+
+use super::no_task;
+use crate::commands::Session;
+use crate::error::CliError;
+use crate::output::Data;
+
+#[derive(Debug, Args)]
+pub(super) struct Rm {
+    /// Row number, ID, or part of an ID.
+    task: String,
+}
+
+/// What `--json` says: `{data: {deleted: ID}}` (the API answers a delete
+/// with no body).
+#[derive(Serialize)]
+struct Deleted {
+    deleted: Id,
+}
+
+impl Rm {
+    pub(super) fn run(self, s: &Session<'_>) -> Result<(), CliError> {
+        let id = s.refs.id::<Task>(&self.task)?;
+        let before = s.client.task(id).map_err(no_task(id))?.data;
+        s.client.delete_task(id)?;
+        s.global.said(
+            &Data {
+                data: Deleted { deleted: id },
+            },
+            format!(
+                "Deleted {}. Undo within 20 seconds: organiser tasks restore {id}",
+                before.title
+            ),
+        )
+    }
+}

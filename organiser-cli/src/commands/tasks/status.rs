@@ -1,0 +1,40 @@
+//! `organiser tasks done T`, `reopen T` and `wontdo T`: one command that
+//! changes a task's status, three ways.
+
+use clap::Args;
+use organiser_core::{Task, TaskInput, TaskStatus};
+
+use super::no_task;
+use crate::commands::Session;
+use crate::error::CliError;
+
+#[derive(Debug, Args)]
+pub(super) struct SetStatus {
+    /// Row number, ID, or part of an ID.
+    task: String,
+}
+
+/// Which status, and how to say it.
+pub(super) enum Change {
+    Done,
+    Reopen,
+    WontDo,
+}
+
+impl SetStatus {
+    pub(super) fn run(self, s: &Session<'_>, change: Change) -> Result<(), CliError> {
+        let (status, verb) = match change {
+            Change::Done => (TaskStatus::Completed, "Completed"),
+            Change::Reopen => (TaskStatus::Open, "Reopened"),
+            Change::WontDo => (TaskStatus::WontDo, "Won't do:"),
+        };
+        let id = s.refs.id::<Task>(&self.task)?;
+        let input = TaskInput {
+            status: Some(status),
+            ..TaskInput::default()
+        };
+        let changed = s.client.change_task(id, &input).map_err(no_task(id))?;
+        s.global
+            .said(&changed.body, format!("{verb} {}", changed.data.title))
+    }
+}

@@ -1,0 +1,208 @@
+//! `organiser tasks [today]`, `overview`, `planned`, `someday`, `due`,
+//! `logbook`, `inbox` and `list NAME`: a view as a table, with the page's
+//! counts in a header line.
+
+use std::collections::HashMap;
+
+use clap::Args;
+use comfy_table::Cell;
+use organiser_core::time::format_timestamp;
+use organiser_core::{
+    Home, Id, ListParams, Task, TaskCounts, TaskCountsQuery, TaskList, TaskQuery, TaskStatus, View,
+};
+
+use crate::commands::Session;
+use crate::error::CliError;
+use crate::output;
+use crate::refs;
+
+/// `tasks list NAME`.
+#[derive(Debug, Args)]
+pub(super) struct OneList {
+    /// The list's name (or ID).
+    pub(super) name: String,
+}
+
+/// Which view.
+pub(super) enum Which {
+    Today,
+    Overview,
+    Planned,
+    Someday,
+    Due,
+    Logbook,
+    Inbox,
+    /// One list, by name (or ID).
+    List(String),
+}
+
+/// Shows a view.
+pub(super) struct Show {
+    pub(super) which: Which,
+    pub(super) limit: u32,
+}
+
+/// A view's title and its requests.
+struct Listing {
+    title: String,
+    tasks: TaskQuery,
+    counts: TaskCountsQuery,
+    logbook: bool,
+}
+
+impl Which {
+    fn listing(&self, s: &Session<'_>) -> Result<Listing, CliError> {
+        let view = |view: View, title: &str, counted: bool| Listing {
+            title: title.to_owned(),
+            tasks: TaskQuery {
+                view: Some(view),
+                ..TaskQuery::default()
+            },
+            counts: TaskCountsQuery {
+                view: counted.then_some(view),
+                home: None,
+            },
+            logbook: view == View::Logbook,
+        };
+        let open_in = |title: String, home: Home| Listing {
+            title,
+            tasks: TaskQuery {
+                statuses: Some(vec![TaskStatus::Open]),
+                home: Some(home),
+                ..TaskQuery::default()
+            },
+            counts: TaskCountsQuery {
+                view: None,
+                home: Some(home),
+            },
+            logbook: false,
+        };
+        Ok(match self {
+            Which::Today => view(View::Today, "Today", true),
+            Which::Overview => view(View::Overview, "Overview", true),
+            Which::Planned => view(View::Planned, "Planned", true),
+            Which::Someday => view(View::OneDay, "Someday", true),
+            Which::Due => view(View::DueSoon, "Due soon", false),
+            Which::Logbook => view(View::Logbook, "Logbook", true),
+            Which::Inbox => open_in("Inbox".to_owned(), Home::Inbox),
+            Which::List(name) => {
+                let list = s.refs.record::<TaskList>(name)?;
+                open_in(list.name, Home::List(list.id))
+            }
+        })
+    }
+}
+
+impl Show {
+    pub(super) fn run(self, s: &Session<'_>) -> Result<(), CliError> {
+        let mut listing = self.which.listing(s)?;
+        listing.tasks.params = ListParams {
+            limit: self.limit as usize,
+            count: true,
+            ..ListParams::default()
+        };
+        let page = s.client.tasks(&listing.tasks)?;
+        let tasks = &page.data.items;
+        s.refs.listed(tasks);
+        if s.global.json {
+            return output::json(&page.body);
+        }
+        let counts = s.client.task_counts(&listing.counts)?.data;
+        output::line(header(&listing.title, &counts, listing.logbook))?;
+        if tasks.is_empty() {
+            return output::line("Nothing here.");
+        }
+        let names: HashMap<Id, String> = refs::every::<TaskList>(s.client)?
+            .into_iter()
+            .map(|l| (l.id, l.name))
+            .collect();
+        let today = s.client.me()?.data.today;
+        let last = if listing.logbook {
+            ["STATUS", "CLOSED"]
+        } else {
+            ["START", "DEADLINE"]
+        };
+        let mut table = output::table(&["#", "ID", "TITLE", "HOME", last[0], last[1]]);
+        for (row, task) in tasks.iter().enumerate() {
+            let home = match task.home() {
+                Home::List(list) => names.get(&list).cloned().unwrap_or_else(|| "(list)".into()),
+                Home::Person(_) => "(person)".into(),
+                Home::Project(_) => "(project)".into(),
+                Home::Inbox => "Inbox".into(),
+            };
+            let mut cells = vec![
+                Cell::new(row + 1),
+                Cell::new(output::short_id(task.id)),
+                Cell::new(&task.title),
+                Cell::new(home),
+            ];
+            if listing.logbook {
+                cells.push(Cell::new(status(task)));
+                cells.push(Cell::new(closed(task)));
+            } else {
+                cells.push(Cell::new(date(task.start_on)));
+                let deadline = date(task.deadline_on);
+                cells.push(if task.deadline_on.is_some_and(|d| d < today) {
+                    output::red(deadline)
+                } else {
+                    Cell::new(deadline)
+                });
+            }
+            table.add_row(cells);
+        }
+        output::print_table(&table)?;
+        let total = page.data.total_count.unwrap_or(0);
+        if total > tasks.len() as u64 {
+            output::line(format!(
+                "… and {} more (--limit)",
+                total - tasks.len() as u64
+            ))?;
+        }
+        Ok(())
+    }
+}
+
+/// "Today · 3 open · 1 overdue · 2 completed today".
+fn header(title: &str, counts: &TaskCounts, logbook: bool) -> String {
+    let mut parts = vec![title.to_owned()];
+    match &counts.page {
+        Some(page) => {
+            if logbook {
+                parts.push(format!("{} completed", page.completed));
+                parts.push(format!("{} won't do", page.wont_do));
+                parts.push(format!("{} expired", page.expired));
+            } else {
+                parts.push(format!("{} open", page.open));
+                if page.overdue > 0 {
+                    parts.push(format!("{} overdue", page.overdue));
+                }
+            }
+            parts.push(format!("{} completed today", page.completed_today));
+        }
+        None => {
+            parts.push(format!("{} due soon", counts.due_soon));
+            parts.push(format!("{} overdue", counts.overdue));
+        }
+    }
+    parts.join(" · ")
+}
+
+fn date(day: Option<jiff::civil::Date>) -> String {
+    day.map(|d| d.to_string()).unwrap_or_default()
+}
+
+/// The logbook's status column.
+fn status(task: &Task) -> &'static str {
+    match task.status {
+        TaskStatus::WontDo => "won't do",
+        other => other.as_str(),
+    }
+}
+
+/// The day it closed, as the API writes it (UTC), or a dash.
+fn closed(task: &Task) -> String {
+    match task.closed_at() {
+        Some(at) => format_timestamp(at)[..10].to_owned(),
+        None => "-".to_owned(),
+    }
+}
