@@ -4,6 +4,7 @@
 
 use clap::Args;
 use organiser_core::Organiser;
+use serde::Serialize;
 
 use super::Global;
 use crate::backend::{data_dir, open_error};
@@ -13,14 +14,29 @@ use crate::output;
 #[derive(Debug, Args)]
 pub(crate) struct Compact {}
 
+/// `--json`: `{data: {before_bytes, after_bytes}}`.
+#[derive(Serialize)]
+struct Data {
+    data: Sizes,
+}
+
+#[derive(Serialize)]
+struct Sizes {
+    before_bytes: u64,
+    after_bytes: u64,
+}
+
 impl Compact {
     pub(crate) fn run(self, global: &Global) -> Result<(), CliError> {
         let dir = data_dir(global.data_dir.as_deref())?;
         let done = Organiser::compact(&dir).map_err(|e| open_error(&dir, e))?;
         if global.json {
-            return output::json(&serde_json::json!({
-                "data": {"before_bytes": done.before, "after_bytes": done.after}
-            }));
+            return output::json(&Data {
+                data: Sizes {
+                    before_bytes: done.before,
+                    after_bytes: done.after,
+                },
+            });
         }
         output::line(format!(
             "Compacted {}: {} -> {} ({} given back)",
