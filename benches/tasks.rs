@@ -170,6 +170,8 @@ fn run() -> Result<(), String> {
         .map_err(|e| format!("scratch directory: {e}"))?;
     copy_dir(&settings.store_dir, scratch.path())?;
 
+    let compaction = measure_compaction(&settings)?;
+
     let mut rows = Vec::new();
     let cli_requests = {
         let org = open(&settings.store_dir, now)?;
@@ -193,7 +195,49 @@ fn run() -> Result<(), String> {
     let cli = measure_cli(&settings, &mut rows)?;
 
     print_report(&settings, &meta, size, &rows, bench_peak, &cli);
+    println!("{}", compaction.summary());
     Ok(())
+}
+
+/// `organiser compact` on a copy of the store: its size before and after,
+/// and how long it took.
+struct CompactionFigures {
+    before: DirSize,
+    after: DirSize,
+    took: Duration,
+}
+
+impl CompactionFigures {
+    fn summary(&self) -> String {
+        format!(
+            "organiser compact: {} -> {} on disk ({} -> {} allocated) in {:.2} s",
+            mib(self.before.bytes),
+            mib(self.after.bytes),
+            mib(self.before.allocated),
+            mib(self.after.allocated),
+            self.took.as_secs_f64()
+        )
+    }
+}
+
+fn measure_compaction(settings: &Settings) -> Result<CompactionFigures, String> {
+    let copy = tempfile::Builder::new()
+        .prefix("bench-store-compact-")
+        .tempdir_in(&settings.target_dir)
+        .map_err(|e| format!("compaction directory: {e}"))?;
+    copy_dir(&settings.store_dir, copy.path())?;
+    let before = dir_size(copy.path());
+    let started = Instant::now();
+    Organiser::compact(copy.path()).map_err(|e| format!("compacting: {e}"))?;
+    let took = started.elapsed();
+    let after = dir_size(copy.path());
+    let figures = CompactionFigures {
+        before,
+        after,
+        took,
+    };
+    println!("{}", figures.summary());
+    Ok(figures)
 }
 
 /// The key the bench's licence is signed with (the store is licensed, as
