@@ -2,10 +2,12 @@
 //!
 //! - [`mirror`]: a client that mirrors the store with `updated_since` and
 //!   `GET /deletions` ends equal to it, whatever happened in between.
+//! - [`requests`]: no request fails badly: never a panic or a 500, always
+//!   the spec's error shape, and a refused request changes nothing.
 //!
 //! The sequences come from one generator of store operations ([`ops`]); a
-//! later resource joins by adding its operations there and its collection
-//! to [`mirror::COLLECTIONS`] (see the doc of [`ops`]).
+//! later resource joins both properties by adding its operations there and
+//! its collection to [`mirror::COLLECTIONS`] (see the doc of [`ops`]).
 //!
 //! `PROPTEST_CASES` sets the number of cases of every property; without it
 //! each runs a short default sized for CI.
@@ -13,6 +15,7 @@
 mod fixture;
 mod mirror;
 mod ops;
+mod requests;
 
 use proptest::test_runner::{Config, FileFailurePersistence};
 

@@ -9,7 +9,8 @@
 //!
 //! # How a later resource joins
 //!
-//! A resource (people, projects, notes, ...) joins in two places:
+//! A resource (people, projects, notes, ...) joins both properties in three
+//! places, all of them here or in one table:
 //!
 //! 1. Here: an enum of its operations (create, every kind of change,
 //!    delete, restore, ...) with [`Pick`]s for the records they touch, a
@@ -20,6 +21,9 @@
 //!    deletion type, and the filtered listings that split it, when the
 //!    unfiltered one is not the only way to see every record). The mirror
 //!    then syncs it, checks it, and counts it in the figures.
+//! 3. In [`crate::requests::ROUTES`]: its routes, with the error statuses
+//!    the spec lists for each. Its records' IDs reach the paths by
+//!    themselves, through [`World::any_id`].
 
 use std::collections::{BTreeMap, BTreeSet};
 
@@ -157,7 +161,7 @@ pub(crate) enum ClockMove {
     Days(u8),
 }
 
-fn clock_move() -> BoxedStrategy<ClockMove> {
+pub(crate) fn clock_move() -> BoxedStrategy<ClockMove> {
     prop_oneof![
         3 => (1u16..=1500).prop_map(ClockMove::Millis),
         2 => (1u16..=120).prop_map(ClockMove::Seconds),
@@ -476,6 +480,17 @@ impl World {
             return UNKNOWN_ID.to_owned();
         }
         ids[ids.len() - 1 - usize::from(n) % ids.len()].clone()
+    }
+
+    /// Any ID made so far, in any collection (`n` modulo how many).
+    pub(crate) fn any_id(&self, n: usize) -> Option<&str> {
+        let all: Vec<&String> = self.made.values().flatten().collect();
+        (!all.is_empty()).then(|| all[n % all.len()].as_str())
+    }
+
+    /// Remembers a record of `collection` made by a request of its own.
+    pub(crate) fn remember(&mut self, collection: &'static str, id: &str) {
+        self.made.entry(collection).or_default().push(id.to_owned());
     }
 
     fn today(&self) -> Date {
