@@ -114,6 +114,9 @@ pub(crate) enum Op {
     TaskList(TaskListOp),
     Task(TaskOp),
     Clock(ClockMove),
+    /// The owner moves to the nth zone of [`ZONES`]: today may go back or
+    /// skip a day without the clock moving.
+    Zone(u8),
 }
 
 /// A few creates that start a sequence, so that its other operations
@@ -139,6 +142,7 @@ pub(crate) fn op() -> BoxedStrategy<Op> {
         3 => task_list_op().prop_map(Op::TaskList),
         8 => task_op().prop_map(Op::Task),
         2 => clock_move().prop_map(Op::Clock),
+        1 => any::<u8>().prop_map(Op::Zone),
     ]
     .boxed()
 }
@@ -536,6 +540,10 @@ impl World {
         };
         Some(match op {
             Op::Clock(_) => return None,
+            Op::Zone(n) => plain(
+                Call::new(Method::Patch, "/me")
+                    .body(json!({ "me": { "time_zone": ZONES[usize::from(*n) % ZONES.len()].0 } })),
+            ),
             Op::TaskList(op) => match op {
                 TaskListOp::Create {
                     name,
