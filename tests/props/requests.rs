@@ -4,8 +4,11 @@
 //! list parameters, views, unknown keys, huge numbers, bad dates, cursors
 //! from other listings) and any body (well-formed and malformed values of
 //! every JSON type, wrong wrappers, huge strings, NUL characters, nested
-//! junk), as the owner at the machine, with an API token or with nothing,
-//! on a store that a random sequence of operations filled. Then:
+//! junk, near misses of good requests, the previous request again with
+//! its `Idempotency-Key`), as the owner at the machine, with an API
+//! token, a web session or nothing, on a store that a random sequence of
+//! operations filled (now and then read-only: no licence, trial over).
+//! Then:
 //!
 //! - the answer is never a panic nor a 500, and its status is one the
 //!   spec's Errors table has;
@@ -567,6 +570,9 @@ enum Kind {
     /// The request of a store operation, with these fields put into (or
     /// over) its record's: near misses of good requests.
     Near { op: Op, junk: Vec<(Text, J)> },
+    /// The previous request again, with its `Idempotency-Key`: the same
+    /// (`None`), or with another body (a reused key).
+    Again { body: Option<Option<J>> },
 }
 
 /// One random request.
@@ -616,7 +622,7 @@ fn req() -> BoxedStrategy<Req> {
             .prop_map(Raw::Junk),
     ];
     let idempotency_key = prop::option::weighted(
-        0.15,
+        0.25,
         prop_oneof![
             4 => prop::sample::select(vec!["k1", "k2", "k3"]).prop_map(Text::Lit),
             1 => prop::sample::select(vec!["", "with space", "caf\u{e9}", "\u{0}"]).prop_map(Text::Lit),
@@ -633,6 +639,7 @@ fn req() -> BoxedStrategy<Req> {
         3 => (method, path_gen(), body()).prop_map(|(method, path, body)| Kind::Random { method, path, body }),
         2 => (ops::op(), prop::collection::vec((key(), json_value()), 0..3))
             .prop_map(|(op, junk)| Kind::Near { op, junk }),
+        1 => prop::option::weighted(0.5, body()).prop_map(|body| Kind::Again { body }),
     ];
     (
         kind,
@@ -655,6 +662,9 @@ fn req() -> BoxedStrategy<Req> {
 struct Case {
     start: Start,
     setup: Vec<Op>,
+    /// The licence removed and the trial over before the requests: every
+    /// write but the exempt ones is 403 `read_only`.
+    read_only: bool,
     requests: Vec<(Option<ClockMove>, Req)>,
 }
 
@@ -664,11 +674,13 @@ fn case() -> BoxedStrategy<Case> {
         ops::start(),
         ops::seed(),
         prop::collection::vec(ops::op(), 0..12),
+        prop::bool::weighted(0.1),
         prop::collection::vec((clock, req()), 1..=30),
     )
-        .prop_map(|(start, seed, more, requests)| Case {
+        .prop_map(|(start, seed, more, read_only, requests)| Case {
             start,
             setup: seed.into_iter().chain(more).collect(),
+            read_only,
             requests,
         })
         .boxed()
@@ -681,6 +693,8 @@ struct Session {
     world: World,
     cursors: Vec<String>,
     token_secret: String,
+    /// Method, path, body and key of the previous request.
+    last: Option<(Method, String, Option<Value>, Option<String>)>,
 }
 
 impl Session {
@@ -754,9 +768,19 @@ impl Session {
         }
     }
 
-    /// Method, path and body of a request.
-    fn target(&self, kind: &Kind) -> (Method, String, Option<Value>) {
-        match kind {
+    /// Method, path, body and (for a repeat) key of a request.
+    fn target(&self, kind: &Kind) -> (Method, String, Option<Value>, Option<String>) {
+        let (method, path, body) = match kind {
+            Kind::Again { body } => {
+                if let Some((method, path, last_body, key)) = &self.last {
+                    let body = match body {
+                        None => last_body.clone(),
+                        Some(b) => b.as_ref().map(|b| self.json(b)),
+                    };
+                    return (*method, path.clone(), body, key.clone());
+                }
+                (Get, "/tasks".to_owned(), None)
+            }
             Kind::Random { method, path, body } => {
                 let method = method
                     .or_else(|| ROUTES.get(path.route).map(|r| r.methods[0]))
@@ -765,7 +789,7 @@ impl Session {
             }
             Kind::Near { op, junk } => {
                 let Some(planned) = self.world.call_for(op) else {
-                    return (Get, "/tasks".to_owned(), None);
+                    return (Get, "/tasks".to_owned(), None, None);
                 };
                 let mut body = planned.call.body;
                 if let Some(record) = body
@@ -780,7 +804,8 @@ impl Session {
                 }
                 (planned.call.method, planned.call.path, body)
             }
-        }
+        };
+        (method, path, body, None)
     }
 
     fn path(&self, p: &PathGen) -> String {
@@ -1064,6 +1089,7 @@ struct Figures {
     requests: u64,
     undecodable: u64,
     statuses: BTreeMap<u16, u64>,
+    codes: BTreeMap<String, u64>,
     unchanged_checks: u64,
     routes: BTreeMap<String, u64>,
 }
@@ -1078,10 +1104,21 @@ fn run(case: &Case, fig: &mut Figures) -> Result<(), TestCaseError> {
         .org
         .create_token(&Auth::Local, "props", None)
         .map_err(|e| TestCaseError::fail(format!("a token: {e}")))?;
+    if case.read_only {
+        world.store.call(&Call::new(Delete, "/licence")).expect(200);
+        world.store.clock.advance_secs(15 * 86_400);
+        let licence = world.store.call(&Call::get("/licence")).expect(200);
+        ensure!(
+            licence.data()["state"] == "read_only",
+            "not read-only: {}",
+            licence.body
+        );
+    }
     let mut s = Session {
         world,
         cursors: Vec::new(),
         token_secret: token.secret,
+        last: None,
     };
     fig.cases += 1;
     for (clock, r) in &case.requests {
@@ -1092,7 +1129,7 @@ fn run(case: &Case, fig: &mut Figures) -> Result<(), TestCaseError> {
         // Settle what the clock made due, at the instant of the request.
         store.call(&Call::get("/tasks")).expect(200);
 
-        let (method, path, body) = s.target(&r.kind);
+        let (method, path, body, again_key) = s.target(&r.kind);
         let raw_query = s.query(r);
         fig.requests += 1;
         let query = match Query::parse(&raw_query) {
@@ -1129,7 +1166,16 @@ fn run(case: &Case, fig: &mut Figures) -> Result<(), TestCaseError> {
         };
         let mut request = Request::new(method, path.clone(), auth).with_query(query);
         request.body = body;
-        request.idempotency_key = r.key.as_ref().map(|k| s.text(k));
+        request.idempotency_key = match &r.kind {
+            Kind::Again { .. } => again_key,
+            _ => r.key.as_ref().map(|k| s.text(k)),
+        };
+        s.last = Some((
+            method,
+            path.clone(),
+            request.body.clone(),
+            request.idempotency_key.clone(),
+        ));
 
         let before = store
             .org
@@ -1175,6 +1221,9 @@ fn run(case: &Case, fig: &mut Figures) -> Result<(), TestCaseError> {
         )
         .map_err(|e| TestCaseError::fail(format!("{e}\nrequest: {}\nanswer: {answer}", shown())))?;
         *fig.statuses.entry(reply.status).or_default() += 1;
+        if let Some(code) = reply.body["error"]["code"].as_str() {
+            *fig.codes.entry(code.to_owned()).or_default() += 1;
+        }
         if let Some((route, true)) = matched(method, &path) {
             *fig.routes
                 .entry(format!(
@@ -1225,12 +1274,13 @@ fn no_request_fails_badly_and_a_refused_one_changes_nothing() {
     let outcome = runner.run(&case(), |case| run(&case, &mut figures.borrow_mut()));
     let f = figures.into_inner();
     eprintln!(
-        "no request fails badly: {} cases in {:.1?}; {} requests ({} with a query that does not decode); statuses {:?}; {} exports compared; {} (method, route, status) seen",
+        "no request fails badly: {} cases in {:.1?}; {} requests ({} with a query that does not decode); statuses {:?}; codes {:?}; {} exports compared; {} (method, route, status) seen",
         f.cases,
         began.elapsed(),
         f.requests,
         f.undecodable,
         f.statuses,
+        f.codes,
         f.unchanged_checks,
         f.routes.len(),
     );
