@@ -28,6 +28,15 @@
 //! after the first page was read is at or after that bound, and every
 //! change made before it is read by the pass (its key lies ahead of the
 //! cursor). With nothing on the first page the bound stays as it was.
+//! The first pass sends the epoch rather than no bound: without
+//! `updated_since` a list has its own order (`position` for task lists and
+//! tasks), which changes under a client paging through it.
+//!
+//! A delete that is undone removes its deletion record, and the restored
+//! record gets a new `updated_at`: the list feed brings it back, whatever
+//! the deletions feed read in between. Applying each page as it comes is
+//! enough, because a record is listed only while live and its deletion
+//! record exists only while it is deleted.
 //! [`a_mark_from_the_whole_pass_misses_a_change_behind_the_cursor`] shows
 //! the record the whole pass's largest `updated_at` would lose.
 //!
