@@ -1,0 +1,31 @@
+//! Property tests over the whole JSON API, through `Organiser::handle`:
+//!
+//! - [`mirror`]: a client that mirrors the store with `updated_since` and
+//!   `GET /deletions` ends equal to it, whatever happened in between.
+//! - [`requests`]: no request fails badly: never a panic or a 500, always
+//!   the spec's error shape, and a refused request changes nothing.
+//!
+//! The sequences come from one generator of store operations ([`ops`]); a
+//! later resource joins both properties by adding its operations there and
+//! its collection to [`mirror::COLLECTIONS`] (see the doc of [`ops`]).
+//!
+//! `PROPTEST_CASES` sets the number of cases of every property; without it
+//! each runs a short default sized for CI.
+
+mod fixture;
+mod mirror;
+mod ops;
+mod requests;
+
+use proptest::test_runner::{Config, FileFailurePersistence};
+
+/// The config of one property: `PROPTEST_CASES` when set, else `ci_cases`;
+/// failures are kept under `tests/props/proptest-regressions/`.
+pub(crate) fn config(ci_cases: u32, regressions: &'static str) -> Config {
+    let mut config = Config::default();
+    if std::env::var_os("PROPTEST_CASES").is_none() {
+        config.cases = ci_cases;
+    }
+    config.failure_persistence = Some(Box::new(FileFailurePersistence::Direct(regressions)));
+    config
+}

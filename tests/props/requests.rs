@@ -1,0 +1,1363 @@
+//! No request fails badly: any method on any path of the route table (with
+//! the IDs of records that exist, were deleted or never did, malformed
+//! ones, extra or missing segments), with any query (good and malformed
+//! list parameters, views, unknown keys, huge numbers, bad dates, cursors
+//! from other listings) and any body (well-formed and malformed values of
+//! every JSON type, wrong wrappers, huge strings, NUL characters, nested
+//! junk, near misses of good requests, the previous request again with
+//! its `Idempotency-Key`), as the owner at the machine, with an API
+//! token, a web session or nothing, on a store that a random sequence of
+//! operations filled (now and then read-only: no licence, trial over).
+//! Then:
+//!
+//! - the answer is never a panic nor a 500, and its status is one the
+//!   spec's Errors table has;
+//! - a 4xx body is exactly `{error: {code, message, details?}}`, its
+//!   `code` one the spec lists for that status, `details` (required for
+//!   `invalid_parameter` and `validation_failed`) phrases by field;
+//! - an unknown route, or a method its path does not take, is 404
+//!   `not_found`; without credentials everything but discovery is 401;
+//!   on a route of the spec, the status is among those its endpoint lists;
+//! - a request that fails (status >= 400), and any GET, leaves the store
+//!   byte for byte as it was (`Organiser::raw_export`). Reads of tasks
+//!   first settle what the clock made due (a write), so each request is
+//!   preceded by a settling `GET /tasks` at the same instant, and the clock
+//!   does not move between the "before" export and the request.
+//!
+//! A query that does not decode (a parameter given twice) is answered by
+//! the adapter with the error `Query::parse` gives; that error is checked
+//! for its shape too, and the request goes no further, as over HTTP.
+//! Bytes that are not JSON at all, content types, and body sizes are the
+//! server's to refuse (`invalid_json`, 415, 413) and are not reached
+//! through `Organiser::handle`.
+
+use std::cell::RefCell;
+use std::collections::BTreeMap;
+use std::time::Instant;
+
+use organiser::{Auth, Method, Query, Request, Response};
+use proptest::prelude::*;
+use proptest::test_runner::{TestCaseError, TestError, TestRunner};
+use serde_json::{Map, Number, Value, json};
+
+use crate::fixture::{Call, Reply};
+use crate::ops::{self, ClockMove, Op, Start, UNKNOWN_ID, World};
+
+const REGRESSIONS: &str = concat!(
+    env!("CARGO_MANIFEST_DIR"),
+    "/tests/props/proptest-regressions/requests.txt"
+);
+
+macro_rules! ensure {
+    ($cond:expr, $($fmt:tt)+) => {
+        if !$cond {
+            return Err(TestCaseError::fail(format!($($fmt)+)));
+        }
+    };
+}
+
+use Method::{Delete, Get, Patch, Post, Put};
+
+/// A route: the methods its path takes, the path (`{id}` for a record's
+/// ID, `{n}` for a token's number), the error statuses the spec lists for
+/// it (`None` for the routes docs/api.md adds, held to the Errors table
+/// alone), whether it is a list, and the collection a 201 adds to.
+pub(crate) struct Route {
+    methods: &'static [Method],
+    path: &'static str,
+    errors: Option<&'static [u16]>,
+    list: bool,
+    creates: Option<&'static str>,
+}
+
+const fn route(methods: &'static [Method], path: &'static str, errors: &'static [u16]) -> Route {
+    Route {
+        methods,
+        path,
+        errors: Some(errors),
+        list: false,
+        creates: None,
+    }
+}
+
+const fn ours(methods: &'static [Method], path: &'static str) -> Route {
+    Route {
+        methods,
+        path,
+        errors: None,
+        list: false,
+        creates: None,
+    }
+}
+
+const fn list(path: &'static str, errors: &'static [u16]) -> Route {
+    Route {
+        methods: &[Get],
+        path,
+        errors: Some(errors),
+        list: true,
+        creates: None,
+    }
+}
+
+const fn create(path: &'static str, errors: &'static [u16], creates: &'static str) -> Route {
+    Route {
+        methods: &[Post],
+        path,
+        errors: Some(errors),
+        list: false,
+        creates: Some(creates),
+    }
+}
+
+const READ: &[u16] = &[401, 429];
+const READ_ONE: &[u16] = &[401, 404, 429];
+const LIST: &[u16] = &[400, 401, 429];
+const CHANGE_SETTING: &[u16] = &[400, 401, 403, 415, 422, 429];
+const CREATE: &[u16] = &[400, 401, 403, 409, 415, 422, 429];
+const CHANGE: &[u16] = &[400, 401, 403, 404, 415, 422, 429];
+const DELETE: &[u16] = &[401, 403, 404, 429];
+
+/// The route table of organiser-core/src/api/routes.rs, with the spec's
+/// error statuses per endpoint (documents 1 and 2). A later resource adds
+/// its routes here.
+pub(crate) const ROUTES: &[Route] = &[
+    route(&[Get], "/.well-known/organiser", &[]),
+    route(&[Get], "/me", READ),
+    ours(&[Patch, Put], "/me"),
+    ours(&[Put, Patch], "/me/username"),
+    ours(&[Put, Patch], "/me/password"),
+    route(&[Get], "/appearance", READ),
+    route(&[Patch, Put], "/appearance", CHANGE_SETTING),
+    ours(&[Get], "/api_tokens"),
+    ours(&[Post], "/api_tokens"),
+    ours(&[Delete], "/api_tokens/{n}"),
+    route(&[Get], "/system", READ),
+    route(&[Patch, Put], "/system", CHANGE_SETTING),
+    route(&[Post], "/system/update_check", &[401, 403, 415, 422, 429]),
+    route(&[Get], "/licence", READ),
+    ours(&[Put, Patch], "/licence"),
+    ours(&[Delete], "/licence"),
+    ours(&[Post], "/licence/onboarding"),
+    route(&[Get], "/vocabulary", READ),
+    route(&[Get], "/licences", READ),
+    list("/deletions", LIST),
+    list("/task_lists", LIST),
+    create("/task_lists", CREATE, "task_lists"),
+    route(&[Get], "/task_lists/{id}", READ_ONE),
+    route(&[Patch, Put], "/task_lists/{id}", CHANGE),
+    route(&[Delete], "/task_lists/{id}", DELETE),
+    route(
+        &[Post],
+        "/task_lists/{id}/restoration",
+        &[400, 401, 403, 404, 409, 415, 422, 429],
+    ),
+    list("/tasks", LIST),
+    create("/tasks", CREATE, "tasks"),
+    route(&[Get], "/tasks/{id}", READ_ONE),
+    route(&[Patch, Put], "/tasks/{id}", CHANGE),
+    route(&[Delete], "/tasks/{id}", DELETE),
+    route(
+        &[Post],
+        "/tasks/{id}/restoration",
+        &[400, 401, 403, 404, 409, 415, 429],
+    ),
+    route(&[Get], "/task_counts", LIST),
+];
+
+/// Paths of the spec that this build does not serve yet (404), and others
+/// that no route has.
+const UNSERVED: &[&str] = &[
+    "/projects",
+    "/projects/{id}",
+    "/projects/{id}/activity",
+    "/people",
+    "/notes/{id}/restoration",
+    "/search",
+    "/categories",
+    "/project_task_counts",
+    "/session",
+    "/",
+    "/api/v1/tasks",
+    "/TASKS",
+    "/tasks/{id}/restoration/{id}",
+    "/task_lists/{id}/tasks",
+    "/.well-known/other",
+];
+
+/// The spec's Errors table: the codes each status may carry.
+fn codes(status: u16) -> &'static [&'static str] {
+    match status {
+        400 => &["invalid_parameter", "invalid_json"],
+        401 => &["unauthorized"],
+        403 => &["session_required", "read_only"],
+        404 => &["not_found"],
+        409 => &[
+            "conflict",
+            "folder_not_empty",
+            "in_use",
+            "idempotency_key_in_use",
+        ],
+        411 => &["length_required"],
+        413 => &["payload_too_large"],
+        415 => &["unsupported_media_type"],
+        422 => &[
+            "validation_failed",
+            "idempotency_key_reused",
+            "provider_error",
+            "key_required",
+            "already_added",
+        ],
+        429 => &["rate_limited"],
+        _ => &[],
+    }
+}
+
+// ---------------------------------------------------------------- generators
+
+/// A text, made when the request is: literal, generated, or drawn from the
+/// store (IDs, dates relative to now, cursors seen).
+#[derive(Debug, Clone)]
+enum Text {
+    Lit(&'static str),
+    Own(String),
+    Id(IdRef),
+    /// Now plus this many hours, as a timestamp.
+    Instant(i16),
+    /// Today plus this many days, as a date.
+    Day(i8),
+    /// A cursor seen in an earlier answer (any listing's), or a made-up one.
+    Cursor(u8),
+    /// This character this many times.
+    Huge(u32, char),
+}
+
+/// An ID in a path, query or body.
+#[derive(Debug, Clone)]
+enum IdRef {
+    /// Of a record made (live, deleted or purged).
+    Made(u8),
+    /// Of a record made, in lower case.
+    Lower(u8),
+    Unknown,
+    Malformed(&'static str),
+}
+
+const MALFORMED_IDS: &[&str] = &[
+    "",
+    "0",
+    "1",
+    "2",
+    "-1",
+    "18446744073709551615",
+    "18446744073709551616",
+    "not-an-id",
+    "01ARZ3NDEKTSV4RRFFQ69G5FA",
+    "01ARZ3NDEKTSV4RRFFQ69G5FAVX",
+    "01ARZ3NDEKTSV4RRFFQ69G5FAU",
+    "01ARZ3NDEKTSV4RRFFQ69G5FA\u{e9}",
+    "01ARZ3NDEKTSV4RRFFQ69G5F\u{e9}",
+    "01ARZ3NDEKTSV4RRFFQ69G5FA\u{0}",
+    "80000000000000000000000000",
+    "ZZZZZZZZZZZZZZZZZZZZZZZZZZ",
+    "\u{0}",
+    "..",
+    "%2F",
+    "restoration",
+];
+
+fn id_ref() -> BoxedStrategy<IdRef> {
+    prop_oneof![
+        6 => any::<u8>().prop_map(IdRef::Made),
+        1 => any::<u8>().prop_map(IdRef::Lower),
+        1 => Just(IdRef::Unknown),
+        3 => prop::sample::select(MALFORMED_IDS).prop_map(IdRef::Malformed),
+    ]
+    .boxed()
+}
+
+const WORDS: &[&str] = &[
+    "",
+    " ",
+    "  a   b  ",
+    "true",
+    "false",
+    "TRUE",
+    "1",
+    "0",
+    "-1",
+    "null",
+    "open",
+    "completed",
+    "wont_do",
+    "archived",
+    "open,completed",
+    "open,",
+    ",",
+    "open,open",
+    "asc",
+    "desc",
+    "ASC",
+    "position",
+    "id",
+    "name",
+    "updated_at",
+    "created_at",
+    "start_on",
+    "deadline_on",
+    "closed_at",
+    "completed_at",
+    "edited_at",
+    "overview",
+    "today",
+    "planned",
+    "one_day",
+    "due_soon",
+    "due_not_today",
+    "today_queue",
+    "logbook",
+    "Logbook",
+    "100",
+    "101",
+    "99999999999999999999999999999",
+    "1e3",
+    "0x10",
+    " 5",
+    "+5",
+    "\u{ff11}",
+    "2026-03-10",
+    "2026-03-10T09:00:00",
+    "2026-13-01T00:00:00Z",
+    "2026-02-30T00:00:00Z",
+    "2026-03-10T24:00:00Z",
+    "2026-03-10T09:00:00+25:00",
+    "9999-12-31T23:59:59.999Z",
+    "-009999-01-01T00:00:00Z",
+    "+010000-01-01T00:00:00Z",
+    "0000-01-01T00:00:00Z",
+    "1970-01-01T00:00:00Z",
+    "2026-03-10T09:00:00.1234567891Z",
+    "yesterday",
+    "iris",
+    "coral",
+    "jade",
+    "system",
+    "dark",
+    "light",
+    "match",
+    "stable",
+    "beta",
+    "1.2.3",
+    "1.2.3-beta.1",
+    "London",
+    "Europe/London",
+    "Nowhere/Else",
+    "inbox",
+    "a\u{0}b",
+    "\u{0}",
+    "<img src=x>",
+    "<p>hi</p>",
+    "caf\u{e9}",
+    "\u{1F600}",
+    "%",
+    "&",
+    "=",
+    "+",
+    "#tag",
+    "@Name",
+    "^Project",
+    "\\",
+    "\"",
+];
+
+fn text() -> BoxedStrategy<Text> {
+    prop_oneof![
+        8 => prop::sample::select(WORDS).prop_map(Text::Lit),
+        2 => "\\PC{0,12}".prop_map(Text::Own),
+        1 => any::<String>().prop_map(|s| Text::Own(s.chars().take(40).collect())),
+        3 => id_ref().prop_map(Text::Id),
+        2 => (-48i16..=48).prop_map(Text::Instant),
+        2 => (-5i8..=20).prop_map(Text::Day),
+        2 => any::<u8>().prop_map(Text::Cursor),
+        1 => (
+            prop::sample::select(vec![27u32, 101, 201, 256, 2049, 70_000]),
+            prop::sample::select(vec!['a', ' ', '\u{0}', '\u{e9}', '<']),
+        )
+            .prop_map(|(n, c)| Text::Huge(n, c)),
+    ]
+    .boxed()
+}
+
+/// A JSON value, resolved when the request is made.
+#[derive(Debug, Clone)]
+enum J {
+    Null,
+    Bool(bool),
+    Int(i64),
+    Big(u64),
+    Float(f64),
+    Str(Text),
+    Arr(Vec<J>),
+    Obj(Vec<(Text, J)>),
+    /// Arrays (or objects) nested this deep.
+    Deep(u8, bool),
+}
+
+const FIELDS: &[&str] = &[
+    "title",
+    "name",
+    "status",
+    "start_on",
+    "deadline_on",
+    "expires_on",
+    "task_list_id",
+    "person_id",
+    "project_id",
+    "position",
+    "description_html",
+    "document_ids",
+    "document_uploads",
+    "color",
+    "icon",
+    "accent",
+    "theme",
+    "code_theme",
+    "channel",
+    "update_checks",
+    "dismissed_version",
+    "time_zone",
+    "expires_at",
+    "key",
+    "username",
+    "password",
+    "current_password",
+    "id",
+    "updated_at",
+    "",
+];
+
+const WRAPPERS: &[&str] = &[
+    "task",
+    "task_list",
+    "me",
+    "appearance",
+    "system",
+    "api_token",
+    "tasks",
+    "project",
+    "",
+    "data",
+];
+
+fn key() -> BoxedStrategy<Text> {
+    prop_oneof![
+        6 => prop::sample::select(FIELDS).prop_map(Text::Lit),
+        1 => text(),
+    ]
+    .boxed()
+}
+
+fn leaf() -> BoxedStrategy<J> {
+    prop_oneof![
+        2 => Just(J::Null),
+        2 => any::<bool>().prop_map(J::Bool),
+        3 => (-3i64..=12).prop_map(J::Int),
+        1 => prop::sample::select(vec![i64::MIN, i64::MAX, -1 << 53, 1 << 53]).prop_map(J::Int),
+        1 => prop::sample::select(vec![u64::MAX, 1 << 63]).prop_map(J::Big),
+        1 => prop::sample::select(vec![0.5, -0.0, 1e308, -1e-308, 2.0]).prop_map(J::Float),
+        8 => text().prop_map(J::Str),
+        1 => ((1u8..=120), any::<bool>()).prop_map(|(d, arr)| J::Deep(d, arr)),
+    ]
+    .boxed()
+}
+
+fn json_value() -> BoxedStrategy<J> {
+    leaf()
+        .prop_recursive(3, 24, 4, |inner| {
+            prop_oneof![
+                prop::collection::vec(inner.clone(), 0..4).prop_map(J::Arr),
+                prop::collection::vec((key(), inner), 0..4).prop_map(J::Obj),
+            ]
+        })
+        .boxed()
+}
+
+fn fields() -> BoxedStrategy<Vec<(Text, J)>> {
+    prop::collection::vec((key(), json_value()), 0..6).boxed()
+}
+
+fn body() -> BoxedStrategy<Option<J>> {
+    let wrapper = || prop::sample::select(WRAPPERS).prop_map(Text::Lit);
+    prop_oneof![
+        4 => Just(None),
+        6 => (wrapper(), fields()).prop_map(|(w, f)| Some(J::Obj(vec![(w, J::Obj(f))]))),
+        2 => fields().prop_map(|f| Some(J::Obj(f))),
+        1 => (wrapper(), json_value()).prop_map(|(w, v)| Some(J::Obj(vec![(w, v)]))),
+        1 => json_value().prop_map(Some),
+    ]
+    .boxed()
+}
+
+/// Which route a path is made from, and how it is bent.
+#[derive(Debug, Clone)]
+struct PathGen {
+    /// Index into [`ROUTES`] then [`UNSERVED`].
+    route: usize,
+    ids: (IdRef, IdRef),
+    bend: Bend,
+}
+
+#[derive(Debug, Clone)]
+enum Bend {
+    None,
+    TrailingSlash,
+    DoubleSlash,
+    NoLeadingSlash,
+    Extra(Text),
+    DropLast,
+    Replace(Text),
+    /// Seven or more segments.
+    Long(u8),
+}
+
+fn path_gen() -> BoxedStrategy<PathGen> {
+    let routes = prop_oneof![
+        6 => 0..ROUTES.len(),
+        1 => ROUTES.len()..ROUTES.len() + UNSERVED.len(),
+    ];
+    let bend = prop_oneof![
+        20 => Just(Bend::None),
+        1 => Just(Bend::TrailingSlash),
+        1 => Just(Bend::DoubleSlash),
+        1 => Just(Bend::NoLeadingSlash),
+        2 => text().prop_map(Bend::Extra),
+        1 => Just(Bend::DropLast),
+        1 => text().prop_map(Bend::Replace),
+        1 => (7u8..=12).prop_map(Bend::Long),
+    ];
+    (routes, (id_ref(), id_ref()), bend)
+        .prop_map(|(route, ids, bend)| PathGen { route, ids, bend })
+        .boxed()
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Who {
+    Local,
+    Token,
+    /// A web session (which the adapter checked): no `Idempotency-Key`.
+    Session,
+    Nobody,
+}
+
+/// What to append to the encoded query, raw.
+#[derive(Debug, Clone)]
+enum Raw {
+    None,
+    /// The first parameter again.
+    Twice,
+    Junk(&'static str),
+}
+
+/// What a request is made from.
+#[derive(Debug, Clone)]
+enum Kind {
+    /// Any method (`None`: the route's first), any path, any body.
+    Random {
+        method: Option<Method>,
+        path: PathGen,
+        body: Option<J>,
+    },
+    /// The request of a store operation, with these fields put into (or
+    /// over) its record's: near misses of good requests.
+    Near { op: Op, junk: Vec<(Text, J)> },
+    /// The previous request again, with its `Idempotency-Key`: the same
+    /// (`None`), or with another body (a reused key).
+    Again { body: Option<Option<J>> },
+}
+
+/// One random request.
+#[derive(Debug, Clone)]
+struct Req {
+    kind: Kind,
+    query: Vec<(Text, Text)>,
+    raw: Raw,
+    key: Option<Text>,
+    who: Who,
+}
+
+const PARAMS: &[&str] = &[
+    "order",
+    "direction",
+    "updated_since",
+    "cursor",
+    "limit",
+    "count",
+    "since",
+    "view",
+    "status",
+    "inbox",
+    "task_list_id",
+    "person_id",
+    "project_id",
+    "q",
+    "types",
+    "if_unused",
+    "days",
+    "kind",
+];
+
+fn req() -> BoxedStrategy<Req> {
+    let method = prop_oneof![
+        3 => Just(None),
+        2 => prop::sample::select(vec![Get, Post, Put, Patch, Delete]).prop_map(Some),
+    ];
+    let param = prop_oneof![
+        8 => prop::sample::select(PARAMS).prop_map(Text::Lit),
+        1 => text(),
+    ];
+    let raw = prop_oneof![
+        12 => Just(Raw::None),
+        1 => Just(Raw::Twice),
+        1 => prop::sample::select(vec!["&", "&&", "=", "%", "%zz", "%FF=%FE", "a=b=c", "+=+", "limit"])
+            .prop_map(Raw::Junk),
+    ];
+    let idempotency_key = prop::option::weighted(
+        0.25,
+        prop_oneof![
+            4 => prop::sample::select(vec!["k1", "k2", "k3"]).prop_map(Text::Lit),
+            1 => prop::sample::select(vec!["", "with space", "caf\u{e9}", "\u{0}"]).prop_map(Text::Lit),
+            1 => Just(Text::Huge(256, 'k')),
+        ],
+    );
+    let who = prop_oneof![
+        16 => Just(Who::Local),
+        3 => Just(Who::Token),
+        1 => Just(Who::Session),
+        1 => Just(Who::Nobody),
+    ];
+    let kind = prop_oneof![
+        3 => (method, path_gen(), body()).prop_map(|(method, path, body)| Kind::Random { method, path, body }),
+        2 => (ops::op(), prop::collection::vec((key(), json_value()), 0..3))
+            .prop_map(|(op, junk)| Kind::Near { op, junk }),
+        1 => prop::option::weighted(0.5, body()).prop_map(|body| Kind::Again { body }),
+    ];
+    (
+        kind,
+        prop::collection::vec((param, text()), 0..4),
+        raw,
+        idempotency_key,
+        who,
+    )
+        .prop_map(|(kind, query, raw, key, who)| Req {
+            kind,
+            query,
+            raw,
+            key,
+            who,
+        })
+        .boxed()
+}
+
+#[derive(Debug, Clone)]
+struct Case {
+    start: Start,
+    setup: Vec<Op>,
+    /// The licence removed and the trial over before the requests: every
+    /// write but the exempt ones is 403 `read_only`.
+    read_only: bool,
+    requests: Vec<(Option<ClockMove>, Req)>,
+}
+
+fn case() -> BoxedStrategy<Case> {
+    let clock = prop::option::weighted(0.15, ops::clock_move());
+    (
+        ops::start(),
+        ops::seed(),
+        prop::collection::vec(ops::op(), 0..12),
+        prop::bool::weighted(0.1),
+        prop::collection::vec((clock, req()), 1..=30),
+    )
+        .prop_map(|(start, seed, more, read_only, requests)| Case {
+            start,
+            setup: seed.into_iter().chain(more).collect(),
+            read_only,
+            requests,
+        })
+        .boxed()
+}
+
+// ---------------------------------------------------------------- making requests
+
+/// What a case knows besides the world: cursors seen and the token.
+struct Session {
+    world: World,
+    cursors: Vec<String>,
+    token_secret: String,
+    /// Method, path, body and key of the previous request.
+    last: Option<(Method, String, Option<Value>, Option<String>)>,
+}
+
+impl Session {
+    fn id(&self, r: &IdRef) -> String {
+        match r {
+            IdRef::Made(n) => self
+                .world
+                .any_id(usize::from(*n))
+                .unwrap_or(UNKNOWN_ID)
+                .to_owned(),
+            IdRef::Lower(n) => self
+                .world
+                .any_id(usize::from(*n))
+                .unwrap_or(UNKNOWN_ID)
+                .to_lowercase(),
+            IdRef::Unknown => UNKNOWN_ID.to_owned(),
+            IdRef::Malformed(s) => (*s).to_owned(),
+        }
+    }
+
+    fn text(&self, t: &Text) -> String {
+        match t {
+            Text::Lit(s) => (*s).to_owned(),
+            Text::Own(s) => s.clone(),
+            Text::Id(r) => self.id(r),
+            Text::Instant(h) => (self.world.store.org.now()
+                + jiff::SignedDuration::from_hours(i64::from(*h)))
+            .to_string(),
+            Text::Day(d) => {
+                use jiff::ToSpan;
+                (self.world.store.org.today() + i64::from(*d).days()).to_string()
+            }
+            Text::Cursor(n) => {
+                if self.cursors.is_empty() {
+                    "AAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAA.x".to_owned()
+                } else {
+                    self.cursors[usize::from(*n) % self.cursors.len()].clone()
+                }
+            }
+            Text::Huge(n, c) => std::iter::repeat_n(*c, *n as usize).collect(),
+        }
+    }
+
+    fn json(&self, j: &J) -> Value {
+        match j {
+            J::Null => Value::Null,
+            J::Bool(b) => json!(b),
+            J::Int(i) => json!(i),
+            J::Big(u) => json!(u),
+            J::Float(f) => Number::from_f64(*f).map_or(Value::Null, Value::Number),
+            J::Str(t) => Value::String(self.text(t)),
+            J::Arr(items) => Value::Array(items.iter().map(|i| self.json(i)).collect()),
+            J::Obj(fields) => {
+                let mut map = Map::new();
+                for (k, v) in fields {
+                    map.insert(self.text(k), self.json(v));
+                }
+                Value::Object(map)
+            }
+            J::Deep(depth, arr) => {
+                let mut v = json!("bottom");
+                for _ in 0..*depth {
+                    v = if *arr {
+                        json!([v])
+                    } else {
+                        json!({ "task": v })
+                    };
+                }
+                v
+            }
+        }
+    }
+
+    /// Method, path, body and (for a repeat) key of a request.
+    fn target(&self, kind: &Kind) -> (Method, String, Option<Value>, Option<String>) {
+        let (method, path, body) = match kind {
+            Kind::Again { body } => {
+                if let Some((method, path, last_body, key)) = &self.last {
+                    let body = match body {
+                        None => last_body.clone(),
+                        Some(b) => b.as_ref().map(|b| self.json(b)),
+                    };
+                    return (*method, path.clone(), body, key.clone());
+                }
+                (Get, "/tasks".to_owned(), None)
+            }
+            Kind::Random { method, path, body } => {
+                let method = method
+                    .or_else(|| ROUTES.get(path.route).map(|r| r.methods[0]))
+                    .unwrap_or(Get);
+                (method, self.path(path), body.as_ref().map(|b| self.json(b)))
+            }
+            Kind::Near { op, junk } => {
+                let Some(planned) = self.world.call_for(op) else {
+                    return (Get, "/tasks".to_owned(), None, None);
+                };
+                let mut body = planned.call.body;
+                if let Some(record) = body
+                    .as_mut()
+                    .and_then(Value::as_object_mut)
+                    .and_then(|outer| outer.values_mut().next())
+                    .and_then(Value::as_object_mut)
+                {
+                    for (k, v) in junk {
+                        record.insert(self.text(k), self.json(v));
+                    }
+                }
+                (planned.call.method, planned.call.path, body)
+            }
+        };
+        (method, path, body, None)
+    }
+
+    fn path(&self, p: &PathGen) -> String {
+        let template = match ROUTES.get(p.route) {
+            Some(r) => r.path,
+            None => UNSERVED[p.route - ROUTES.len()],
+        };
+        let mut path = template
+            .replacen("{id}", &self.id(&p.ids.0), 1)
+            .replacen("{id}", &self.id(&p.ids.1), 1)
+            .replacen("{n}", &self.id(&p.ids.1), 1);
+        match &p.bend {
+            Bend::None => {}
+            Bend::TrailingSlash => path.push('/'),
+            Bend::DoubleSlash => path = path.replacen('/', "//", 2),
+            Bend::NoLeadingSlash => path = path.trim_start_matches('/').to_owned(),
+            Bend::Extra(t) => {
+                path.push('/');
+                path.push_str(&self.text(t));
+            }
+            Bend::DropLast => {
+                if let Some(i) = path.rfind('/') {
+                    path.truncate(i);
+                }
+            }
+            Bend::Replace(t) => path = format!("/{}", self.text(t)),
+            Bend::Long(n) => {
+                for i in 0..*n {
+                    path.push_str(&format!("/s{i}"));
+                }
+            }
+        }
+        path
+    }
+
+    fn query(&self, r: &Req) -> String {
+        let pairs: Vec<String> = r
+            .query
+            .iter()
+            .map(|(k, v)| format!("{}={}", encode(&self.text(k)), encode(&self.text(v))))
+            .collect();
+        let mut raw = pairs.join("&");
+        match &r.raw {
+            Raw::None => {}
+            Raw::Twice => {
+                if let Some(first) = pairs.first() {
+                    raw = format!("{raw}&{first}");
+                }
+            }
+            Raw::Junk(j) => raw = format!("{raw}&{j}"),
+        }
+        raw
+    }
+}
+
+/// Percent-encodes everything but unreserved characters.
+fn encode(s: &str) -> String {
+    let mut out = String::new();
+    for b in s.bytes() {
+        if b.is_ascii_alphanumeric() || b"-._~".contains(&b) {
+            out.push(char::from(b));
+        } else {
+            out.push_str(&format!("%{b:02X}"));
+        }
+    }
+    out
+}
+
+/// The route a path and method reach: `Some((route, true))` when a route
+/// takes the path with this method, `Some((route, false))` when its path
+/// matches but not the method, `None` when no path matches.
+fn matched(method: Method, path: &str) -> Option<(&'static Route, bool)> {
+    let segments: Vec<&str> = path.split('/').filter(|s| !s.is_empty()).collect();
+    let fits = |r: &Route| {
+        let t: Vec<&str> = r.path.split('/').filter(|s| !s.is_empty()).collect();
+        t.len() == segments.len()
+            && t.iter()
+                .zip(&segments)
+                .all(|(t, s)| t.starts_with('{') || t == s)
+    };
+    let mut path_only = None;
+    for r in ROUTES.iter().filter(|r| fits(r)) {
+        if r.methods.contains(&method) {
+            return Some((r, true));
+        }
+        path_only = Some((r, false));
+    }
+    path_only
+}
+
+// ---------------------------------------------------------------- checks
+
+/// `{error: {code, message, details?}}` with a code of the status.
+fn check_error_shape(status: u16, body: &Value) -> Result<(), String> {
+    let Some(outer) = body.as_object() else {
+        return Err(format!("{status}: the body is not an object: {body}"));
+    };
+    if outer.len() != 1 || !outer.contains_key("error") {
+        return Err(format!("{status}: the body is not {{error}} alone: {body}"));
+    }
+    let Some(error) = outer["error"].as_object() else {
+        return Err(format!("{status}: `error` is not an object: {body}"));
+    };
+    if let Some(extra) = error
+        .keys()
+        .find(|k| !["code", "message", "details"].contains(&k.as_str()))
+    {
+        return Err(format!("{status}: `error` has `{extra}`: {body}"));
+    }
+    let code = error.get("code").and_then(Value::as_str).unwrap_or("");
+    if !codes(status).contains(&code) {
+        return Err(format!(
+            "{status} with code {code:?}, not one the spec lists for it ({:?}): {body}",
+            codes(status)
+        ));
+    }
+    match error.get("message").and_then(Value::as_str) {
+        Some(m) if !m.trim().is_empty() => {}
+        _ => return Err(format!("{status}: no message: {body}")),
+    }
+    match error.get("details") {
+        None => {
+            if ["invalid_parameter", "validation_failed"].contains(&code) {
+                return Err(format!("{status} {code} without details: {body}"));
+            }
+        }
+        Some(Value::Object(details)) => {
+            if details.is_empty() {
+                return Err(format!("{status}: empty details: {body}"));
+            }
+            for (field, phrases) in details {
+                let ok = phrases.as_array().is_some_and(|p| {
+                    !p.is_empty()
+                        && p.iter()
+                            .all(|x| x.as_str().is_some_and(|s| !s.trim().is_empty()))
+                });
+                if !ok {
+                    return Err(format!(
+                        "{status}: details.{field} is not an array of phrases: {body}"
+                    ));
+                }
+            }
+        }
+        Some(_) => return Err(format!("{status}: details is not an object: {body}")),
+    }
+    Ok(())
+}
+
+const STATUSES: &[u16] = &[
+    200, 201, 204, 400, 401, 403, 404, 409, 411, 413, 415, 422, 429,
+];
+
+/// Everything the answer must be, whatever the store changed.
+fn check_reply(
+    method: Method,
+    path: &str,
+    who: Who,
+    key_sent: bool,
+    reply: &Reply,
+) -> Result<(), String> {
+    let status = reply.status;
+    if !STATUSES.contains(&status) {
+        return Err(format!("status {status}: {}", reply.body));
+    }
+    if status >= 400 {
+        check_error_shape(status, &reply.body)?;
+    }
+    let code = reply.body["error"]["code"].as_str().unwrap_or("");
+    let reached = matched(method, path);
+    let discovery = matches!(reached, Some((r, true)) if r.path == "/.well-known/organiser");
+    if who == Who::Nobody && !discovery {
+        return if status == 401 {
+            Ok(())
+        } else {
+            Err(format!("{status} without credentials, not 401"))
+        };
+    }
+    let Some((route, true)) = reached else {
+        return if status == 404 {
+            Ok(())
+        } else {
+            Err(format!(
+                "{status} for a path and method no route takes, not 404"
+            ))
+        };
+    };
+    if status >= 400
+        && let Some(errors) = route.errors
+    {
+        let idempotency = key_sent && code.starts_with("idempotency_key");
+        if !errors.contains(&status) && !idempotency {
+            return Err(format!(
+                "{status} {code}: {} {} lists only {errors:?}",
+                method.as_str(),
+                route.path
+            ));
+        }
+    }
+    match status {
+        204 if reply.body != Value::Null => {
+            return Err(format!("204 with a body: {}", reply.body));
+        }
+        200 | 201 => {
+            let Some(body) = reply.body.as_object() else {
+                return Err(format!("{status} without a JSON object: {}", reply.body));
+            };
+            if !body.contains_key("data") {
+                return Err(format!("{status} without data: {}", reply.body));
+            }
+            if route.list {
+                let meta = &reply.body["meta"];
+                let limit = meta["limit"].as_u64().unwrap_or(0);
+                let items = reply.body["data"].as_array().map_or(usize::MAX, Vec::len);
+                if !(1..=100).contains(&limit)
+                    || items as u64 > limit
+                    || !(meta["next_cursor"].is_null() || meta["next_cursor"].is_string())
+                {
+                    return Err(format!("a list with a bad page: {}", reply.body));
+                }
+            }
+        }
+        _ => {}
+    }
+    Ok(())
+}
+
+/// Where two exports differ, for the failure message.
+fn export_difference(before: &organiser::RawExport, after: &organiser::RawExport) -> String {
+    let mut out = Vec::new();
+    type Tables<'a> = BTreeMap<&'a str, &'a [(Vec<u8>, Vec<u8>)]>;
+    let tables: Tables = before
+        .iter()
+        .map(|(n, e)| (n.as_str(), e.as_slice()))
+        .collect();
+    let later: Tables = after
+        .iter()
+        .map(|(n, e)| (n.as_str(), e.as_slice()))
+        .collect();
+    let names: std::collections::BTreeSet<&str> =
+        tables.keys().chain(later.keys()).copied().collect();
+    for name in names {
+        let (b, a) = (tables.get(name), later.get(name));
+        if b != a {
+            let b: BTreeMap<_, _> = b.into_iter().flat_map(|e| e.iter().cloned()).collect();
+            let a: BTreeMap<_, _> = a.into_iter().flat_map(|e| e.iter().cloned()).collect();
+            let gone: Vec<String> = b
+                .keys()
+                .filter(|k| !a.contains_key(*k))
+                .map(|k| String::from_utf8_lossy(k).into_owned())
+                .collect();
+            let added: Vec<String> = a
+                .keys()
+                .filter(|k| !b.contains_key(*k))
+                .map(|k| String::from_utf8_lossy(k).into_owned())
+                .collect();
+            let changed: Vec<String> = a
+                .iter()
+                .filter(|(k, v)| b.get(*k).is_some_and(|old| old != *v))
+                .map(|(k, v)| {
+                    format!(
+                        "{} = {} (was {})",
+                        String::from_utf8_lossy(k),
+                        String::from_utf8_lossy(v),
+                        String::from_utf8_lossy(&b[k])
+                    )
+                })
+                .collect();
+            out.push(format!(
+                "table {name}: removed {gone:?}, added {added:?}, changed {changed:?}"
+            ));
+        }
+    }
+    out.join("\n")
+}
+
+// ---------------------------------------------------------------- the property
+
+#[derive(Debug, Default)]
+struct Figures {
+    cases: u64,
+    requests: u64,
+    undecodable: u64,
+    statuses: BTreeMap<u16, u64>,
+    codes: BTreeMap<String, u64>,
+    unchanged_checks: u64,
+    routes: BTreeMap<String, u64>,
+}
+
+fn run(case: &Case, fig: &mut Figures) -> Result<(), TestCaseError> {
+    let mut world = World::new(&case.start);
+    for op in &case.setup {
+        world.apply(op);
+    }
+    let token = world
+        .store
+        .org
+        .create_token(&Auth::Local, "props", None)
+        .map_err(|e| TestCaseError::fail(format!("a token: {e}")))?;
+    if case.read_only {
+        world.store.call(&Call::new(Delete, "/licence")).expect(200);
+        world.store.clock.advance_secs(15 * 86_400);
+        let licence = world.store.call(&Call::get("/licence")).expect(200);
+        ensure!(
+            licence.data()["state"] == "read_only",
+            "not read-only: {}",
+            licence.body
+        );
+    }
+    let mut s = Session {
+        world,
+        cursors: Vec::new(),
+        token_secret: token.secret,
+        last: None,
+    };
+    fig.cases += 1;
+    for (clock, r) in &case.requests {
+        if let Some(m) = clock {
+            s.world.move_clock(*m);
+        }
+        let store = &s.world.store;
+        // Settle what the clock made due, at the instant of the request.
+        store.call(&Call::get("/tasks")).expect(200);
+
+        let (method, path, body, again_key) = s.target(&r.kind);
+        let raw_query = s.query(r);
+        fig.requests += 1;
+        let query = match Query::parse(&raw_query) {
+            Ok(q) => q,
+            Err(e) => {
+                // The adapter answers this; the core never sees it.
+                fig.undecodable += 1;
+                let response = Response::error(&e);
+                let reply = Reply {
+                    status: response.status,
+                    body: response.json_value(),
+                };
+                ensure!(
+                    reply.status == 400,
+                    "the query {raw_query:?} was refused with {}",
+                    reply.status
+                );
+                check_error_shape(reply.status, &reply.body)
+                    .map_err(|e| TestCaseError::fail(format!("query {raw_query:?}: {e}")))?;
+                continue;
+            }
+        };
+        let auth = match r.who {
+            Who::Local => Auth::Local,
+            Who::Nobody => Auth::Anonymous,
+            Who::Session => Auth::Session {
+                csrf_token: "csrf".to_owned(),
+            },
+            Who::Token => match store.org.authenticate_token(&s.token_secret) {
+                Ok(auth) => auth,
+                // Revoked by an earlier request: the server answers 401.
+                Err(_) => continue,
+            },
+        };
+        let mut request = Request::new(method, path.clone(), auth).with_query(query);
+        request.body = body;
+        request.idempotency_key = match &r.kind {
+            Kind::Again { .. } => again_key,
+            _ => r.key.as_ref().map(|k| s.text(k)),
+        };
+        s.last = Some((
+            method,
+            path.clone(),
+            request.body.clone(),
+            request.idempotency_key.clone(),
+        ));
+
+        let before = store
+            .org
+            .raw_export()
+            .map_err(|e| TestCaseError::fail(format!("export: {e}")))?;
+        let reply = store.send(&request);
+        let shown = || {
+            format!(
+                "{} {path:?}?{raw_query} as {:?}, key {:?}, body {}",
+                method.as_str(),
+                r.who,
+                request.idempotency_key,
+                request
+                    .body
+                    .as_ref()
+                    .map(|b| {
+                        let b = b.to_string();
+                        if b.len() > 600 {
+                            format!(
+                                "{}... ({} bytes)",
+                                &b[..b.floor_char_boundary(600)],
+                                b.len()
+                            )
+                        } else {
+                            b
+                        }
+                    })
+                    .unwrap_or_default()
+            )
+        };
+        let answer = reply.body.to_string();
+        let answer = if answer.len() > 600 {
+            format!("{}...", &answer[..answer.floor_char_boundary(600)])
+        } else {
+            answer
+        };
+        check_reply(
+            method,
+            &path,
+            r.who,
+            request.idempotency_key.is_some(),
+            &reply,
+        )
+        .map_err(|e| TestCaseError::fail(format!("{e}\nrequest: {}\nanswer: {answer}", shown())))?;
+        *fig.statuses.entry(reply.status).or_default() += 1;
+        if let Some(code) = reply.body["error"]["code"].as_str() {
+            *fig.codes.entry(code.to_owned()).or_default() += 1;
+        }
+        if let Some((route, true)) = matched(method, &path) {
+            *fig.routes
+                .entry(format!(
+                    "{} {} {}",
+                    method.as_str(),
+                    route.path,
+                    reply.status
+                ))
+                .or_default() += 1;
+        }
+        if reply.status >= 400 || method == Get {
+            let after = store
+                .org
+                .raw_export()
+                .map_err(|e| TestCaseError::fail(format!("export: {e}")))?;
+            fig.unchanged_checks += 1;
+            ensure!(
+                before == after,
+                "{} {} changed the store:\n{}\nrequest: {}\nanswer: {answer}",
+                reply.status,
+                if method == Get {
+                    "(a read)"
+                } else {
+                    "(refused)"
+                },
+                export_difference(&before, &after),
+                shown()
+            );
+        }
+        if let Some(next) = reply.body["meta"]["next_cursor"].as_str() {
+            s.cursors.push(next.to_owned());
+        }
+        if reply.status == 201
+            && let Some((route, true)) = matched(method, &path)
+            && let (Some(collection), Some(id)) = (route.creates, reply.data()["id"].as_str())
+        {
+            s.world.remember(collection, id);
+        }
+    }
+    Ok(())
+}
+
+#[test]
+fn no_request_fails_badly_and_a_refused_one_changes_nothing() {
+    let mut runner = TestRunner::new(crate::config(128, REGRESSIONS));
+    let figures = RefCell::new(Figures::default());
+    let began = Instant::now();
+    let outcome = runner.run(&case(), |case| run(&case, &mut figures.borrow_mut()));
+    let f = figures.into_inner();
+    eprintln!(
+        "no request fails badly: {} cases in {:.1?}; {} requests ({} with a query that does not decode); statuses {:?}; codes {:?}; {} exports compared; {} (method, route, status) seen",
+        f.cases,
+        began.elapsed(),
+        f.requests,
+        f.undecodable,
+        f.statuses,
+        f.codes,
+        f.unchanged_checks,
+        f.routes.len(),
+    );
+    if std::env::var_os("PROPS_ROUTES").is_some() {
+        for (k, n) in &f.routes {
+            eprintln!("  {n:>7}  {k}");
+        }
+    }
+    match outcome {
+        Ok(()) => {}
+        Err(TestError::Fail(reason, case)) => {
+            panic!("{reason}\nminimal failing case: {case:#?}")
+        }
+        Err(e) => panic!("{e}"),
+    }
+}
+
+/// The route table is not stale: every route it names answers its
+/// methods with something other than 404 for the right record.
+#[test]
+fn every_route_of_the_table_is_served() {
+    let start = Start {
+        zone: "UTC",
+        at: "2026-03-10T09:00:00Z".parse().expect("an instant"),
+    };
+    let world = World::new(&start);
+    let store = &world.store;
+    let list = store
+        .call(&Call::new(Post, "/task_lists").body(json!({"task_list": {"name": "L"}})))
+        .expect(201);
+    let task = store
+        .call(&Call::new(Post, "/tasks").body(json!({"task": {"title": "T"}})))
+        .expect(201);
+    let token = store
+        .call(&Call::new(Post, "/api_tokens").body(json!({"api_token": {"name": "t"}})))
+        .expect(201);
+    let ids = [
+        (
+            "/task_lists/",
+            list.data()["id"].as_str().unwrap_or_default().to_owned(),
+        ),
+        (
+            "/tasks/",
+            task.data()["id"].as_str().unwrap_or_default().to_owned(),
+        ),
+        ("/api_tokens/", token.data()["id"].to_string()),
+    ];
+    for route in ROUTES {
+        let mut path = route.path.to_owned();
+        for (prefix, id) in &ids {
+            if path.starts_with(prefix) {
+                path = path.replacen("{id}", id, 1).replacen("{n}", id, 1);
+            }
+        }
+        for &method in route.methods {
+            // Deletes last: the record is needed by the other methods.
+            if method == Delete {
+                continue;
+            }
+            let reply = store.call(&Call::new(method, path.clone()));
+            assert!(
+                reply.status != 404,
+                "{} {path}: {} {}",
+                method.as_str(),
+                reply.status,
+                reply.body
+            );
+        }
+    }
+    for route in ROUTES.iter().filter(|r| r.methods.contains(&Delete)) {
+        let mut path = route.path.to_owned();
+        for (prefix, id) in &ids {
+            if path.starts_with(prefix) {
+                path = path.replacen("{id}", id, 1).replacen("{n}", id, 1);
+            }
+        }
+        let reply = store.call(&Call::new(Delete, path.clone()));
+        assert!(reply.ok(), "DELETE {path}: {} {}", reply.status, reply.body);
+    }
+}
