@@ -1,24 +1,37 @@
-//! `GET /api/v1/me` through the real Organiser server next to a bare axum
-//! handler, both measured by `wrk` in the same run on the same machine.
+//! Two `GET`s through the real Organiser server, each next to a bare axum
+//! handler sending the same bytes, all measured by `wrk` in one run on the
+//! same machine:
+//!
+//! - `me`: `GET /api/v1/me` (a few hundred bytes);
+//! - `tasks`: `GET /api/v1/tasks?view=today&limit=50`, the first page of
+//!   the today view, 50 full tasks (about 23 kB of JSON).
 //!
 //! ```text
 //! cargo bench --bench http_me
 //! BENCH_SECS=3 BENCH_CONNS=16 BENCH_THREADS=1 cargo bench --bench http_me
+//! BENCH_PAIRS=tasks cargo bench --bench http_me
 //! ```
 //!
-//! Both servers run in this process on 127.0.0.1:<free port>, each on its
-//! own multi-thread tokio runtime with the same worker count. The bare
-//! server answers `GET /api/v1/me` with the very bytes the real one
-//! returned for the bench's token, so the two send bodies of the same size
-//! and shape. `wrk` (a separate process) loads each in turn after a short
-//! warm-up, alternating bare, real, bare, real, so that drift in the
-//! machine's speed touches both; the table gives the median over rounds.
+//! Before the servers start, the bench fills an in-memory store through the
+//! public API (task lists, then tasks with titles, dates and some
+//! descriptions, a few of them completed), on a clock that starts at the
+//! fixed instant [`NOW`] and runs in real time (`StartingAt`: "today" is
+//! the same day on every run, and reading it takes no lock, as with the
+//! system clock and unlike `ManualClock`). Both servers run in this process on 127.0.0.1:<free port>,
+//! each on its own multi-thread tokio runtime with the same worker count.
+//! The bare server answers each path with the very bytes the real one
+//! returned for it and the bench's token, so the two send bodies of the
+//! same size and shape. For each pair in turn `wrk` (a separate process)
+//! loads each server after a short warm-up, alternating bare, real, bare,
+//! real, so that drift in the machine's speed touches both; the table gives
+//! the median over rounds.
 //!
 //! Environment: `BENCH_SECS` (seconds per round, default 10), `BENCH_CONNS`
 //! (connections, default 32), `BENCH_THREADS` (wrk threads, default 1),
 //! `BENCH_ROUNDS` (rounds per server, default 2), `BENCH_WARMUP_SECS`
 //! (default 2), `BENCH_WORKERS` (tokio worker threads of each server,
-//! default the machine's core count).
+//! default the machine's core count), `BENCH_PAIRS` (which pairs, by name
+//! and comma-separated: `me`, `tasks`; default both).
 //!
 //! No `tracing` subscriber is installed here on purpose: the server's
 //! request log line (`organiser::request`) is then disabled at the call
@@ -28,14 +41,45 @@
 
 use std::net::SocketAddr;
 use std::process::{Command, ExitCode};
-use std::sync::mpsc;
+use std::sync::{Arc, mpsc};
 use std::thread::JoinHandle;
 
-use organiser::{Auth, Options, Organiser};
+use jiff::Timestamp;
+use jiff::civil::Date;
+use organiser::{
+    Auth, Field, ListParams, Options, Organiser, StartingAt, TaskInput, TaskListInput, TaskQuery,
+    TaskStatus, View,
+};
 
-/// The share of the bare figure the real server should reach.
-const TARGET_PERCENT: f64 = 70.0;
-const PATH: &str = "/api/v1/me";
+/// Where the store's clock starts (owner zone UTC, so today is 2026-10-14
+/// for the next fourteen and a half hours of the run).
+const NOW: &str = "2026-10-14T09:30:00Z";
+
+/// One path measured through both servers.
+struct Pair {
+    /// Its name in `BENCH_PAIRS` and the report.
+    name: &'static str,
+    /// The path and query wrk asks for.
+    path: &'static str,
+    /// The share of the bare figure the real server should reach.
+    target_percent: f64,
+}
+
+const PAIRS: [Pair; 2] = [
+    Pair {
+        name: "me",
+        path: "/api/v1/me",
+        target_percent: 70.0,
+    },
+    Pair {
+        name: "tasks",
+        path: "/api/v1/tasks?view=today&limit=50",
+        target_percent: 60.0,
+    },
+];
+
+/// The tasks page must be this full.
+const PAGE: usize = 50;
 
 fn main() -> ExitCode {
     // `cargo bench` passes `--bench`; `cargo test --all-targets` builds and
@@ -61,6 +105,7 @@ struct Settings {
     rounds: u32,
     warmup_secs: u32,
     workers: usize,
+    pairs: Vec<&'static Pair>,
 }
 
 fn env_number<T: std::str::FromStr>(name: &str, default: T) -> Result<T, String> {
@@ -73,6 +118,30 @@ fn env_number<T: std::str::FromStr>(name: &str, default: T) -> Result<T, String>
     }
 }
 
+/// The pairs `BENCH_PAIRS` names (comma-separated), in the bench's order;
+/// all of them when it is unset or empty.
+fn env_pairs() -> Result<Vec<&'static Pair>, String> {
+    let Ok(value) = std::env::var("BENCH_PAIRS") else {
+        return Ok(PAIRS.iter().collect());
+    };
+    let names: Vec<&str> = value
+        .split(',')
+        .map(str::trim)
+        .filter(|n| !n.is_empty())
+        .collect();
+    if names.is_empty() {
+        return Ok(PAIRS.iter().collect());
+    }
+    let known = || PAIRS.iter().map(|p| p.name).collect::<Vec<_>>().join(", ");
+    if let Some(unknown) = names.iter().find(|n| !PAIRS.iter().any(|p| p.name == **n)) {
+        return Err(format!(
+            "BENCH_PAIRS: no pair named {unknown:?} (known: {})",
+            known()
+        ));
+    }
+    Ok(PAIRS.iter().filter(|p| names.contains(&p.name)).collect())
+}
+
 impl Settings {
     fn from_env(cores: usize) -> Result<Settings, String> {
         let settings = Settings {
@@ -82,6 +151,7 @@ impl Settings {
             rounds: env_number("BENCH_ROUNDS", 2)?,
             warmup_secs: env_number("BENCH_WARMUP_SECS", 2)?,
             workers: env_number("BENCH_WORKERS", cores)?,
+            pairs: env_pairs()?,
         };
         if settings.secs == 0
             || settings.conns == 0
@@ -98,9 +168,202 @@ impl Settings {
     }
 }
 
+// ------------------------------------------------------------- the store
+
+/// A small deterministic generator (SplitMix64): the same store every run.
+struct Rng(u64);
+
+impl Rng {
+    fn next(&mut self) -> u64 {
+        self.0 = self.0.wrapping_add(0x9E37_79B9_7F4A_7C15);
+        let mut z = self.0;
+        z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
+        z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
+        z ^ (z >> 31)
+    }
+
+    fn below(&mut self, n: u64) -> u64 {
+        self.next() % n
+    }
+
+    /// True with probability `percent` in 100.
+    fn chance(&mut self, percent: u64) -> bool {
+        self.below(100) < percent
+    }
+
+    fn pick<'a>(&mut self, items: &[&'a str]) -> &'a str {
+        items[self.below(items.len() as u64) as usize]
+    }
+}
+
+const LISTS: &[&str] = &["Home", "Work", "Errands", "Family", "Garden", "Finance"];
+const VERBS: &[&str] = &[
+    "Call",
+    "Email",
+    "Buy",
+    "Book",
+    "Fix",
+    "Review",
+    "Write",
+    "Plan",
+    "Pay",
+    "Renew",
+    "Order",
+    "Prepare",
+    "Schedule",
+    "Update",
+    "Check",
+    "Send",
+    "Draft",
+    "Sort out",
+    "Ask about",
+    "Chase",
+];
+const OBJECTS: &[&str] = &[
+    "the dentist",
+    "the quarterly report",
+    "car insurance",
+    "a birthday present for Sam",
+    "flights to Lisbon",
+    "the kitchen tap",
+    "the gas bill",
+    "passport photos",
+    "team offsite agenda",
+    "tax return",
+    "the bike's brakes",
+    "Grandma's visit",
+    "the server backups",
+    "onboarding notes for Priya",
+    "school forms",
+    "the budget spreadsheet",
+    "conference talk slides",
+    "the vet appointment",
+    "invoices for March",
+    "Alex's reference letter",
+    "the boiler service",
+    "the mortgage offer",
+    "the release notes",
+    "winter tyres",
+];
+const TAILS: &[&str] = &[
+    "",
+    "",
+    "",
+    "",
+    "",
+    "",
+    " before Friday",
+    " for the team",
+    " this week",
+    " with Jo",
+    " and file the receipt",
+    " before the trip",
+];
+/// A sentence or two, as an owner would note them.
+const DESCRIPTIONS: &[&str] = &[
+    "<p>Compare <strong>three</strong> quotes before deciding. The last one came in higher than expected.</p>",
+    "<p>Notes from the call: send the contract and confirm the date with everyone.</p>",
+    "<p>Details on <a href=\"https://example.com/ticket/42\">the ticket</a>. Ask whether the fix can wait until next month.</p>",
+    "<p>Remember the reference number and <em>keep the receipt</em>.</p><p>Ask for a discount.</p>",
+    "<p>Two options so far; Jo prefers the second. Decide before the end of the week.</p>",
+];
+
+/// The store both pairs read: task lists, then tasks made through the
+/// public API. Most start today or earlier (the today view holds well over
+/// one page of them), some later or never; a third have a deadline, one in
+/// ten a description of a sentence or two; a few are completed.
+/// Returns a line describing what it made.
+fn fill(org: &Organiser) -> Result<String, String> {
+    let today = org.today();
+    let days = |d: Date, n: i64| d.checked_add(jiff::Span::new().days(n)).expect("a date");
+    let mut lists = Vec::new();
+    for name in LISTS {
+        let input = TaskListInput {
+            name: Some((*name).to_owned()),
+            ..TaskListInput::default()
+        };
+        let list = org
+            .create_task_list(&input)
+            .map_err(|e| format!("could not make the list {name}: {e}"))?;
+        lists.push(list.id);
+    }
+    let mut rng = Rng(0x5EED_2026);
+    let mut made = Vec::new();
+    for n in 0..120 {
+        let title = format!(
+            "{} {}{}",
+            rng.pick(VERBS),
+            rng.pick(OBJECTS),
+            rng.pick(TAILS)
+        );
+        let start = match rng.below(100) {
+            0..75 => Some(days(today, -(rng.below(21) as i64))),
+            75..90 => Some(days(today, 1 + rng.below(30) as i64)),
+            _ => None,
+        };
+        let deadline = if rng.chance(35) {
+            Some(days(start.unwrap_or(today), rng.below(15) as i64))
+        } else {
+            None
+        };
+        let input = TaskInput {
+            title: Some(title),
+            description_html: if rng.chance(10) {
+                Field::Value(rng.pick(DESCRIPTIONS).to_owned())
+            } else {
+                Field::Absent
+            },
+            start_on: start.map_or(Field::Absent, Field::Value),
+            deadline_on: deadline.map_or(Field::Absent, Field::Value),
+            task_list_id: if rng.chance(20) {
+                Field::Absent // the Inbox
+            } else {
+                Field::Value(lists[rng.below(lists.len() as u64) as usize])
+            },
+            ..TaskInput::default()
+        };
+        let task = org
+            .create_task(&input)
+            .map_err(|e| format!("could not make task {n}: {e}"))?;
+        made.push(task.id);
+    }
+    let mut completed = 0;
+    for id in made.iter().step_by(12) {
+        let input = TaskInput {
+            status: Some(TaskStatus::Completed),
+            ..TaskInput::default()
+        };
+        org.change_task(*id, &input)
+            .map_err(|e| format!("could not complete a task: {e}"))?;
+        completed += 1;
+    }
+    let today_view = TaskQuery {
+        view: Some(View::Today),
+        params: ListParams {
+            limit: 1,
+            count: true,
+            ..ListParams::default()
+        },
+        ..TaskQuery::default()
+    };
+    let on_today = org
+        .tasks(&today_view)
+        .map_err(|e| format!("could not count the today view: {e}"))?
+        .total_count
+        .unwrap_or_default();
+    Ok(format!(
+        "store: {} lists and {} tasks ({completed} of them completed), {on_today} on view=today ({today})",
+        lists.len(),
+        made.len()
+    ))
+}
+
+// ------------------------------------------------------------ the servers
+
 /// A server running on its own runtime in its own thread.
 struct Running {
-    url: String,
+    /// `http://127.0.0.1:<port>`.
+    base: String,
     stop: Option<tokio::sync::oneshot::Sender<()>>,
     thread: Option<JoinHandle<()>>,
 }
@@ -140,10 +403,14 @@ impl Running {
             .expect("a server thread");
         let addr = addr_rx.recv().expect("the server starts");
         Running {
-            url: format!("http://{addr}{PATH}"),
+            base: format!("http://{addr}"),
             stop: Some(stop_tx),
             thread: Some(thread),
         }
+    }
+
+    fn url(&self, pair: &Pair) -> String {
+        format!("{}{}", self.base, pair.path)
     }
 }
 
@@ -174,22 +441,26 @@ fn start_real(org: Organiser, workers: usize) -> Running {
     })
 }
 
-/// The bare server: one axum route answering a fixed JSON body.
-fn start_bare(body: Vec<u8>, workers: usize) -> Running {
+/// The bare server: one axum route per pair, each answering a fixed JSON
+/// body (`routes` holds the path without its query, and the body).
+fn start_bare(routes: Vec<(String, Vec<u8>)>, workers: usize) -> Running {
     Running::start("bare", workers, move |listener, stop| async move {
-        let body = axum::body::Bytes::from(body);
-        let app = axum::Router::new().route(
-            PATH,
-            axum::routing::get(move || {
-                let body = body.clone();
-                async move {
-                    (
-                        [(axum::http::header::CONTENT_TYPE, "application/json")],
-                        body,
-                    )
-                }
-            }),
-        );
+        let mut app = axum::Router::new();
+        for (path, body) in routes {
+            let body = axum::body::Bytes::from(body);
+            app = app.route(
+                &path,
+                axum::routing::get(move || {
+                    let body = body.clone();
+                    async move {
+                        (
+                            [(axum::http::header::CONTENT_TYPE, "application/json")],
+                            body,
+                        )
+                    }
+                }),
+            );
+        }
         axum::serve(listener, app)
             .with_graceful_shutdown(async {
                 let _ = stop.await;
@@ -198,6 +469,8 @@ fn start_bare(body: Vec<u8>, workers: usize) -> Running {
             .expect("the bare server runs");
     })
 }
+
+// ------------------------------------------------------------------- wrk
 
 /// Whether `wrk` can be run: an executable file named `wrk` on `PATH`.
 fn wrk_on_path() -> bool {
@@ -301,83 +574,92 @@ fn median(values: &mut [f64]) -> f64 {
     }
 }
 
-fn run() -> Result<(), String> {
-    if !wrk_on_path() {
-        return Err("`wrk` is not on PATH; this bench drives the servers with it. \
-             Install it (Debian/Ubuntu: `apt-get install -y wrk`; macOS: `brew install wrk`) and run again."
-            .into());
-    }
-    let cores = std::thread::available_parallelism().map_or(1, usize::from);
-    let settings = Settings::from_env(cores)?;
+// ------------------------------------------------------------------- run
 
-    // The store and its API token, as a client of the API would hold one.
-    let org = Organiser::in_memory_with(Options::default());
-    let token = org
-        .create_token(&Auth::Local, "bench", None)
-        .map_err(|e| format!("could not make the bench's token: {e}"))?
-        .secret;
-
-    let real = start_real(org, settings.workers);
-
-    // One request first: the real server must answer 200, and its body is
-    // what the bare server will send.
-    let _ = rustls::crypto::ring::default_provider().install_default();
-    let client = reqwest::blocking::Client::new();
+/// `GET url` with the token: the body of a 200 that is JSON, else why not.
+fn fetch_body(
+    client: &reqwest::blocking::Client,
+    url: &str,
+    token: &str,
+    what: &str,
+) -> Result<Vec<u8>, String> {
     let response = client
-        .get(&real.url)
-        .bearer_auth(&token)
+        .get(url)
+        .bearer_auth(token)
         .send()
-        .map_err(|e| format!("GET {PATH} failed: {e}"))?;
+        .map_err(|e| format!("{what} failed: {e}"))?;
     let status = response.status();
     let body = response
         .bytes()
-        .map_err(|e| format!("GET {PATH}: could not read the body: {e}"))?
+        .map_err(|e| format!("{what}: could not read the body: {e}"))?
         .to_vec();
     if status != reqwest::StatusCode::OK {
         return Err(format!(
-            "GET {PATH} answered {status}, not 200: {}",
+            "{what} answered {status}, not 200: {}",
             String::from_utf8_lossy(&body)
         ));
     }
     serde_json::from_slice::<serde_json::Value>(&body)
-        .map_err(|e| format!("GET {PATH} did not answer JSON: {e}"))?;
-    let body_len = body.len();
+        .map_err(|e| format!("{what} did not answer JSON: {e}"))?;
+    Ok(body)
+}
 
-    let bare = start_bare(body, settings.workers);
-    let check = client
-        .get(&bare.url)
-        .send()
-        .map_err(|e| format!("bare GET {PATH} failed: {e}"))?;
-    if check.status() != reqwest::StatusCode::OK {
-        return Err(format!("bare GET {PATH} answered {}", check.status()));
+/// The tasks page must be a full first page with more after it, so that the
+/// pair measures 50 tasks.
+fn check_tasks_page(body: &[u8]) -> Result<(), String> {
+    let page: serde_json::Value = serde_json::from_slice(body).map_err(|e| e.to_string())?;
+    let items = page["data"].as_array().map_or(0, Vec::len);
+    if items != PAGE || page["meta"]["next_cursor"].is_null() {
+        return Err(format!(
+            "the today view's first page holds {items} tasks and next_cursor {}; \
+             the bench needs {PAGE} and more after them",
+            page["meta"]["next_cursor"]
+        ));
     }
+    Ok(())
+}
 
-    println!("GET {PATH}: real Organiser server vs bare axum handler ({body_len}-byte JSON body)");
+/// One pair's figures.
+struct Outcome {
+    pair: &'static Pair,
+    bytes: usize,
+    bare: (f64, f64, u64),
+    real: (f64, f64, u64),
+}
+
+impl Outcome {
+    fn ratio(&self) -> f64 {
+        100.0 * self.real.0 / self.bare.0
+    }
+}
+
+/// Warm-up, then bare and real alternately for `settings.rounds` rounds.
+fn measure(
+    pair: &'static Pair,
+    bytes: usize,
+    bare: &Running,
+    real: &Running,
+    token: &str,
+    settings: &Settings,
+) -> Result<Outcome, String> {
+    println!();
     println!(
-        "machine: {cores} cores; servers: {} tokio workers each; wrk -t{} -c{} -d{}s --latency, \
-         {} rounds each, alternating bare/real, after {}s warm-up each",
-        settings.workers,
-        settings.threads,
-        settings.conns,
-        settings.secs,
-        settings.rounds,
-        settings.warmup_secs
+        "GET {}: real Organiser server vs bare axum handler ({bytes}-byte JSON body)",
+        pair.path
     );
-
     if settings.warmup_secs > 0 {
-        for server in [&bare, &real] {
-            wrk(&server.url, &token, &settings, settings.warmup_secs)?;
+        for server in [bare, real] {
+            wrk(&server.url(pair), token, settings, settings.warmup_secs)?;
         }
     }
-
     let mut bare_runs = Vec::new();
     let mut real_runs = Vec::new();
     for round in 1..=settings.rounds {
         for (name, server, runs) in [
-            ("bare", &bare, &mut bare_runs),
-            ("real", &real, &mut real_runs),
+            ("bare", bare, &mut bare_runs),
+            ("real", real, &mut real_runs),
         ] {
-            let measured = wrk(&server.url, &token, &settings, settings.secs)?;
+            let measured = wrk(&server.url(pair), token, settings, settings.secs)?;
             println!(
                 "  round {round} {name}: {:>10.0} req/s  p99 {:>7.2} ms  ({} requests{})",
                 measured.rps,
@@ -395,43 +677,152 @@ fn run() -> Result<(), String> {
             runs.push(measured);
         }
     }
-
     let summary = |runs: &[Measured]| {
         let mut rps: Vec<f64> = runs.iter().map(|m| m.rps).collect();
         let mut p99: Vec<f64> = runs.iter().map(|m| m.p99_ms).collect();
         let non_2xx: u64 = runs.iter().map(|m| m.non_2xx).sum();
         (median(&mut rps), median(&mut p99), non_2xx)
     };
-    let (bare_rps, bare_p99, bare_bad) = summary(&bare_runs);
-    let (real_rps, real_p99, real_bad) = summary(&real_runs);
-    let ratio = 100.0 * real_rps / bare_rps;
+    Ok(Outcome {
+        pair,
+        bytes,
+        bare: summary(&bare_runs),
+        real: summary(&real_runs),
+    })
+}
+
+fn run() -> Result<(), String> {
+    if !wrk_on_path() {
+        return Err("`wrk` is not on PATH; this bench drives the servers with it. \
+             Install it (Debian/Ubuntu: `apt-get install -y wrk`; macOS: `brew install wrk`) and run again."
+            .into());
+    }
+    let cores = std::thread::available_parallelism().map_or(1, usize::from);
+    let settings = Settings::from_env(cores)?;
+
+    // The store and its API token, as a client of the API would hold one.
+    let now: Timestamp = NOW.parse().map_err(|e| format!("{NOW}: {e}"))?;
+    let org = Organiser::in_memory_with(Options {
+        clock: Arc::new(StartingAt::new(now)),
+        ..Options::default()
+    });
+    let store = fill(&org)?;
+    let token = org
+        .create_token(&Auth::Local, "bench", None)
+        .map_err(|e| format!("could not make the bench's token: {e}"))?
+        .secret;
+
+    let real = start_real(org, settings.workers);
+
+    // One request per pair first: the real server must answer 200 with
+    // JSON, and its body is what the bare server will send.
+    let _ = rustls::crypto::ring::default_provider().install_default();
+    let client = reqwest::blocking::Client::new();
+    let mut bodies = Vec::new();
+    for pair in &settings.pairs {
+        let body = fetch_body(
+            &client,
+            &real.url(pair),
+            &token,
+            &format!("GET {}", pair.path),
+        )?;
+        if pair.name == "tasks" {
+            check_tasks_page(&body)?;
+        }
+        bodies.push(body);
+    }
+
+    let routes = settings
+        .pairs
+        .iter()
+        .zip(&bodies)
+        .map(|(pair, body)| {
+            let path = pair.path.split('?').next().unwrap_or(pair.path);
+            (path.to_owned(), body.clone())
+        })
+        .collect();
+    let bare = start_bare(routes, settings.workers);
+    for (pair, body) in settings.pairs.iter().zip(&bodies) {
+        let what = format!("bare GET {}", pair.path);
+        let bare_body = fetch_body(&client, &bare.url(pair), &token, &what)?;
+        if bare_body != *body {
+            return Err(format!(
+                "{what} sent {} bytes, not the real server's {}",
+                bare_body.len(),
+                body.len()
+            ));
+        }
+        println!(
+            "GET {}: {} bytes from the real server, the same {} from the bare one",
+            pair.path,
+            body.len(),
+            bare_body.len()
+        );
+    }
+
+    println!("{store}");
+    println!(
+        "machine: {cores} cores; servers: {} tokio workers each; wrk -t{} -c{} -d{}s --latency, \
+         {} rounds each, alternating bare/real, after {}s warm-up each",
+        settings.workers,
+        settings.threads,
+        settings.conns,
+        settings.secs,
+        settings.rounds,
+        settings.warmup_secs
+    );
+
+    let mut outcomes = Vec::new();
+    for (pair, body) in settings.pairs.iter().zip(&bodies) {
+        outcomes.push(measure(pair, body.len(), &bare, &real, &token, &settings)?);
+    }
 
     println!();
     println!(
-        "{:<6} {:>14} {:>12} {:>10}",
-        "server", "median req/s", "p99 (ms)", "non-2xx"
+        "{:<6} {:>7} {:>11} {:>9} {:>11} {:>9} {:>10} {:>7}  non-2xx (bare/real)",
+        "pair", "bytes", "bare req/s", "bare p99", "real req/s", "real p99", "real/bare", "target",
     );
-    println!(
-        "{:<6} {:>14.0} {:>12.2} {:>10}",
-        "bare", bare_rps, bare_p99, bare_bad
-    );
-    println!(
-        "{:<6} {:>14.0} {:>12.2} {:>10}",
-        "real", real_rps, real_p99, real_bad
-    );
-    println!(
-        "real/bare: {ratio:.1}% of requests per second (target at least {TARGET_PERCENT:.0}%: {}); \
-         p99 {:.2}x; {cores} cores",
-        if ratio >= TARGET_PERCENT {
-            "met"
-        } else {
-            "NOT met"
-        },
-        real_p99 / bare_p99
-    );
-    if real_bad > 0 {
+    for o in &outcomes {
+        println!(
+            "{:<6} {:>7} {:>11.0} {:>6.2} ms {:>11.0} {:>6.2} ms {:>9.1}% {:>6.0}%  {}/{}",
+            o.pair.name,
+            o.bytes,
+            o.bare.0,
+            o.bare.1,
+            o.real.0,
+            o.real.1,
+            o.ratio(),
+            o.pair.target_percent,
+            o.bare.2,
+            o.real.2
+        );
+    }
+    println!();
+    for o in &outcomes {
+        println!(
+            "{} (GET {}): real/bare {:.1}% of requests per second (target at least {:.0}%: {}); \
+             p99 {:.2}x; {cores} cores",
+            o.pair.name,
+            o.pair.path,
+            o.ratio(),
+            o.pair.target_percent,
+            if o.ratio() >= o.pair.target_percent {
+                "met"
+            } else {
+                "NOT met"
+            },
+            o.real.1 / o.bare.1
+        );
+    }
+    let bad: Vec<String> = outcomes
+        .iter()
+        .filter(|o| o.real.2 > 0)
+        .map(|o| format!("{} on {}", o.real.2, o.pair.name))
+        .collect();
+    if !bad.is_empty() {
         return Err(format!(
-            "the real server gave {real_bad} non-2xx/3xx answers; its figures do not count"
+            "the real server gave non-2xx/3xx answers ({}); its figures do not count",
+            bad.join(", ")
         ));
     }
 
