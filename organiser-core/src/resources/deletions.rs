@@ -104,7 +104,7 @@ pub(crate) fn routes<'r>(req: &'r Request, segments: &[&'r str]) -> Result<Route
     Ok(match (req.method, segments) {
         (Method::Get, ["deletions"]) => {
             let query = DeletionQuery::parse(&req.query)?;
-            LIST.route(move |cx| Ok(Response::json(200, &list(cx, &query)?.to_body())))
+            LIST.route(move |cx| Ok(Response::json(200, &list(cx, &query)?)))
         }
         _ => return Err(Error::NotFound),
     })

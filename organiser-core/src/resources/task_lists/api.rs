@@ -57,7 +57,7 @@ pub(crate) fn routes<'r>(req: &'r Request, segments: &[&'r str]) -> Result<Route
     Ok(match (req.method, segments) {
         (Get, ["task_lists"]) => {
             let query = TaskListQuery::parse(&req.query)?;
-            LIST.route(move |cx| Ok(Response::json(200, &list(cx, &query)?.to_body())))
+            LIST.route(move |cx| Ok(Response::json(200, &list(cx, &query)?)))
         }
         (Post, ["task_lists"]) => CREATE.route(
             move || parse(body),

@@ -64,7 +64,7 @@ pub(crate) fn routes<'r>(req: &'r Request, segments: &[&'r str]) -> Result<Route
     Ok(match (req.method, segments) {
         (Get, ["tasks"]) => {
             let query = TaskQuery::parse(&req.query)?;
-            LIST.route(move |cx| Ok(Response::json(200, &list(cx, &query)?.to_body())))
+            LIST.route(move |cx| Ok(Response::json(200, &list(cx, &query)?)))
         }
         (Post, ["tasks"]) => CREATE.route(
             move || parse(body),
