@@ -202,6 +202,7 @@ impl Organiser {
                 zone: RwLock::new(owner.zone()),
                 ext: Default::default(),
                 wiring: &crate::resources::WIRING,
+                generation: Default::default(),
                 data_dir,
             }),
         };

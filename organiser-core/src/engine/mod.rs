@@ -12,6 +12,7 @@ pub(crate) mod request;
 
 use std::ops::Deref;
 use std::path::{Path, PathBuf};
+use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::{Arc, RwLock};
 
 use jiff::Timestamp;
@@ -51,6 +52,8 @@ pub(crate) struct Inner {
     pub(crate) ext: Extensions,
     /// The record kinds, the rules of the clock and the licence check.
     pub(crate) wiring: &'static Wiring,
+    /// Counts commits, twice each (odd while one becomes visible).
+    pub(crate) generation: AtomicU64,
     pub(crate) data_dir: Option<PathBuf>,
 }
 
@@ -98,13 +101,28 @@ impl Inner {
     /// A context for work that reads nothing from the store but "now", the
     /// owner and the zone (`GET /me`).
     pub(crate) fn no_tx(&self) -> Cx<'_, ()> {
+        self.cx((), None)
+    }
+
+    fn cx<T>(&self, tx: T, generation: Option<u64>) -> Cx<'_, T> {
         Cx {
-            tx: (),
+            tx,
             now: self.now(),
             zone: self.zone(),
             org: self,
             hooks: Vec::new(),
+            generation,
         }
+    }
+
+    /// A snapshot, with the commit generation it shows when no commit ran
+    /// while it was taken (odd generations are commits in progress).
+    fn snapshot(&self) -> Result<ReadCx<'_>> {
+        let before = self.generation.load(Ordering::Acquire);
+        let tx = self.store.begin_read()?;
+        let after = self.generation.load(Ordering::Acquire);
+        let stable = before == after && before % 2 == 0;
+        Ok(self.cx(tx, stable.then_some(before)))
     }
 
     fn now(&self) -> Timestamp {
@@ -113,25 +131,40 @@ impl Inner {
 
     /// Runs `f` on a snapshot.
     pub(crate) fn read<T>(&self, f: impl FnOnce(&ReadCx<'_>) -> Result<T>) -> Result<T> {
-        let cx = Cx {
-            tx: self.store.begin_read()?,
-            now: self.now(),
-            zone: self.zone(),
-            org: self,
-            hooks: Vec::new(),
-        };
-        f(&cx)
+        f(&self.snapshot()?)
     }
 
     /// Runs `f` on a snapshot in which nothing the clock has made due
-    /// (expiry, permanent deletion) is left unsettled.
+    /// (expiry, permanent deletion) is left unsettled: the one snapshot
+    /// when nothing is due, else after a write that settles it.
     pub(crate) fn read_settled<T>(&self, f: impl FnOnce(&ReadCx<'_>) -> Result<T>) -> Result<T> {
-        // A read-only handle was opened with nothing due, and shows the
-        // store as it was then.
-        if self.settling_due()? {
-            self.write(|_| Ok(()))?;
+        let cx = self.snapshot()?;
+        if !self.due_in(&cx)? {
+            return f(&cx);
         }
+        drop(cx);
+        self.write(|_| Ok(()))?;
         self.read(f)
+    }
+
+    /// Runs `f` on a settled snapshot if nothing is due; `None`, without
+    /// running it, when reading would first have to write.
+    pub(crate) fn read_settled_now<T>(
+        &self,
+        f: impl FnOnce(&ReadCx<'_>) -> Result<T>,
+    ) -> Result<Option<T>> {
+        let cx = self.snapshot()?;
+        if self.due_in(&cx)? {
+            return Ok(None);
+        }
+        f(&cx).map(Some)
+    }
+
+    /// Whether `cx` shows something the clock made due. A handle opened for
+    /// reading was opened with nothing due, and shows the store as it was
+    /// then.
+    fn due_in(&self, cx: &ReadCx<'_>) -> Result<bool> {
+        Ok(!self.store.is_read_only() && (self.wiring.due)(cx)?)
     }
 
     /// Whether something the clock made due waits to be settled (and so
@@ -145,17 +178,16 @@ impl Inner {
     /// it lands or, when `f` fails, none of it.
     pub(crate) fn write<T>(&self, f: impl FnOnce(&mut WriteCx<'_>) -> Result<T>) -> Result<T> {
         let tx = self.store.begin_write()?;
-        let mut cx = Cx {
-            tx,
-            now: self.now(),
-            zone: self.zone(),
-            org: self,
-            hooks: Vec::new(),
-        };
+        let mut cx = self.cx(tx, None);
         (self.wiring.settle)(&mut cx)?;
         let out = f(&mut cx)?;
         let hooks = std::mem::take(&mut cx.hooks);
-        cx.tx.commit()?;
+        // Odd while the commit becomes visible: a snapshot taken meanwhile
+        // knows it cannot name its generation.
+        self.generation.fetch_add(1, Ordering::AcqRel);
+        let committed = cx.tx.commit();
+        self.generation.fetch_add(1, Ordering::AcqRel);
+        committed?;
         for hook in hooks {
             hook(self);
         }
@@ -172,12 +204,21 @@ pub(crate) struct Cx<'o, T> {
     zone: Zone,
     pub(crate) org: &'o Inner,
     hooks: Vec<Hook>,
+    /// The commit generation a read snapshot shows (`None` when a commit
+    /// ran while it was taken, and for writes): equal generations show
+    /// equal stores, so what was derived from one may serve the other.
+    generation: Option<u64>,
 }
 
 pub(crate) type ReadCx<'o> = Cx<'o, ReadTx>;
 pub(crate) type WriteCx<'o> = Cx<'o, WriteTx>;
 
 impl<T> Cx<'_, T> {
+    /// The commit generation this snapshot shows, when it is known.
+    pub(crate) fn generation(&self) -> Option<u64> {
+        self.generation
+    }
+
     /// The instant of this transaction, in whole milliseconds.
     pub(crate) fn now(&self) -> Timestamp {
         self.now

@@ -169,13 +169,16 @@ impl Route<'_> {
         matches!(self.kind, RouteKind::Write(op, _) if op.idempotent)
     }
 
-    /// Whether answering may wait on the disk or the network: a write, a
-    /// plain operation that fetches, or a settled read with something due.
-    pub(crate) fn may_wait(&self, inner: &Inner) -> Result<bool> {
-        match &self.kind {
-            RouteKind::Read(op, _) => Ok(op.settled && inner.settling_due()?),
-            RouteKind::Write(..) => Ok(true),
-            RouteKind::Plain(op, _) => Ok(op.waits),
+    /// Answers now if that needs no wait on the disk or the network: a
+    /// read with nothing for the clock to settle, or a plain operation
+    /// that answers from memory; `None` (the route unused) for a write, a
+    /// plain operation that fetches, or a read that must settle first.
+    pub(crate) fn answer_now(self, inner: &Inner) -> Result<Option<Response>> {
+        match self.kind {
+            RouteKind::Read(op, f) if op.settled => inner.read_settled_now(f),
+            RouteKind::Read(_, f) => inner.read(f).map(Some),
+            RouteKind::Plain(op, f) if !op.waits => f(inner).map(Some),
+            RouteKind::Plain(..) | RouteKind::Write(..) => Ok(None),
         }
     }
 

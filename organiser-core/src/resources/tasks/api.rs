@@ -3,7 +3,7 @@
 
 use super::{
     Task, TaskCounts, TaskCountsQuery, TaskInput, TaskQuery, change, counts, create, delete, list,
-    parse, restore,
+    list_json, parse, restore,
 };
 use crate::engine::Organiser;
 use crate::engine::op::{ReadOp, Route, WriteOp};
@@ -64,7 +64,7 @@ pub(crate) fn routes<'r>(req: &'r Request, segments: &[&'r str]) -> Result<Route
     Ok(match (req.method, segments) {
         (Get, ["tasks"]) => {
             let query = TaskQuery::parse(&req.query)?;
-            LIST.route(move |cx| Ok(Response::json(200, &list(cx, &query)?)))
+            LIST.route(move |cx| Ok(Response::json(200, &list_json(cx, &query)?)))
         }
         (Post, ["tasks"]) => CREATE.route(
             move || parse(body),

@@ -12,6 +12,7 @@ mod lifecycle;
 mod placement;
 mod query;
 mod record;
+mod render;
 pub(crate) mod tables;
 mod write;
 
@@ -31,7 +32,7 @@ use counts::counts;
 use index::{TodaySet, settle_today};
 use input::parse;
 use lifecycle::{delete, restore};
-use query::list;
+use query::{list, list_json};
 use record::TaskRecord;
 use write::{change, create};
 

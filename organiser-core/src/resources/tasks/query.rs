@@ -676,8 +676,27 @@ fn run<T: Tables>(
     })
 }
 
-/// `GET /tasks`.
+/// `GET /tasks`, as typed records.
 pub(crate) fn list<T: Tables>(cx: &Cx<'_, T>, q: &TaskQuery) -> Result<Page<Task>> {
+    page(cx, q, |id| load_live(cx, id))
+}
+
+/// `GET /tasks`, as the API's JSON: each task's JSON kept between reads of
+/// one commit generation (`render.rs`).
+pub(crate) fn list_json<T: Tables>(
+    cx: &Cx<'_, T>,
+    q: &TaskQuery,
+) -> Result<Page<Box<serde_json::value::RawValue>>> {
+    let kept = cx.org.ext.get::<super::render::Rendered>();
+    page(cx, q, |id| super::render::task_json(cx, &kept, id))
+}
+
+/// One page of `q`, each listed task made by `item`.
+fn page<T: Tables, I>(
+    cx: &Cx<'_, T>,
+    q: &TaskQuery,
+    mut item: impl FnMut(Id) -> Result<I>,
+) -> Result<Page<I>> {
     let order = q.effective_order();
     let dir = q.effective_direction().dir();
     let today = cx.today();
@@ -711,7 +730,7 @@ pub(crate) fn list<T: Tables>(cx: &Cx<'_, T>, q: &TaskQuery) -> Result<Page<Task
     let items = found
         .ids
         .into_iter()
-        .map(|id| load_live(cx, id))
+        .map(&mut item)
         .collect::<Result<Vec<_>>>()?;
     Ok(Page {
         items,

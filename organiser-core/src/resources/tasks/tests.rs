@@ -771,3 +771,32 @@ fn a_store_of_schema_1_is_migrated_to_compact_records_and_completion_counters() 
     org.restore_task_list(gone).unwrap();
     assert!(titles(&org, "status=open").contains(&"taken with its list".to_owned()));
 }
+
+#[test]
+fn the_json_of_a_page_is_the_typed_page_and_never_stale() {
+    let (org, _clock, work) = sample();
+    let get = |query: &str| {
+        let request = crate::Request::new(crate::Method::Get, "/tasks", Auth::Local)
+            .with_query(Query::parse(query).unwrap());
+        org.handle(&request).json_value()
+    };
+    let typed = |query: &str| {
+        let q = TaskQuery::parse(&Query::parse(query).unwrap()).unwrap();
+        serde_json::to_value(org.tasks(&q).unwrap()).unwrap()
+    };
+    for query in ["", "view=today", "view=logbook", &format!("task_list_id={work}")] {
+        // Rendered once, then copied from what was kept: the same either way.
+        assert_eq!(get(query), typed(query), "{query}");
+        assert_eq!(get(query), typed(query), "{query}");
+    }
+    // Changed in the same millisecond: the next page shows the change.
+    let first = typed("order=id")["data"][0]["id"].as_str().unwrap().to_owned();
+    let id = Id::parse(&first).unwrap();
+    for title in ["renamed", "renamed again"] {
+        let input = TaskInput::titled(title);
+        org.change_task(id, &input).unwrap();
+        assert_eq!(get("order=id")["data"][0]["title"], title);
+    }
+    org.delete_task(id).unwrap();
+    assert_ne!(get("order=id")["data"][0]["id"], first.as_str());
+}
