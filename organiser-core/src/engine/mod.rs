@@ -121,7 +121,7 @@ impl Inner {
         let before = self.generation.load(Ordering::Acquire);
         let tx = self.store.begin_read()?;
         let after = self.generation.load(Ordering::Acquire);
-        let stable = before == after && before % 2 == 0;
+        let stable = before == after && before.is_multiple_of(2);
         Ok(self.cx(tx, stable.then_some(before)))
     }
 
