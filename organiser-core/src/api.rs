@@ -80,7 +80,7 @@ impl Inner {
         }
         let route = route?;
         if without_waiting {
-            return route.answer_now(self);
+            return route.answer_now(self, request);
         }
         if request.method != Method::Get && route.licensed() {
             self.require_writable()?;
@@ -90,7 +90,7 @@ impl Inner {
             .as_deref()
             .filter(|_| route.idempotent());
         let Some(key) = key else {
-            return route.run(self, |_, _| Ok(())).map(Some);
+            return route.run(self, request, |_, _| Ok(())).map(Some);
         };
         if !request.auth.allows_idempotency_key() {
             return Err(Error::bad_param(
@@ -115,7 +115,7 @@ impl Inner {
             Begin::Run(claim) => claim,
         };
         route
-            .run(self, |cx, response| {
+            .run(self, request, |cx, response| {
                 let body = response.body.as_deref().map(String::from_utf8_lossy);
                 idempotency::save(cx, &claim, response.status, body.as_deref())
             })
@@ -170,5 +170,51 @@ mod tests {
         let body = org.handle(&today).json_value();
         assert_eq!(body["data"][0]["title"], "t", "{body}");
         assert!(org.handle_without_waiting(&get("/tasks")).is_some());
+    }
+
+    #[test]
+    fn kept_answers_follow_the_day_and_every_commit() {
+        let clock = ManualClock::at("2026-03-10T12:00:00Z");
+        let org = Organiser::in_memory_with(Options {
+            clock: Arc::new(clock.clone()),
+            ..Options::default()
+        });
+        let today = || {
+            let request = Request::new(Method::Get, "/task_counts", Auth::Local);
+            org.handle(&request).json_value()["data"]["today"].clone()
+        };
+        let add = |start: &str| {
+            let body = json!({"task": {"title": "t", "start_on": start}});
+            let request = Request::new(Method::Post, "/tasks", Auth::Local).with_body(body);
+            assert_eq!(org.handle(&request).status, 201);
+        };
+        assert_eq!(today(), 0);
+        add("2026-03-10");
+        assert_eq!(today(), 1, "a commit is a new generation");
+        add("2026-03-11");
+        assert_eq!(today(), 1);
+        assert_eq!(today(), 1, "kept");
+        clock.advance_secs(86_400);
+        assert_eq!(today(), 2, "a new day");
+    }
+
+    #[test]
+    fn no_two_requests_share_a_key() {
+        let request = |query: &str| {
+            Request::new(Method::Get, "/tasks", Auth::Local)
+                .with_query(crate::Query::parse(query).unwrap())
+        };
+        let keys = [
+            request("a=1&b=2").cache_key(),
+            request("a=1%26b%3D2").cache_key(),
+            request("a=1").cache_key(),
+            request("").cache_key(),
+            Request::new(Method::Get, "/tasks?a=1", Auth::Local).cache_key(),
+        ];
+        for (i, a) in keys.iter().enumerate() {
+            for b in &keys[i + 1..] {
+                assert_ne!(a, b);
+            }
+        }
     }
 }

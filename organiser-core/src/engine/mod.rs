@@ -5,6 +5,7 @@
 //! kinds, cascades, rules of the clock, the licence check) it is wired to
 //! at open by the registry of record kinds (`registry.rs`).
 
+pub(crate) mod bodies;
 pub(crate) mod ext;
 pub(crate) mod kinds;
 pub(crate) mod op;

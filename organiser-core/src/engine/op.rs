@@ -7,8 +7,9 @@
 //! declaration, so the licence check, the transaction kind and idempotency
 //! cannot drift apart between the two doors.
 
+use super::bodies::Bodies;
 use super::{Inner, ReadCx, WriteCx};
-use crate::engine::request::Response;
+use crate::engine::request::{Request, Response};
 use crate::error::Result;
 
 /// An operation that only reads.
@@ -17,13 +18,28 @@ pub(crate) struct ReadOp {
     /// Settle what the clock made due (expiry, the today set, permanent
     /// deletes) before reading: every read of records the clock changes.
     settled: bool,
+    /// Its answer depends on the snapshot, the day and the request alone
+    /// (not on the principal or the instant), so it is kept between
+    /// requests of one commit generation (`engine::bodies`).
+    kept: bool,
 }
 
 impl ReadOp {
     /// Reads a snapshot as it is.
-    pub(crate) const PLAIN: ReadOp = ReadOp { settled: false };
+    pub(crate) const PLAIN: ReadOp = ReadOp {
+        settled: false,
+        kept: false,
+    };
     /// Reads a snapshot in which nothing the clock made due is left.
-    pub(crate) const SETTLED: ReadOp = ReadOp { settled: true };
+    pub(crate) const SETTLED: ReadOp = ReadOp {
+        settled: true,
+        kept: false,
+    };
+
+    /// The same read, its answers kept between requests of one generation.
+    pub(crate) const fn kept(self) -> ReadOp {
+        ReadOp { kept: true, ..self }
+    }
 
     /// The route arm of this operation: `f` runs on the snapshot.
     pub(crate) fn route<'r>(
@@ -173,10 +189,12 @@ impl Route<'_> {
     /// read with nothing for the clock to settle, or a plain operation
     /// that answers from memory; `None` (the route unused) for a write, a
     /// plain operation that fetches, or a read that must settle first.
-    pub(crate) fn answer_now(self, inner: &Inner) -> Result<Option<Response>> {
+    pub(crate) fn answer_now(self, inner: &Inner, request: &Request) -> Result<Option<Response>> {
         match self.kind {
-            RouteKind::Read(op, f) if op.settled => inner.read_settled_now(f),
-            RouteKind::Read(_, f) => inner.read(f).map(Some),
+            RouteKind::Read(op, f) if op.settled => {
+                inner.read_settled_now(|cx| keep(inner, op, request, cx, f))
+            }
+            RouteKind::Read(op, f) => inner.read(|cx| keep(inner, op, request, cx, f)).map(Some),
             RouteKind::Plain(op, f) if !op.waits => f(inner).map(Some),
             RouteKind::Plain(..) | RouteKind::Write(..) => Ok(None),
         }
@@ -187,10 +205,11 @@ impl Route<'_> {
     pub(crate) fn run(
         self,
         inner: &Inner,
+        request: &Request,
         after: impl FnOnce(&mut WriteCx<'_>, &Response) -> Result<()>,
     ) -> Result<Response> {
         match self.kind {
-            RouteKind::Read(op, f) => inner.read_op(op, f),
+            RouteKind::Read(op, f) => inner.read_op(op, |cx| keep(inner, op, request, cx, f)),
             RouteKind::Plain(_, f) => f(inner),
             RouteKind::Write(_, prepare) => {
                 let f = prepare()?;
@@ -201,6 +220,25 @@ impl Route<'_> {
                 })
             }
         }
+    }
+}
+
+/// Runs the read `f` of `request` on `cx`, through the kept answers when
+/// `op` says so.
+fn keep(
+    inner: &Inner,
+    op: &ReadOp,
+    request: &Request,
+    cx: &ReadCx<'_>,
+    f: ReadFn<'_>,
+) -> Result<Response> {
+    if op.kept {
+        inner
+            .ext
+            .get::<Bodies>()
+            .answer(cx, &request.cache_key(), f)
+    } else {
+        f(cx)
     }
 }
 

@@ -86,6 +86,20 @@ impl Request {
         }
     }
 
+    /// What names this request among kept answers: the path and each
+    /// query parameter, every part behind its length so no two requests
+    /// share a key.
+    pub(crate) fn cache_key(&self) -> String {
+        use std::fmt::Write;
+        let mut key = String::with_capacity(64);
+        for part in std::iter::once(self.path.as_str())
+            .chain(self.query.pairs().flat_map(|(name, value)| [name, value]))
+        {
+            let _ = write!(key, "{}:{part}", part.len());
+        }
+        key
+    }
+
     /// With this query.
     pub fn with_query(mut self, query: Query) -> Request {
         self.query = query;

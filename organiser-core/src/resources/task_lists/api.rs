@@ -11,7 +11,7 @@ use crate::error::{Error, Result};
 use crate::ids::Id;
 use crate::list::Page;
 
-static LIST: ReadOp = ReadOp::SETTLED;
+static LIST: ReadOp = ReadOp::SETTLED.kept();
 static GET: ReadOp = ReadOp::SETTLED;
 static CREATE: WriteOp = WriteOp::LICENSED.idempotent();
 static CHANGE: WriteOp = WriteOp::LICENSED;

@@ -12,9 +12,9 @@ use crate::error::{Error, Result};
 use crate::ids::Id;
 use crate::list::Page;
 
-static LIST: ReadOp = ReadOp::SETTLED;
+static LIST: ReadOp = ReadOp::SETTLED.kept();
 static GET: ReadOp = ReadOp::SETTLED;
-static COUNTS: ReadOp = ReadOp::SETTLED;
+static COUNTS: ReadOp = ReadOp::SETTLED.kept();
 static CREATE: WriteOp = WriteOp::LICENSED.idempotent();
 static CHANGE: WriteOp = WriteOp::LICENSED;
 static DELETE: WriteOp = WriteOp::LICENSED;

@@ -784,13 +784,21 @@ fn the_json_of_a_page_is_the_typed_page_and_never_stale() {
         let q = TaskQuery::parse(&Query::parse(query).unwrap()).unwrap();
         serde_json::to_value(org.tasks(&q).unwrap()).unwrap()
     };
-    for query in ["", "view=today", "view=logbook", &format!("task_list_id={work}")] {
+    for query in [
+        "",
+        "view=today",
+        "view=logbook",
+        &format!("task_list_id={work}"),
+    ] {
         // Rendered once, then copied from what was kept: the same either way.
         assert_eq!(get(query), typed(query), "{query}");
         assert_eq!(get(query), typed(query), "{query}");
     }
     // Changed in the same millisecond: the next page shows the change.
-    let first = typed("order=id")["data"][0]["id"].as_str().unwrap().to_owned();
+    let first = typed("order=id")["data"][0]["id"]
+        .as_str()
+        .unwrap()
+        .to_owned();
     let id = Id::parse(&first).unwrap();
     for title in ["renamed", "renamed again"] {
         let input = TaskInput::titled(title);
