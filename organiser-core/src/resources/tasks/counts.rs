@@ -309,11 +309,12 @@ pub(crate) fn counts<T: Tables>(cx: &Cx<'_, T>, q: &TaskCountsQuery) -> Result<T
             Ok(true)
         },
     )?;
+    let open = counter::by_home(cx, open_code)?;
     for list in &mut task_lists {
-        list.open = home_count(cx, Home::List(list.id), open_code)?;
+        list.open = open.get(&Home::List(list.id)).copied().unwrap_or(0);
     }
     Ok(TaskCounts {
-        inbox: home_count(cx, Home::Inbox, open_code)?,
+        inbox: open.get(&Home::Inbox).copied().unwrap_or(0),
         today: counter::get(cx, &counter::today())?,
         due_soon: counter::sum_dates(cx, counter::deadline_all(), None, Some(add_days(today, 15)))?,
         overdue: counter::sum_dates(cx, counter::deadline_all(), None, Some(today))?,

@@ -346,6 +346,23 @@ pub(crate) mod counter {
         home.key(Key::new().tag(HOME_STATUS)).tag(code)
     }
 
+    /// The counters of every home with status `code`, in one walk of the
+    /// counters (a home with none is left out).
+    pub(crate) fn by_home<T: Tables>(cx: &Cx<'_, T>, code: u8) -> Result<HashMap<Home, u64>> {
+        let mut counts = HashMap::new();
+        let prefix = Key::new().tag(HOME_STATUS);
+        cx.scan_prefix(TASK_COUNTERS, prefix.as_slice(), Dir::Asc, &mut |k, v| {
+            let mut r = Reader::new(&k[1..]);
+            let home = Home::read(&mut r);
+            if r.tag() == code {
+                let n = v.try_into().map(i64::from_be_bytes).unwrap_or(0);
+                counts.insert(home, n.max(0) as u64);
+            }
+            Ok(true)
+        })?;
+        Ok(counts)
+    }
+
     /// Live tasks with status `code` (or [`EXPIRED`]).
     pub(crate) fn status(code: u8) -> Key {
         Key::new().tag(STATUS).tag(code)
