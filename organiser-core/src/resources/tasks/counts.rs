@@ -252,16 +252,7 @@ fn completed_today<T: Tables>(cx: &Cx<'_, T>, scope: Scope) -> Result<u64> {
         });
     }
     let (from, to) = (counter::quarter(from), counter::quarter(to));
-    let within = |prefix: Key| {
-        let (lo, hi) = (prefix.clone().i64(from), prefix.clone().i64(to));
-        counter::sum_between(cx, &prefix, Some(lo), Some(hi))
-    };
-    Ok(match scope {
-        Scope::One(home) => within(counter::completed_in(home))?,
-        Scope::All => within(counter::completed_all_in())?,
-        Scope::AllButInbox => within(counter::completed_all_in())?
-            .saturating_sub(within(counter::completed_in(Home::Inbox))?),
-    })
+    counter::completed_between(cx, from, to, |home| scope.holds(home))
 }
 
 fn page<T: Tables>(cx: &Cx<'_, T>, q: &TaskCountsQuery) -> Result<Option<PageCounts>> {

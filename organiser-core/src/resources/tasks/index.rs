@@ -71,6 +71,25 @@ impl Attrs {
 
     /// The covering value: flags, the home, then varints of what is set.
     fn encode(&self) -> Vec<u8> {
+        self.pack(true)
+    }
+
+    /// The value of this task's entry in `table`: empty unless `covering`.
+    fn value_in(&self, table: Tbl, covering: bool) -> Vec<u8> {
+        match (covering, home_in_key(table)) {
+            (false, _) => Vec::new(),
+            (true, false) => self.encode(),
+            (true, true) => self.encode_without_home(),
+        }
+    }
+
+    /// The covering value of an index whose keys begin with the home: the
+    /// home is left out (as the Inbox) and read back from the key.
+    fn encode_without_home(&self) -> Vec<u8> {
+        self.pack(false)
+    }
+
+    fn pack(&self, with_home: bool) -> Vec<u8> {
         let mut out = Vec::with_capacity(48);
         let flags = self.status.code()
             | u8::from(self.expired) << 2
@@ -80,6 +99,7 @@ impl Attrs {
             | u8::from(self.expires.is_some()) << 6;
         out.push(flags);
         match self.home {
+            _ if !with_home => out.push(0),
             Home::Inbox => out.push(0),
             Home::List(id) | Home::Person(id) | Home::Project(id) => {
                 out.push(self.home.tag());
@@ -152,6 +172,14 @@ impl Attrs {
         k.tag(u8::from(self.expired)).into_vec()
     }
 
+    /// The value of an entry `(key, value)` of an index whose keys begin
+    /// with the home.
+    pub(crate) fn decode_keyed(key: &[u8], value: &[u8]) -> Attrs {
+        let mut attrs = Attrs::decode(value);
+        attrs.home = Home::read(&mut Reader::new(key));
+        attrs
+    }
+
     /// Reads a value written by schema 2 and earlier (fixed widths).
     fn decode_fixed(bytes: &[u8]) -> Attrs {
         let mut r = Reader::new(bytes);
@@ -185,6 +213,15 @@ impl Attrs {
             expired,
         }
     }
+}
+
+/// Whether the keys of covering index `table` begin with the home, so its
+/// values leave the home out ([`Attrs::decode_keyed`] reads it back).
+pub(crate) fn home_in_key(table: Tbl) -> bool {
+    use redb::TableHandle;
+    [TASKS_BY_HOME, TASKS_OPEN_BY_HOME]
+        .iter()
+        .any(|t| t.name() == table.name())
 }
 
 /// The covering indexes: their values are [`Attrs`].
@@ -317,7 +354,6 @@ pub(crate) mod counter {
     const OVERDUE_PLANNED: u8 = 11;
     const OVERDUE_SOMEDAY: u8 = 12;
     const COMPLETED_IN: u8 = 13;
-    const COMPLETED_ALL_IN: u8 = 14;
     /// In place of a status: archived because it expired.
     pub(crate) const EXPIRED: u8 = 9;
 
@@ -331,14 +367,62 @@ pub(crate) mod counter {
         t.as_millisecond().div_euclid(QUARTER_MS)
     }
 
-    /// Tasks of `home` completed in each quarter hour (prefix).
-    pub(crate) fn completed_in(home: Home) -> Key {
-        home.key(Key::new().tag(COMPLETED_IN))
+    /// Tasks of `home` completed in the quarter hour `quarter`.
+    pub(crate) fn completed(quarter: i64, home: Home) -> Key {
+        home.key(completed_from(quarter))
     }
 
-    /// Tasks completed in each quarter hour (prefix).
-    pub(crate) fn completed_all_in() -> Key {
-        Key::new().tag(COMPLETED_ALL_IN)
+    /// Where the completions of `quarter` and later begin.
+    pub(crate) fn completed_from(quarter: i64) -> Key {
+        Key::new().tag(COMPLETED_IN).i64(quarter)
+    }
+
+    /// The completions from quarter `from` (inclusive) to `to` (exclusive)
+    /// of the homes `holds` takes.
+    pub(crate) fn completed_between<T: Tables>(
+        cx: &Cx<'_, T>,
+        from: i64,
+        to: i64,
+        holds: impl Fn(Home) -> bool,
+    ) -> Result<u64> {
+        let (lo, hi) = (completed_from(from), completed_from(to));
+        let mut sum = 0i64;
+        cx.scan(
+            TASK_COUNTERS,
+            Bound::Included(lo.as_slice()),
+            Bound::Excluded(hi.as_slice()),
+            Dir::Asc,
+            &mut |k, v| {
+                let mut r = Reader::new(&k[9..]);
+                if holds(Home::read(&mut r)) {
+                    sum += v.try_into().map(i64::from_be_bytes).unwrap_or(0);
+                }
+                Ok(true)
+            },
+        )?;
+        Ok(sum.max(0) as u64)
+    }
+
+    /// Completion counters are read for today alone, and today in any zone
+    /// lies within the last two days of quarters: older ones go when the
+    /// day moves on.
+    pub(crate) fn forget_completions_before(tx: &WriteTx, quarter: i64) -> Result<()> {
+        let (lo, hi) = (Key::new().tag(COMPLETED_IN), completed_from(quarter));
+        let mut old = Vec::new();
+        tx.scan(
+            TASK_COUNTERS,
+            Bound::Included(lo.as_slice()),
+            Bound::Excluded(hi.as_slice()),
+            Dir::Asc,
+            &mut |k, _| {
+                old.push(k.to_vec());
+                Ok(true)
+            },
+        )?;
+        for k in old {
+            tx.remove(TASK_COUNTERS, &k)?;
+        }
+        Ok(())
     }
 
     /// Tasks of `home` with status `code` (a status code or [`EXPIRED`]).
@@ -436,8 +520,7 @@ pub(crate) mod counter {
             out.push(status(EXPIRED));
         }
         if let (TaskStatus::Completed, Some(closed)) = (a.status, a.closed) {
-            out.push(completed_in(a.home).i64(quarter(closed)));
-            out.push(completed_all_in().i64(quarter(closed)));
+            out.push(completed(quarter(closed), a.home));
         }
         if a.is_open() {
             if let Some(d) = a.deadline {
@@ -549,8 +632,7 @@ pub(crate) mod counter {
             &mut |_, v| {
                 let a = Attrs::decode_fixed(v);
                 if let (TaskStatus::Completed, Some(closed)) = (a.status, a.closed) {
-                    keys.push(completed_in(a.home).i64(quarter(closed)));
-                    keys.push(completed_all_in().i64(quarter(closed)));
+                    keys.push(completed(quarter(closed), a.home));
                 }
                 Ok(true)
             },
@@ -625,6 +707,8 @@ pub(crate) fn settle_today(cx: &mut WriteCx<'_>) -> Result<()> {
     for (id, a) in &moving {
         reclassify(cx, *id, a, as_of, today)?;
     }
+    let two_days_ago = counter::quarter(cx.now()) - 2 * 24 * 4;
+    counter::forget_completions_before(cx, two_days_ago)?;
     cx.insert(META, TODAY_AS_OF, &date_number(today).to_be_bytes())
 }
 
@@ -633,7 +717,6 @@ fn reclassify(cx: &WriteCx<'_>, id: Id, a: &Attrs, from: Date, to: Date) -> Resu
     let name = |t: &Tbl| redb::TableHandle::name(t).to_owned();
     let before = entries(id, a, from);
     let after = entries(id, a, to);
-    let value = a.encode();
     for (table, key, _) in &before {
         if !after
             .iter()
@@ -647,7 +730,7 @@ fn reclassify(cx: &WriteCx<'_>, id: Id, a: &Attrs, from: Date, to: Date) -> Resu
             .iter()
             .any(|(t, k, _)| name(t) == name(table) && k == key)
         {
-            cx.insert(*table, key.as_slice(), if *covering { &value } else { &[] })?;
+            cx.insert(*table, key.as_slice(), &a.value_in(*table, *covering))?;
         }
     }
     let mut deltas: HashMap<Key, i64> = HashMap::new();
@@ -686,9 +769,8 @@ pub(crate) fn apply(
         }
     }
     if let Some(new) = new {
-        let value = new.encode();
         for (table, key, covering) in entries(id, new, as_of) {
-            cx.insert(table, key.as_slice(), if covering { &value } else { &[] })?;
+            cx.insert(table, key.as_slice(), &new.value_in(table, covering))?;
         }
         for key in counter::of(new, as_of) {
             counter::add(cx, &key, 1)?;

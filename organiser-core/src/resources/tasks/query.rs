@@ -15,7 +15,7 @@ use jiff::Timestamp;
 use jiff::civil::Date;
 
 use super::home::Home;
-use super::index::{Attrs, keys};
+use super::index::{Attrs, home_in_key, keys};
 use super::{Task, TaskStatus, load_live};
 use crate::engine::Cx;
 use crate::error::{Details, Error, Result};
@@ -421,9 +421,14 @@ impl Range {
         }
         let skip = self.prefix.len();
         let covering = self.covering;
+        let keyed = covering && home_in_key(self.table);
         let only = self.only;
         cx.scan(self.table, lo, hi, dir, &mut |k, v| {
-            let attrs = covering.then(|| Attrs::decode(v));
+            let attrs = match (covering, keyed) {
+                (false, _) => None,
+                (true, false) => Some(Attrs::decode(v)),
+                (true, true) => Some(Attrs::decode_keyed(k, v)),
+            };
             if let (Some(only), Some(a)) = (only, &attrs)
                 && !only(a)
             {

@@ -679,12 +679,16 @@ fn downgrade_to_schema_1(path: &std::path::Path) {
         tx.insert(TASK_LISTS, &k, &json).unwrap();
     }
     for table in index::COVERING {
+        let keyed = index::home_in_key(table);
         for (k, v) in all(table) {
-            tx.insert(table, &k, &index::Attrs::decode(&v).encode_fixed())
-                .unwrap();
+            let attrs = match keyed {
+                true => index::Attrs::decode_keyed(&k, &v),
+                false => index::Attrs::decode(&v),
+            };
+            tx.insert(table, &k, &attrs.encode_fixed()).unwrap();
         }
     }
-    let (lo, hi) = (Key::new().tag(13), Key::new().tag(15));
+    let (lo, hi) = (Key::new().tag(13), Key::new().tag(14));
     let mut counters = Vec::new();
     tx.scan(
         TASK_COUNTERS,
@@ -807,4 +811,52 @@ fn the_json_of_a_page_is_the_typed_page_and_never_stale() {
     }
     org.delete_task(id).unwrap();
     assert_ne!(get("order=id")["data"][0]["id"], first.as_str());
+}
+
+#[test]
+fn completion_counters_older_than_two_days_go_when_the_day_moves() {
+    use crate::store::Tables;
+    use crate::store::key::Key;
+    use tables::TASK_COUNTERS;
+
+    let (org, clock) = org_at("2026-03-10T09:00:00Z", "UTC");
+    complete_new(&org, "old", None);
+    let completions = || {
+        org.inner
+            .read(|cx| {
+                let mut n = 0;
+                cx.scan_prefix(
+                    TASK_COUNTERS,
+                    Key::new().tag(13).as_slice(),
+                    crate::store::Dir::Asc,
+                    &mut |_, _| {
+                        n += 1;
+                        Ok(true)
+                    },
+                )?;
+                Ok(n)
+            })
+            .unwrap()
+    };
+    assert_eq!(completions(), 1);
+    clock.advance_secs(86_400);
+    complete_new(&org, "yesterday's", None);
+    assert_eq!(
+        completions(),
+        2,
+        "kept while it may still be today somewhere"
+    );
+    clock.advance_secs(3 * 86_400);
+    assert_eq!(completed_today(&org, "view=today"), 0);
+    assert_eq!(completions(), 0, "gone once the day moved on");
+    // Reopening an old completion leaves today's count alone.
+    let q = TaskQuery::parse(&Query::parse("status=completed&order=id").unwrap()).unwrap();
+    let old = org.tasks(&q).unwrap().items[0].id;
+    let reopen = TaskInput {
+        status: Some(TaskStatus::Open),
+        ..TaskInput::default()
+    };
+    org.change_task(old, &reopen).unwrap();
+    complete_new(&org, "today's", None);
+    assert_eq!(completed_today(&org, "view=today"), 1);
 }
