@@ -1,0 +1,169 @@
+//! The route table the property draws from: every route of the spec and of
+//! docs/api.md with its methods and the error statuses its endpoint lists.
+
+use organiser::Method;
+
+use Method::{Delete, Get, Patch, Post, Put};
+
+/// A route: the methods its path takes, the path (`{id}` for a record's
+/// ID, `{n}` for a token's number), the error statuses the spec lists for
+/// it (`None` for the routes docs/api.md adds, held to the Errors table
+/// alone), whether it is a list, and the collection a 201 adds to.
+pub(crate) struct Route {
+    pub(super) methods: &'static [Method],
+    pub(super) path: &'static str,
+    pub(super) errors: Option<&'static [u16]>,
+    pub(super) list: bool,
+    pub(super) creates: Option<&'static str>,
+}
+
+pub(super) const fn route(
+    methods: &'static [Method],
+    path: &'static str,
+    errors: &'static [u16],
+) -> Route {
+    Route {
+        methods,
+        path,
+        errors: Some(errors),
+        list: false,
+        creates: None,
+    }
+}
+
+pub(super) const fn ours(methods: &'static [Method], path: &'static str) -> Route {
+    Route {
+        methods,
+        path,
+        errors: None,
+        list: false,
+        creates: None,
+    }
+}
+
+pub(super) const fn list(path: &'static str, errors: &'static [u16]) -> Route {
+    Route {
+        methods: &[Get],
+        path,
+        errors: Some(errors),
+        list: true,
+        creates: None,
+    }
+}
+
+pub(super) const fn create(
+    path: &'static str,
+    errors: &'static [u16],
+    creates: &'static str,
+) -> Route {
+    Route {
+        methods: &[Post],
+        path,
+        errors: Some(errors),
+        list: false,
+        creates: Some(creates),
+    }
+}
+
+pub(super) const READ: &[u16] = &[401, 429];
+pub(super) const READ_ONE: &[u16] = &[401, 404, 429];
+pub(super) const LIST: &[u16] = &[400, 401, 429];
+pub(super) const CHANGE_SETTING: &[u16] = &[400, 401, 403, 415, 422, 429];
+pub(super) const CREATE: &[u16] = &[400, 401, 403, 409, 415, 422, 429];
+pub(super) const CHANGE: &[u16] = &[400, 401, 403, 404, 415, 422, 429];
+pub(super) const DELETE: &[u16] = &[401, 403, 404, 429];
+
+/// The route table of organiser-core/src/api/routes.rs, with the spec's
+/// error statuses per endpoint (documents 1 and 2). A later resource adds
+/// its routes here.
+pub(crate) const ROUTES: &[Route] = &[
+    route(&[Get], "/.well-known/organiser", &[]),
+    route(&[Get], "/me", READ),
+    ours(&[Patch, Put], "/me"),
+    ours(&[Put, Patch], "/me/username"),
+    ours(&[Put, Patch], "/me/password"),
+    route(&[Get], "/appearance", READ),
+    route(&[Patch, Put], "/appearance", CHANGE_SETTING),
+    ours(&[Get], "/api_tokens"),
+    ours(&[Post], "/api_tokens"),
+    ours(&[Delete], "/api_tokens/{n}"),
+    route(&[Get], "/system", READ),
+    route(&[Patch, Put], "/system", CHANGE_SETTING),
+    route(&[Post], "/system/update_check", &[401, 403, 415, 422, 429]),
+    route(&[Get], "/licence", READ),
+    ours(&[Put, Patch], "/licence"),
+    ours(&[Delete], "/licence"),
+    ours(&[Post], "/licence/onboarding"),
+    route(&[Get], "/vocabulary", READ),
+    route(&[Get], "/licences", READ),
+    list("/deletions", LIST),
+    list("/task_lists", LIST),
+    create("/task_lists", CREATE, "task_lists"),
+    route(&[Get], "/task_lists/{id}", READ_ONE),
+    route(&[Patch, Put], "/task_lists/{id}", CHANGE),
+    route(&[Delete], "/task_lists/{id}", DELETE),
+    route(
+        &[Post],
+        "/task_lists/{id}/restoration",
+        &[400, 401, 403, 404, 409, 415, 422, 429],
+    ),
+    list("/tasks", LIST),
+    create("/tasks", CREATE, "tasks"),
+    route(&[Get], "/tasks/{id}", READ_ONE),
+    route(&[Patch, Put], "/tasks/{id}", CHANGE),
+    route(&[Delete], "/tasks/{id}", DELETE),
+    route(
+        &[Post],
+        "/tasks/{id}/restoration",
+        &[400, 401, 403, 404, 409, 415, 429],
+    ),
+    route(&[Get], "/task_counts", LIST),
+];
+
+/// Paths of the spec that this build does not serve yet (404), and others
+/// that no route has.
+pub(super) const UNSERVED: &[&str] = &[
+    "/projects",
+    "/projects/{id}",
+    "/projects/{id}/activity",
+    "/people",
+    "/notes/{id}/restoration",
+    "/search",
+    "/categories",
+    "/project_task_counts",
+    "/session",
+    "/",
+    "/api/v1/tasks",
+    "/TASKS",
+    "/tasks/{id}/restoration/{id}",
+    "/task_lists/{id}/tasks",
+    "/.well-known/other",
+];
+
+/// The spec's Errors table: the codes each status may carry.
+pub(super) fn codes(status: u16) -> &'static [&'static str] {
+    match status {
+        400 => &["invalid_parameter", "invalid_json"],
+        401 => &["unauthorized"],
+        403 => &["session_required", "read_only"],
+        404 => &["not_found"],
+        409 => &[
+            "conflict",
+            "folder_not_empty",
+            "in_use",
+            "idempotency_key_in_use",
+        ],
+        411 => &["length_required"],
+        413 => &["payload_too_large"],
+        415 => &["unsupported_media_type"],
+        422 => &[
+            "validation_failed",
+            "idempotency_key_reused",
+            "provider_error",
+            "key_required",
+            "already_added",
+        ],
+        429 => &["rate_limited"],
+        _ => &[],
+    }
+}
