@@ -301,14 +301,15 @@ pub(crate) fn counts<T: Tables>(cx: &Cx<'_, T>, q: &TaskCountsQuery) -> Result<T
         },
     )?;
     let open = counter::by_home(cx, open_code)?;
+    let (overdue, due_soon) = counter::due_before(cx, today, add_days(today, 15))?;
     for list in &mut task_lists {
         list.open = open.get(&Home::List(list.id)).copied().unwrap_or(0);
     }
     Ok(TaskCounts {
         inbox: open.get(&Home::Inbox).copied().unwrap_or(0),
         today: counter::get(cx, &counter::today())?,
-        due_soon: counter::sum_dates(cx, counter::deadline_all(), None, Some(add_days(today, 15)))?,
-        overdue: counter::sum_dates(cx, counter::deadline_all(), None, Some(today))?,
+        due_soon,
+        overdue,
         task_lists,
         page: page(cx, q)?,
     })

@@ -588,6 +588,33 @@ pub(crate) mod counter {
         sum_between(cx, &prefix, lo, hi)
     }
 
+    /// Open tasks due before `today` (overdue) and before `soon` (due
+    /// soon, overdue included), in one walk of the deadline counters.
+    pub(crate) fn due_before<T: Tables>(
+        cx: &Cx<'_, T>,
+        today: Date,
+        soon: Date,
+    ) -> Result<(u64, u64)> {
+        let prefix = deadline_all();
+        let (today_key, soon_key) = (deadline(today), deadline(soon));
+        let (mut overdue, mut due) = (0i64, 0i64);
+        cx.scan(
+            TASK_COUNTERS,
+            Bound::Included(prefix.as_slice()),
+            Bound::Excluded(soon_key.as_slice()),
+            Dir::Asc,
+            &mut |k, v| {
+                let n = v.try_into().map(i64::from_be_bytes).unwrap_or(0);
+                due += n;
+                if k < today_key.as_slice() {
+                    overdue += n;
+                }
+                Ok(true)
+            },
+        )?;
+        Ok((overdue.max(0) as u64, due.max(0) as u64))
+    }
+
     /// The sum of the counters under `prefix` from `lo` (inclusive, else
     /// the prefix's start) to `hi` (exclusive, else the prefix's end).
     pub(crate) fn sum_between<T: Tables>(
