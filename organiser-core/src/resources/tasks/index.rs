@@ -387,19 +387,11 @@ pub(crate) mod counter {
     ) -> Result<u64> {
         let (lo, hi) = (completed_from(from), completed_from(to));
         let mut sum = 0i64;
-        cx.scan(
-            TASK_COUNTERS,
-            Bound::Included(lo.as_slice()),
-            Bound::Excluded(hi.as_slice()),
-            Dir::Asc,
-            &mut |k, v| {
-                let mut r = Reader::new(&k[9..]);
-                if holds(Home::read(&mut r)) {
-                    sum += v.try_into().map(i64::from_be_bytes).unwrap_or(0);
-                }
-                Ok(true)
-            },
-        )?;
+        each(cx, &lo, Some(&hi), |k, n| {
+            if holds(Home::read(&mut Reader::new(&k[9..]))) {
+                sum += n;
+            }
+        })?;
         Ok(sum.max(0) as u64)
     }
 
@@ -598,20 +590,12 @@ pub(crate) mod counter {
         let prefix = deadline_all();
         let (today_key, soon_key) = (deadline(today), deadline(soon));
         let (mut overdue, mut due) = (0i64, 0i64);
-        cx.scan(
-            TASK_COUNTERS,
-            Bound::Included(prefix.as_slice()),
-            Bound::Excluded(soon_key.as_slice()),
-            Dir::Asc,
-            &mut |k, v| {
-                let n = v.try_into().map(i64::from_be_bytes).unwrap_or(0);
-                due += n;
-                if k < today_key.as_slice() {
-                    overdue += n;
-                }
-                Ok(true)
-            },
-        )?;
+        each(cx, &prefix, Some(&soon_key), |k, n| {
+            due += n;
+            if k < today_key.as_slice() {
+                overdue += n;
+            }
+        })?;
         Ok((overdue.max(0) as u64, due.max(0) as u64))
     }
 
@@ -628,22 +612,33 @@ pub(crate) mod counter {
             Some(h) => Some(h),
             None => crate::store::key::prefix_end(prefix.as_slice()).map(|v| Key::new().bytes(&v)),
         };
-        let hi_bound = match &hi {
+        let mut sum = 0i64;
+        each(cx, &lo, hi.as_ref(), |_, n| sum += n)?;
+        Ok(sum.max(0) as u64)
+    }
+
+    /// Calls `f` with each counter's key and value from `lo` (inclusive) to
+    /// `hi` (exclusive; `None` for the end).
+    fn each<T: Tables>(
+        cx: &Cx<'_, T>,
+        lo: &Key,
+        hi: Option<&Key>,
+        mut f: impl FnMut(&[u8], i64),
+    ) -> Result<()> {
+        let hi = match hi {
             Some(h) => Bound::Excluded(h.as_slice()),
             None => Bound::Unbounded,
         };
-        let mut sum = 0i64;
         cx.scan(
             TASK_COUNTERS,
             Bound::Included(lo.as_slice()),
-            hi_bound,
+            hi,
             Dir::Asc,
-            &mut |_, v| {
-                sum += v.try_into().map(i64::from_be_bytes).unwrap_or(0);
+            &mut |k, v| {
+                f(k, v.try_into().map(i64::from_be_bytes).unwrap_or(0));
                 Ok(true)
             },
-        )?;
-        Ok(sum.max(0) as u64)
+        )
     }
 
     /// Migration step (schema 2): counts the completions of the closed
