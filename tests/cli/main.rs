@@ -8,6 +8,7 @@ mod util;
 mod account;
 mod compact;
 mod data_dir;
+mod dates;
 mod init;
 mod lists;
 mod serve;

@@ -58,7 +58,10 @@ pub fn days_between(a: Date, b: Date) -> i64 {
 
 /// `date` plus `days` (which may be negative), clamped to jiff's range.
 pub fn add_days(date: Date, days: i64) -> Date {
-    date.checked_add(days.days())
+    jiff::Span::new()
+        .try_days(days)
+        .ok()
+        .and_then(|span| date.checked_add(span).ok())
         .unwrap_or(if days < 0 { Date::MIN } else { Date::MAX })
 }
 
@@ -103,6 +106,20 @@ pub mod serde_timestamp {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn adding_any_number_of_days_clamps_and_never_panics() {
+        let d: Date = "2026-03-11".parse().unwrap();
+        assert_eq!(add_days(d, 1), "2026-03-12".parse::<Date>().unwrap());
+        for (days, edge) in [
+            (i64::MAX, Date::MAX),
+            (100_000_000, Date::MAX),
+            (i64::MIN, Date::MIN),
+            (-100_000_000, Date::MIN),
+        ] {
+            assert_eq!(add_days(d, days), edge, "{days}");
+        }
+    }
 
     #[test]
     fn timestamps_are_written_with_milliseconds_and_z() {

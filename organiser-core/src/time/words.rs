@@ -3,8 +3,8 @@
 //! today), `+3d`, `+2w`, `-1d`, `next week` (Monday of next week) and `next
 //! month` (its first day), relative to today in the owner's zone.
 
-use jiff::ToSpan;
 use jiff::civil::{Date, Weekday};
+use jiff::{Span, ToSpan};
 
 use super::{add_days, parse_date};
 
@@ -49,12 +49,16 @@ pub fn parse_date_words(text: &str, today: Date) -> Option<Date> {
     };
     let unit = rest.chars().last()?;
     let n: i64 = rest[..rest.len() - unit.len_utf8()].parse().ok()?;
-    match unit {
-        'd' => Some(add_days(today, sign * n)),
-        'w' => Some(add_days(today, sign * n * 7)),
-        'm' => today.checked_add((sign * n).months()).ok(),
-        _ => None,
-    }
+    let n = n.checked_mul(sign)?;
+    // An offset past the calendar jiff knows (years -9999 to 9999) is no
+    // date: `None`, never a panic.
+    let span = match unit {
+        'd' => Span::new().try_days(n),
+        'w' => Span::new().try_weeks(n),
+        'm' => Span::new().try_months(n),
+        _ => return None,
+    };
+    today.checked_add(span.ok()?).ok()
 }
 
 #[cfg(test)]
@@ -80,6 +84,13 @@ mod tests {
             ("+2w", Some("2026-03-25")),
             ("-1d", Some("2026-03-10")),
             ("+1m", Some("2026-04-11")),
+            ("+100000000d", None),
+            ("+100000000w", None),
+            ("+100000000m", None),
+            ("-100000000d", None),
+            ("+9223372036854775807d", None),
+            ("-9223372036854775808w", None),
+            ("+3000000d", None),
             ("soon", None),
             ("+d", None),
             ("2026-02-30", None),
