@@ -10,7 +10,7 @@ pub use zones::{Zone, ZoneInfo, zones};
 
 use jiff::civil::Date;
 use jiff::fmt::temporal::DateTimePrinter;
-use jiff::{Timestamp, ToSpan};
+use jiff::Timestamp;
 
 /// Formats an instant as the API writes it: `2026-01-01T00:00:00.000Z`.
 pub fn format_timestamp(t: Timestamp) -> String {
