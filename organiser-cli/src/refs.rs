@@ -14,6 +14,7 @@ use organiser_core::{Id, Page};
 use serde::{Deserialize, Serialize};
 
 use crate::client::Client;
+use crate::commands::Global;
 use crate::error::CliError;
 
 /// How people name the records of a family.
@@ -127,13 +128,18 @@ impl LastListing {
 /// Turns what people type into IDs.
 pub(crate) struct Refs<'a> {
     client: &'a Client,
+    global: &'a Global,
     last: Option<LastListing>,
 }
 
 impl<'a> Refs<'a> {
     /// Names records through `client`; row numbers need [`Refs::rows`].
-    pub(crate) fn new(client: &'a Client) -> Self {
-        Refs { client, last: None }
+    pub(crate) fn new(client: &'a Client, global: &'a Global) -> Self {
+        Refs {
+            client,
+            global,
+            last: None,
+        }
     }
 
     /// Row numbers (and the first matches of ID parts) refer to `last`.
@@ -229,9 +235,9 @@ impl<'a> Refs<'a> {
                 Ok((record.id(), Some(record)))
             }
             0 if names => Err(CliError::msg(format!(
-                "there is no {} named {reference:?} (see `organiser {}`)",
+                "there is no {} named {reference:?} (see `{}`)",
                 F::ONE,
-                F::MANY
+                self.global.command(F::MANY)
             ))),
             0 => Err(CliError::msg(format!(
                 "no {}'s ID begins or ends with {reference}",

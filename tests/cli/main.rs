@@ -9,6 +9,7 @@ mod account;
 mod compact;
 mod data_dir;
 mod dates;
+mod hints;
 mod init;
 mod lists;
 mod serve;

@@ -8,9 +8,9 @@ mod zones;
 pub use words::parse_date_words;
 pub use zones::{Zone, ZoneInfo, zones};
 
+use jiff::Timestamp;
 use jiff::civil::Date;
 use jiff::fmt::temporal::DateTimePrinter;
-use jiff::Timestamp;
 
 /// Formats an instant as the API writes it: `2026-01-01T00:00:00.000Z`.
 pub fn format_timestamp(t: Timestamp) -> String {

@@ -45,7 +45,7 @@ impl ListsCommand {
         let s = Session {
             global,
             client: &client,
-            refs: Refs::new(&client),
+            refs: Refs::new(&client, global),
         };
         match self.action {
             None => show::Show.run(&s),

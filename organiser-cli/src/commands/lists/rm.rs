@@ -32,8 +32,9 @@ impl Rm {
                 data: Deleted { deleted: id },
             },
             format!(
-                "Deleted list {} and its tasks. Undo within 20 seconds: organiser lists restore {id}",
-                list.name
+                "Deleted list {} and its tasks. Undo within 20 seconds: {}",
+                list.name,
+                s.global.command(&format!("lists restore {id}"))
             ),
         )
     }

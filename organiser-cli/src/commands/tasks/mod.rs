@@ -86,7 +86,7 @@ impl TasksCommand {
         let s = Session {
             global,
             client: &client,
-            refs: Refs::new(&client).rows(last),
+            refs: Refs::new(&client, global).rows(last),
         };
         let view = |which| views::Show {
             which,

@@ -33,8 +33,9 @@ impl Rm {
                 data: Deleted { deleted: id },
             },
             format!(
-                "Deleted {}. Undo within 20 seconds: organiser tasks restore {id}",
-                before.title
+                "Deleted {}. Undo within 20 seconds: {}",
+                before.title,
+                s.global.command(&format!("tasks restore {id}"))
             ),
         )
     }
