@@ -4,7 +4,26 @@
 //! either way.
 
 use std::path::{Path, PathBuf};
-use std::time::Duration;
+use std::time::{Duration, Instant};
+
+/// How long a command waits for another command that holds the store,
+/// unless `ORGANISER_LOCK_WAIT_MS` says otherwise.
+const LOCK_WAIT: Duration = Duration::from_secs(5);
+
+/// The wait for a held store: `ORGANISER_LOCK_WAIT_MS` (whole
+/// milliseconds) when set, else [`LOCK_WAIT`].
+fn lock_wait() -> Result<Duration, CliError> {
+    match std::env::var("ORGANISER_LOCK_WAIT_MS") {
+        Ok(v) if !v.trim().is_empty() => {
+            v.trim().parse().map(Duration::from_millis).map_err(|_| {
+                CliError::msg(format!(
+                    "ORGANISER_LOCK_WAIT_MS must be a whole number of milliseconds, not {v:?}"
+                ))
+            })
+        }
+        _ => Ok(LOCK_WAIT),
+    }
+}
 
 use organiser_core::{OpenError, Organiser, Request, Response};
 use organiser_server::ServerInfo;
@@ -127,18 +146,31 @@ impl Backend {
             _ => {}
         }
         let dir = data_dir(dir)?;
-        let opened = match access {
-            Access::Read => Organiser::open_for_reading(&dir),
-            Access::Write => open_store(&dir),
-        };
-        match opened {
-            Ok(org) => Ok(Backend::Local(org)),
-            Err(OpenError::Locked) => match ServerInfo::read(&dir).filter(|i| process_alive(i.pid))
-            {
-                Some(info) => Backend::remote(&info.url, &info.token),
-                None => Err(open_error(&dir, OpenError::Locked)),
-            },
-            Err(e) => Err(open_error(&dir, e)),
+        let wait = lock_wait()?;
+        let started = Instant::now();
+        let mut pause = Duration::from_millis(1);
+        loop {
+            let opened = match access {
+                Access::Read => Organiser::open_for_reading(&dir),
+                Access::Write => open_store(&dir),
+            };
+            match opened {
+                Ok(org) => return Ok(Backend::Local(org)),
+                Err(OpenError::Locked) => {
+                    if let Some(info) = ServerInfo::read(&dir).filter(|i| process_alive(i.pid)) {
+                        return Backend::remote(&info.url, &info.token);
+                    }
+                    // Another command holds the store: commands take
+                    // milliseconds, so wait for it (a little longer each
+                    // time), up to a bound.
+                    if started.elapsed() + pause > wait {
+                        return Err(open_error(&dir, OpenError::Locked));
+                    }
+                    std::thread::sleep(pause);
+                    pause = (pause * 2).min(Duration::from_millis(20));
+                }
+                Err(e) => return Err(open_error(&dir, e)),
+            }
         }
     }
 

@@ -7,6 +7,7 @@ mod util;
 
 mod account;
 mod compact;
+mod concurrency;
 mod data_dir;
 mod dates;
 mod hints;
