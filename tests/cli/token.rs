@@ -165,3 +165,25 @@ fn a_blank_name_or_a_past_expiry_fails_on_one_line() {
         serde_json::json!({"data": []})
     );
 }
+
+/// Issue 7, defect 11: a revoked token's number is never given again.
+#[test]
+fn a_revoked_tokens_number_is_never_reused() {
+    let dir = Dir::new();
+    let number = |dir: &Dir| -> u64 {
+        let list = dir.json(&["token", "list"]);
+        list["data"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|t| t["id"].as_u64().unwrap())
+            .max()
+            .unwrap()
+    };
+    dir.ok(&["token", "create", "one"]);
+    dir.ok(&["token", "create", "two"]);
+    assert_eq!(number(&dir), 2);
+    dir.ok(&["token", "revoke", "2"]);
+    dir.ok(&["token", "create", "three"]);
+    assert_eq!(number(&dir), 3, "2 stays retired");
+}

@@ -18,6 +18,7 @@ use std::sync::Mutex;
 use crate::engine::{Cx, Inner, WriteCx};
 use crate::resources::account::tables::API_TOKENS;
 use crate::secrets::{random_bytes, sha256, to_hex};
+use crate::store::schema::SINGLETONS;
 use crate::store::{Dir, Tables};
 use crate::text::squished_required;
 use crate::time::to_millis;
@@ -83,6 +84,9 @@ pub(crate) fn parse(body: Option<&serde_json::Value>) -> Result<(String, Option<
     Ok((name.as_deref().unwrap_or_default().to_owned(), expires_at))
 }
 
+/// The number of the last token made (singletons).
+const LAST_NUMBER: &[u8] = b"api_token_last_number";
+
 const EXPIRES_AT_SHAPE: &str = "must be an ISO 8601 date-time with Z or a UTC offset";
 
 pub(crate) fn create(
@@ -99,17 +103,25 @@ pub(crate) fn create(
     }
     details.into_validation()?;
 
+    // Numbers are never reused: a revoked token's number stays retired,
+    // so a log or a script that names it cannot reach a newer token.
     let last = cx.first_key(
         API_TOKENS,
         std::ops::Bound::Unbounded,
         std::ops::Bound::Unbounded,
         Dir::Desc,
     )?;
-    let id = last
+    let last_live = last
         .and_then(|k| k.try_into().ok())
         .map(u64::from_be_bytes)
-        .unwrap_or(0)
-        + 1;
+        .unwrap_or(0);
+    let last_made = cx
+        .get(SINGLETONS, LAST_NUMBER)?
+        .and_then(|v| v.try_into().ok())
+        .map(u64::from_be_bytes)
+        .unwrap_or(0);
+    let id = last_live.max(last_made) + 1;
+    cx.insert(SINGLETONS, LAST_NUMBER, &id.to_be_bytes())?;
     let secret_part = URL_SAFE_NO_PAD.encode(random_bytes(32));
     let token = ApiToken {
         id,
