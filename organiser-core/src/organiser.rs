@@ -17,6 +17,34 @@ use crate::time::to_millis;
 /// The store's file name inside the data directory.
 pub const STORE_FILE: &str = "organiser.redb";
 
+/// Creates the data directory (and its parents) when missing, the
+/// directory itself readable by its owner only (0700), as the secret key is.
+fn create_private_dir(dir: &Path) -> std::io::Result<()> {
+    if dir.is_dir() {
+        return Ok(());
+    }
+    let mut builder = std::fs::DirBuilder::new();
+    builder.recursive(true);
+    #[cfg(unix)]
+    {
+        use std::os::unix::fs::DirBuilderExt;
+        builder.mode(0o700);
+    }
+    builder.create(dir)
+}
+
+/// Makes a store file just created readable by its owner only (0600).
+fn make_private(path: &Path) -> std::io::Result<()> {
+    #[cfg(unix)]
+    {
+        use std::os::unix::fs::PermissionsExt;
+        std::fs::set_permissions(path, std::fs::Permissions::from_mode(0o600))?;
+    }
+    #[cfg(not(unix))]
+    let _ = path;
+    Ok(())
+}
+
 /// What [`Organiser::compact`] did: the store file's size before and after.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct Compaction {
@@ -47,13 +75,20 @@ impl Organiser {
         options: Options,
     ) -> std::result::Result<Organiser, OpenError> {
         let dir = dir.as_ref();
-        std::fs::create_dir_all(dir).map_err(|e| {
+        create_private_dir(dir).map_err(|e| {
             OpenError::Io(format!(
                 "cannot create the data directory {}: {e}",
                 dir.display()
             ))
         })?;
-        let store = Store::open(&dir.join(STORE_FILE))?;
+        let path = dir.join(STORE_FILE);
+        let new = !path.exists();
+        let store = Store::open(&path)?;
+        if new {
+            make_private(&path).map_err(|e| {
+                OpenError::Io(format!("cannot make {} private: {e}", path.display()))
+            })?;
+        }
         let secret = match &options.secret_key {
             Some(key) => key.clone(),
             None => SecretKey::load_or_create(dir).map_err(|e| {

@@ -117,3 +117,18 @@ fn a_directory_under_a_regular_file_fails_on_one_line_naming_it() {
     }
     assert_eq!(std::fs::read_to_string(&file).unwrap(), "not a directory");
 }
+
+/// Issue 7, defect 11: the store and its directory are the owner's alone,
+/// like the secret key.
+#[cfg(unix)]
+#[test]
+fn a_new_store_and_its_directory_are_private() {
+    use std::os::unix::fs::PermissionsExt;
+    let dir = Dir::new();
+    dir.ok(&["me"]);
+    let mode =
+        |path: &std::path::Path| std::fs::metadata(path).unwrap().permissions().mode() & 0o777;
+    assert_eq!(mode(dir.data()), 0o700);
+    assert_eq!(mode(&dir.data().join("organiser.redb")), 0o600);
+    assert_eq!(mode(&dir.data().join("secret.key")), 0o600);
+}
