@@ -9,7 +9,7 @@
 
 use crate::auth::Auth;
 use crate::engine::op::Route;
-use crate::engine::request::{Method, Request, Response};
+use crate::engine::request::{Request, Response};
 use crate::engine::{Inner, Organiser};
 use crate::error::{Error, Result};
 use crate::idempotency::{self, Begin};
@@ -82,7 +82,7 @@ impl Inner {
         if without_waiting {
             return route.answer_now(self, request);
         }
-        if request.method != Method::Get && route.licensed() {
+        if route.licensed() {
             self.require_writable()?;
         }
         let key = request
@@ -130,6 +130,7 @@ mod tests {
     use serde_json::json;
 
     use super::*;
+    use crate::engine::request::Method;
     use crate::{ManualClock, Options};
 
     #[test]
