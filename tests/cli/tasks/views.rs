@@ -256,3 +256,21 @@ fn an_overdue_deadline_is_red_only_on_a_terminal_with_colour() {
         serde_json::from_str(&out.stdout.replace("\r\n", "\n")).expect("JSON on a terminal");
     assert_eq!(page(&value).len(), 4);
 }
+
+/// Issue 7, defect 5: listings are not cut at the API's 100 a page.
+#[test]
+fn limits_over_a_page_and_all_read_every_page() {
+    let dir = Dir::new();
+    let script = "for i in $(seq 1 130); do \"$0\" --data-dir \"$1\" tasks add \"task $i\" >/dev/null || exit 1; done";
+    Cmd::shell(script, &[dir.data().as_os_str()])
+        .run()
+        .success();
+    let count = |args: &[&str]| dir.json(args)["data"].as_array().unwrap().len();
+    assert_eq!(count(&["tasks", "inbox", "--limit", "120"]), 120);
+    assert_eq!(count(&["tasks", "inbox", "--all"]), 130);
+    assert_eq!(count(&["tasks", "inbox"]), 50);
+    let out = dir.ok(&["tasks", "inbox", "--limit", "125"]);
+    assert!(out.stdout.contains("… and 5 more"), "{}", out.stdout);
+    let out = dir.ok(&["tasks", "inbox", "--all"]);
+    assert!(!out.stdout.contains("more"), "{}", out.stdout);
+}

@@ -26,9 +26,13 @@ use crate::refs::{Family, LastListing, Naming, Refs};
 pub(crate) struct TasksCommand {
     #[command(subcommand)]
     action: Option<TasksAction>,
-    /// Most tasks to show.
+    /// Most tasks to show (the pages of the API are read until there are
+    /// this many).
     #[arg(long, global = true, default_value_t = 50)]
     limit: u32,
+    /// Show every task of the view, however many.
+    #[arg(long, global = true, conflicts_with = "limit")]
+    all: bool,
 }
 
 #[derive(Debug, Subcommand)]
@@ -88,10 +92,12 @@ impl TasksCommand {
             client: &client,
             refs: Refs::new(&client, global).rows(last),
         };
-        let view = |which| views::Show {
-            which,
-            limit: self.limit,
+        let limit = if self.all {
+            usize::MAX
+        } else {
+            self.limit as usize
         };
+        let view = |which| views::Show { which, limit };
         match action {
             A::Today => view(views::Which::Today).run(&s),
             A::Overview => view(views::Which::Overview).run(&s),

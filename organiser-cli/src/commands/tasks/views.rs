@@ -8,7 +8,8 @@ use clap::Args;
 use comfy_table::Cell;
 use organiser_core::time::format_timestamp;
 use organiser_core::{
-    Home, Id, ListParams, Task, TaskCounts, TaskCountsQuery, TaskList, TaskQuery, TaskStatus, View,
+    Home, Id, ListParams, Page, Task, TaskCounts, TaskCountsQuery, TaskList, TaskQuery, TaskStatus,
+    View,
 };
 
 use crate::commands::Session;
@@ -39,7 +40,8 @@ pub(super) enum Which {
 /// Shows a view.
 pub(super) struct Show {
     pub(super) which: Which,
-    pub(super) limit: u32,
+    /// Most tasks to show (`usize::MAX` for every one).
+    pub(super) limit: usize,
 }
 
 /// A view's title and its requests.
@@ -96,16 +98,11 @@ impl Which {
 impl Show {
     pub(super) fn run(self, s: &Session<'_>) -> Result<(), CliError> {
         let mut listing = self.which.listing(s)?;
-        listing.tasks.params = ListParams {
-            limit: self.limit as usize,
-            count: true,
-            ..ListParams::default()
-        };
-        let page = s.client.tasks(&listing.tasks)?;
-        let tasks = &page.data.items;
+        let page = pages(s, &mut listing.tasks, self.limit)?;
+        let tasks = &page.items;
         s.refs.listed(tasks);
         if s.global.json {
-            return output::json(&page.body);
+            return output::json(&page);
         }
         let counts = s.client.task_counts(&listing.counts)?.data;
         output::line(header(&listing.title, &counts, listing.logbook))?;
@@ -151,7 +148,7 @@ impl Show {
             table.add_row(cells);
         }
         output::print_table(&table)?;
-        let total = page.data.total_count.unwrap_or(0);
+        let total = page.total_count.unwrap_or(0);
         if total > tasks.len() as u64 {
             output::line(format!(
                 "… and {} more (--limit)",
@@ -160,6 +157,36 @@ impl Show {
         }
         Ok(())
     }
+}
+
+/// The first `limit` tasks of `query`, read page by page through the
+/// API's cursors (at most 100 a page), as one page: the items, the cursor
+/// after the last one, the whole set's size.
+fn pages(s: &Session<'_>, query: &mut TaskQuery, limit: usize) -> Result<Page<Task>, CliError> {
+    const MOST_A_PAGE: usize = 100;
+    query.params = ListParams {
+        limit: limit.min(MOST_A_PAGE),
+        count: true,
+        ..ListParams::default()
+    };
+    let mut all = s.client.tasks(query)?.data;
+    while all.items.len() < limit
+        && let Some(cursor) = all.next_cursor.take()
+    {
+        query.params.cursor = Some(cursor);
+        query.params.limit = (limit - all.items.len()).min(MOST_A_PAGE);
+        query.params.count = false;
+        let next = s.client.tasks(query)?.data;
+        all.items.extend(next.items);
+        all.next_cursor = next.next_cursor;
+    }
+    // The limit asked for (every task's count with --all).
+    all.limit = if limit == usize::MAX {
+        all.items.len()
+    } else {
+        limit
+    };
+    Ok(all)
 }
 
 /// "Today · 3 open · 1 overdue · 2 completed today".
