@@ -16,6 +16,9 @@ pub enum CliError {
     },
     /// Anything else, already phrased for people.
     Message(String),
+    /// The command line asks for something it cannot (exit status 2, as
+    /// clap's own usage errors).
+    Usage(String),
     /// Standard output was closed (`organiser tasks | head`): not an error.
     BrokenPipe,
 }
@@ -24,7 +27,7 @@ impl fmt::Display for CliError {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
             CliError::Api { message, .. } => f.write_str(message),
-            CliError::Message(m) => f.write_str(m),
+            CliError::Message(m) | CliError::Usage(m) => f.write_str(m),
             CliError::BrokenPipe => f.write_str("broken pipe"),
         }
     }
@@ -46,5 +49,10 @@ impl CliError {
     /// An error phrased for people.
     pub fn msg(m: impl Into<String>) -> Self {
         CliError::Message(m.into())
+    }
+
+    /// A usage mistake phrased for people (exit status 2).
+    pub fn usage(m: impl Into<String>) -> Self {
+        CliError::Usage(m.into())
     }
 }

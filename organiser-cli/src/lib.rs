@@ -99,7 +99,10 @@ pub fn main() -> ExitCode {
         Err(CliError::BrokenPipe) => ExitCode::SUCCESS,
         Err(e) => {
             let _ = writeln!(std::io::stderr(), "error: {e}");
-            ExitCode::from(1)
+            match e {
+                CliError::Usage(_) => ExitCode::from(2),
+                _ => ExitCode::from(1),
+            }
         }
     }
 }

@@ -88,3 +88,19 @@ fn a_closed_stdout_is_not_an_error() {
         assert_eq!(out.stderr, "", "{out:?}");
     }
 }
+
+/// Issue 7, defect 9: usage mistakes exit 2, as docs/cli.md says, before
+/// anything is looked up.
+#[test]
+fn usage_mistakes_of_move_and_edit_exit_2() {
+    let dir = Dir::new();
+    dir.ok(&["tasks", "add", "x"]);
+    for (args, says) in [
+        (&["tasks", "move", "1"][..], "say where"),
+        (&["tasks", "edit", "1"][..], "nothing to change"),
+        (&["tasks", "move", "no-such-task"][..], "say where"),
+    ] {
+        let out = dir.run(args).failure(2);
+        assert!(out.stderr.contains(says), "{args:?}: {}", out.stderr);
+    }
+}

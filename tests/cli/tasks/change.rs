@@ -311,8 +311,9 @@ fn edit_changes_the_title_dates_and_position() {
     assert_eq!(after.column("TITLE"), ["Third", "Final", "Second"]);
 
     // Nothing to change; a bad date; a rule of the API (on one line).
-    let out = dir.run(&["tasks", "edit", id]);
-    assert!(!out.error().is_empty(), "{out:?}");
+    // (nothing to change is a usage mistake: exit status 2, issue 7)
+    let out = dir.run(&["tasks", "edit", id]).failure(2);
+    assert!(out.stderr.contains("nothing to change"), "{out:?}");
     let out = dir.run(&["tasks", "edit", id, "--start", "someday"]);
     assert!(out.error().contains("someday"), "{out:?}");
     let out = dir.run(&["tasks", "edit", id, "--expires", "-5d"]);
@@ -346,8 +347,8 @@ fn move_to_a_list_or_the_inbox() {
     assert_eq!(inbox.column("HOME"), ["Inbox"]);
 
     // Where to is required; an unknown list is refused; both is a usage error.
-    let out = dir.run(&["tasks", "move", id]);
-    assert!(!out.error().is_empty(), "{out:?}");
+    let out = dir.run(&["tasks", "move", id]).failure(2);
+    assert!(out.stderr.contains("say where"), "{out:?}");
     let out = dir.run(&["tasks", "move", id, "--list", "Attic"]);
     assert!(out.error().contains("Attic"), "{out:?}");
     dir.run(&["tasks", "move", id, "--list", "Work", "--inbox"])

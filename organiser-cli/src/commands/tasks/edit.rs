@@ -26,6 +26,15 @@ pub(super) struct Edit {
 
 impl Edit {
     pub(super) fn run(self, s: &Session<'_>) -> Result<(), CliError> {
+        let nothing = self.title.is_none()
+            && !self.dates.given()
+            && !self.home.given()
+            && self.position.is_none();
+        if nothing {
+            return Err(CliError::usage(
+                "nothing to change: give --title, --start, --deadline, --expires, --list, --inbox or --position",
+            ));
+        }
         let id = s.refs.id::<Task>(&self.task)?;
         let mut input = TaskInput {
             title: self.title,
@@ -34,11 +43,6 @@ impl Edit {
         self.dates.apply(s.client, &mut input)?;
         self.home.apply(&s.refs, &mut input)?;
         input.position = self.position;
-        if input == TaskInput::default() {
-            return Err(CliError::msg(
-                "nothing to change: give --title, --start, --deadline, --expires, --list, --inbox or --position",
-            ));
-        }
         let changed = s.client.change_task(id, &input).map_err(no_task(id))?;
         s.global
             .said(&changed.body, format!("Changed {}", changed.data.title))

@@ -167,6 +167,11 @@ struct DateArgs {
 }
 
 impl DateArgs {
+    /// Whether any date was given.
+    fn given(&self) -> bool {
+        self.start.is_some() || self.deadline.is_some() || self.expires.is_some()
+    }
+
     /// Puts the typed dates into `input`, asking the server for today
     /// only when a word needs it.
     fn apply(&self, client: &Client, input: &mut TaskInput) -> Result<(), CliError> {
@@ -207,6 +212,11 @@ struct HomeArgs {
 }
 
 impl HomeArgs {
+    /// Whether a home was named.
+    fn given(&self) -> bool {
+        self.list.is_some() || self.inbox
+    }
+
     /// Puts the home into `input`; whether one was given.
     fn apply(&self, refs: &Refs<'_>, input: &mut TaskInput) -> Result<bool, CliError> {
         if self.inbox {

@@ -20,11 +20,12 @@ pub(super) struct Move {
 
 impl Move {
     pub(super) fn run(self, s: &Session<'_>) -> Result<(), CliError> {
+        if !self.home.given() {
+            return Err(CliError::usage("say where: --list NAME or --inbox"));
+        }
         let id = s.refs.id::<Task>(&self.task)?;
         let mut input = TaskInput::default();
-        if !self.home.apply(&s.refs, &mut input)? {
-            return Err(CliError::msg("say where: --list NAME or --inbox"));
-        }
+        self.home.apply(&s.refs, &mut input)?;
         input.position = self.position;
         let moved = s.client.change_task(id, &input).map_err(no_task(id))?;
         s.global
