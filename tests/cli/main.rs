@@ -13,6 +13,7 @@ mod dates;
 mod hints;
 mod init;
 mod lists;
+mod noops;
 mod serve;
 mod tasks;
 mod token;

@@ -16,6 +16,13 @@ pub(super) struct Restore {
 impl Restore {
     pub(super) fn run(self, s: &Session<'_>) -> Result<(), CliError> {
         let id = s.refs.id::<Task>(&self.id)?;
+        // A task that is not deleted has nothing to restore: say so.
+        if let Ok(live) = s.client.task(id) {
+            return s.global.said(
+                &live.body,
+                format!("{} is not deleted: nothing to restore", live.data.title),
+            );
+        }
         let restored = s.client.restore_task(id).map_err(|e| match e {
             CliError::Api { status: 404, .. } => CliError::msg(format!(
                 "nothing to restore: {id} is not a task deleted in the last 20 seconds (a task deleted with its list comes back with the list)"

@@ -23,12 +23,19 @@ pub(super) enum Change {
 
 impl SetStatus {
     pub(super) fn run(self, s: &Session<'_>, change: Change) -> Result<(), CliError> {
-        let (status, verb) = match change {
-            Change::Done => (TaskStatus::Completed, "Completed"),
-            Change::Reopen => (TaskStatus::Open, "Reopened"),
-            Change::WontDo => (TaskStatus::WontDo, "Won't do:"),
+        let (status, verb, already) = match change {
+            Change::Done => (TaskStatus::Completed, "Completed", "Already done:"),
+            Change::Reopen => (TaskStatus::Open, "Reopened", "Already open:"),
+            Change::WontDo => (TaskStatus::WontDo, "Won't do:", "Already won't do:"),
         };
         let id = s.refs.id::<Task>(&self.task)?;
+        // Say what happened: a task already so is left as it is.
+        let before = s.client.task(id).map_err(no_task(id))?;
+        if before.data.status == status {
+            return s
+                .global
+                .said(&before.body, format!("{already} {}", before.data.title));
+        }
         let input = TaskInput {
             status: Some(status),
             ..TaskInput::default()
