@@ -17,7 +17,7 @@ mod mirror;
 mod ops;
 mod requests;
 
-use proptest::test_runner::{Config, FileFailurePersistence};
+use proptest::test_runner::{Config, FileFailurePersistence, TestError};
 
 /// The config of one property: `PROPTEST_CASES` when set, else `ci_cases`;
 /// failures are kept under `tests/props/proptest-regressions/`.
@@ -28,4 +28,16 @@ pub(crate) fn config(ci_cases: u32, regressions: &'static str) -> Config {
     }
     config.failure_persistence = Some(Box::new(FileFailurePersistence::Direct(regressions)));
     config
+}
+
+/// Fails the test with the reason and the minimal failing case, when the
+/// property did not hold.
+pub(crate) fn expect_passed<T: std::fmt::Debug>(outcome: Result<(), TestError<T>>) {
+    match outcome {
+        Ok(()) => {}
+        Err(TestError::Fail(reason, case)) => {
+            panic!("{reason}\nminimal failing case: {case:#?}")
+        }
+        Err(e) => panic!("{e}"),
+    }
 }

@@ -56,7 +56,7 @@ use std::time::Instant;
 
 use jiff::Timestamp;
 use proptest::prelude::*;
-use proptest::test_runner::{TestCaseError, TestError, TestRunner};
+use proptest::test_runner::{TestCaseError, TestRunner};
 use serde_json::Value;
 
 use crate::fixture::{Call, Store};
@@ -566,13 +566,7 @@ fn a_mirror_synced_with_updated_since_and_deletions_ends_equal_to_the_store() {
             eprintln!("  refused {n:>6}  {k}");
         }
     }
-    match outcome {
-        Ok(()) => {}
-        Err(TestError::Fail(reason, case)) => {
-            panic!("{reason}\nminimal failing case: {case:#?}")
-        }
-        Err(e) => panic!("{e}"),
-    }
+    crate::expect_passed(outcome);
 }
 
 /// The client rule of the module doc, shown: a bound taken from the whole

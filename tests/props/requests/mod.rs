@@ -36,7 +36,7 @@ use std::collections::BTreeMap;
 use std::time::Instant;
 
 use organiser::{Auth, Method, Query, Request, Response};
-use proptest::test_runner::{TestCaseError, TestError, TestRunner};
+use proptest::test_runner::{TestCaseError, TestRunner};
 use serde_json::{Map, Number, Value, json};
 
 mod generate;
@@ -666,13 +666,7 @@ fn no_request_fails_badly_and_a_refused_one_changes_nothing() {
             eprintln!("  {n:>7}  {k}");
         }
     }
-    match outcome {
-        Ok(()) => {}
-        Err(TestError::Fail(reason, case)) => {
-            panic!("{reason}\nminimal failing case: {case:#?}")
-        }
-        Err(e) => panic!("{e}"),
-    }
+    crate::expect_passed(outcome);
 }
 
 /// The route table is not stale: every route it names answers its
