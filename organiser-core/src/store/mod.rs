@@ -187,6 +187,16 @@ impl WriteTx {
         self.insert(t, key, &serde_json::to_vec(value)?)
     }
 
+    /// Removes every entry of `t` from `lo` (inclusive) to `hi` (exclusive).
+    pub(crate) fn remove_range(&self, t: Tbl, lo: &[u8], hi: &[u8]) -> Result<()> {
+        if lo < hi {
+            self.0
+                .open_table(t)?
+                .retain_in::<&[u8], _>(lo..hi, |_, _| false)?;
+        }
+        Ok(())
+    }
+
     /// Stores `record` in its compact encoding ([`codec`]).
     pub(crate) fn put_record<R: codec::Record>(
         &self,

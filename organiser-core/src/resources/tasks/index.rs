@@ -400,21 +400,7 @@ pub(crate) mod counter {
     /// day moves on.
     pub(crate) fn forget_completions_before(tx: &WriteTx, quarter: i64) -> Result<()> {
         let (lo, hi) = (Key::new().tag(COMPLETED_IN), completed_from(quarter));
-        let mut old = Vec::new();
-        tx.scan(
-            TASK_COUNTERS,
-            Bound::Included(lo.as_slice()),
-            Bound::Excluded(hi.as_slice()),
-            Dir::Asc,
-            &mut |k, _| {
-                old.push(k.to_vec());
-                Ok(true)
-            },
-        )?;
-        for k in old {
-            tx.remove(TASK_COUNTERS, &k)?;
-        }
-        Ok(())
+        tx.remove_range(TASK_COUNTERS, lo.as_slice(), hi.as_slice())
     }
 
     /// Tasks of `home` with status `code` (a status code or [`EXPIRED`]).
