@@ -26,17 +26,16 @@ pub(crate) async fn api(
     let (method, uri, headers) = (&parts.method, &parts.uri, &parts.headers);
     match translate(&state, method, uri, headers, body).await {
         Ok(Translated::Core(request)) => {
-            let head = request.method == Method::Get && method == HttpMethod::HEAD;
             // Reads take microseconds on a snapshot: the core answers them
             // here rather than paying for a hop to the blocking pool.
             if let Some(response) = state.org.handle_without_waiting(&request) {
-                return render(response, head);
+                return render(response);
             }
             // Writes wait for the disk (update checks for the network, and
             // a read that must first settle what the clock made due).
             let org = state.org.clone();
             match tokio::task::spawn_blocking(move || org.handle(&request)).await {
-                Ok(response) => render(response, head),
+                Ok(response) => render(response),
                 Err(_) => {
                     ApiError(Error::Internal("the request's task failed".into())).into_response()
                 }
@@ -231,18 +230,13 @@ pub(crate) async fn read_body(
         .map_err(|e| Error::InvalidJson(format!("The body is not valid JSON: {e}")))
 }
 
-fn render(response: organiser_core::Response, head: bool) -> Response {
+/// The core's answer as HTTP. A HEAD answer keeps the GET's body here:
+/// hyper sends no body for HEAD, and its Content-Length then says the
+/// GET's length, as HEAD must.
+fn render(response: organiser_core::Response) -> Response {
     let status = StatusCode::from_u16(response.status).unwrap_or(StatusCode::INTERNAL_SERVER_ERROR);
     let mut out = match response.body {
-        Some(body) if !head => (status, json_body(body)).into_response(),
-        Some(_) => (
-            status,
-            [(
-                header::CONTENT_TYPE,
-                HeaderValue::from_static("application/json"),
-            )],
-        )
-            .into_response(),
+        Some(body) => (status, json_body(body)).into_response(),
         None => status.into_response(),
     };
     if response.replayed {

@@ -448,3 +448,22 @@ fn a_retry_while_the_first_request_runs_is_409() {
         "holder + one"
     );
 }
+
+/// Issue 7, defect 12: HEAD says the GET's length, and sends no body.
+#[test]
+fn head_says_the_length_of_the_get() {
+    let s = TestServer::start();
+    for path in ["/me", "/tasks", "/task_counts"] {
+        let get = s.req("GET", path).send().unwrap();
+        let get_length = get.bytes().unwrap().len();
+        let head = s.req("HEAD", path).send().unwrap();
+        assert_eq!(head.status(), 200, "{path}");
+        let declared: usize = head.headers()["content-length"]
+            .to_str()
+            .unwrap()
+            .parse()
+            .unwrap();
+        assert_eq!(declared, get_length, "{path}");
+        assert!(head.bytes().unwrap().is_empty(), "{path}");
+    }
+}
