@@ -1,4 +1,5 @@
-//! Changes that change nothing say so (issue 7, defect 10).
+//! What a person types and what the CLI says back (issue 7): changes that
+//! change nothing say so, titles need no quotes.
 
 use crate::util::Dir;
 
@@ -35,4 +36,23 @@ fn a_change_that_changes_nothing_says_what_happened() {
         dir.json(&["tasks", "reopen", &id])["data"]["status"],
         "open"
     );
+}
+
+/// Issue 7, defect 11: a title of several words needs no quotes.
+#[test]
+fn a_title_of_several_words_needs_no_quotes() {
+    let dir = Dir::new();
+    dir.ok(&[
+        "tasks",
+        "add",
+        "Buy",
+        "oat",
+        "milk",
+        "--deadline",
+        "tomorrow",
+    ]);
+    let task = &dir.json(&["tasks", "inbox"])["data"][0];
+    assert_eq!(task["title"], "Buy oat milk");
+    assert!(task["deadline_on"].is_string());
+    dir.run(&["tasks", "add"]).failure(2);
 }

@@ -10,8 +10,9 @@ use crate::output;
 
 #[derive(Debug, Args)]
 pub(super) struct Add {
-    /// The title.
-    title: String,
+    /// The title: every word, no quotes needed (`tasks add Buy oat milk`).
+    #[arg(required = true, num_args = 1..)]
+    title: Vec<String>,
     #[command(flatten)]
     dates: DateArgs,
     /// The list to put it in.
@@ -21,7 +22,7 @@ pub(super) struct Add {
 
 impl Add {
     pub(super) fn run(self, s: &Session<'_>) -> Result<(), CliError> {
-        let mut input = TaskInput::titled(self.title);
+        let mut input = TaskInput::titled(self.title.join(" "));
         self.dates.apply(s.client, &mut input)?;
         let home = HomeArgs {
             list: self.list,
