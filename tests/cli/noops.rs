@@ -56,3 +56,26 @@ fn a_title_of_several_words_needs_no_quotes() {
     assert!(task["deadline_on"].is_string());
     dir.run(&["tasks", "add"]).failure(2);
 }
+
+/// Issue 7, defect 10: `lists rm` says how many tasks went with the list.
+#[test]
+fn lists_rm_says_how_many_tasks_went_with_it() {
+    let dir = Dir::new();
+    dir.ok(&["lists", "add", "Home"]);
+    dir.ok(&["tasks", "add", "sweep", "--list", "Home"]);
+    dir.ok(&["tasks", "add", "dust", "--list", "Home"]);
+    let out = dir.ok(&["lists", "rm", "Home"]);
+    assert!(
+        out.stdout.starts_with("Deleted list Home and its 2 tasks."),
+        "{}",
+        out.stdout
+    );
+    dir.ok(&["lists", "add", "Empty"]);
+    let out = dir.ok(&["lists", "rm", "Empty"]);
+    assert!(
+        out.stdout
+            .starts_with("Deleted list Empty and its 0 tasks."),
+        "{}",
+        out.stdout
+    );
+}

@@ -2,7 +2,7 @@
 //! command that undoes it within 20 seconds.
 
 use clap::Args;
-use organiser_core::{Id, TaskList};
+use organiser_core::{Home, Id, ListParams, TaskList, TaskQuery, TaskStatus};
 use serde::Serialize;
 
 use crate::commands::Session;
@@ -26,14 +26,27 @@ impl Rm {
     pub(super) fn run(self, s: &Session<'_>) -> Result<(), CliError> {
         let list = s.refs.record::<TaskList>(&self.list)?;
         let id = list.id;
+        // Every task of the list goes with it, whatever its status.
+        let of_list = TaskQuery {
+            home: Some(Home::List(id)),
+            statuses: Some(TaskStatus::ALL.to_vec()),
+            params: ListParams {
+                limit: 1,
+                count: true,
+                ..ListParams::default()
+            },
+            ..TaskQuery::default()
+        };
+        let taken = s.client.tasks(&of_list)?.data.total_count.unwrap_or(0);
         s.client.delete_task_list(id)?;
         s.global.said(
             &Data {
                 data: Deleted { deleted: id },
             },
             format!(
-                "Deleted list {} and its tasks. Undo within 20 seconds: {}",
+                "Deleted list {} and its {taken} {}. Undo within 20 seconds: {}",
                 list.name,
+                if taken == 1 { "task" } else { "tasks" },
                 s.global.command(&format!("lists restore {id}"))
             ),
         )
