@@ -79,3 +79,26 @@ fn lists_rm_says_how_many_tasks_went_with_it() {
         out.stdout
     );
 }
+
+/// Issue 7, defect 11: `tasks done 1 2 3` acts on several; a reference that
+/// names nothing changes none of them.
+#[test]
+fn done_acts_on_several_tasks_or_none() {
+    let dir = Dir::new();
+    for title in ["one", "two", "three"] {
+        dir.ok(&["tasks", "add", title]);
+    }
+    dir.ok(&["tasks", "inbox"]);
+    dir.run(&["tasks", "done", "1", "nosuchtask"]).failure(1);
+    let open = |dir: &Dir| {
+        dir.json(&["tasks", "inbox"])["data"]
+            .as_array()
+            .unwrap()
+            .len()
+    };
+    assert_eq!(open(&dir), 3, "nothing changed");
+    dir.ok(&["tasks", "inbox"]);
+    let out = dir.ok(&["tasks", "done", "1", "3"]);
+    assert_eq!(out.stdout.lines().count(), 2, "{}", out.stdout);
+    assert_eq!(open(&dir), 1);
+}

@@ -10,8 +10,9 @@ use crate::error::CliError;
 
 #[derive(Debug, Args)]
 pub(super) struct SetStatus {
-    /// Row number, ID, or part of an ID.
-    task: String,
+    /// Row numbers, IDs, or parts of IDs: one or more tasks.
+    #[arg(required = true, num_args = 1..)]
+    tasks: Vec<String>,
 }
 
 /// Which status, and how to say it.
@@ -28,20 +29,29 @@ impl SetStatus {
             Change::Reopen => (TaskStatus::Open, "Reopened", "Already open:"),
             Change::WontDo => (TaskStatus::WontDo, "Won't do:", "Already won't do:"),
         };
-        let id = s.refs.id::<Task>(&self.task)?;
-        // Say what happened: a task already so is left as it is.
-        let before = s.client.task(id).map_err(no_task(id))?;
-        if before.data.status == status {
-            return s
-                .global
-                .said(&before.body, format!("{already} {}", before.data.title));
+        // Every reference is resolved before any task changes, so a typo
+        // changes nothing.
+        let ids = self
+            .tasks
+            .iter()
+            .map(|t| s.refs.id::<Task>(t))
+            .collect::<Result<Vec<_>, _>>()?;
+        for id in ids {
+            // Say what happened: a task already so is left as it is.
+            let before = s.client.task(id).map_err(no_task(id))?;
+            if before.data.status == status {
+                s.global
+                    .said(&before.body, format!("{already} {}", before.data.title))?;
+                continue;
+            }
+            let input = TaskInput {
+                status: Some(status),
+                ..TaskInput::default()
+            };
+            let changed = s.client.change_task(id, &input).map_err(no_task(id))?;
+            s.global
+                .said(&changed.body, format!("{verb} {}", changed.data.title))?;
         }
-        let input = TaskInput {
-            status: Some(status),
-            ..TaskInput::default()
-        };
-        let changed = s.client.change_task(id, &input).map_err(no_task(id))?;
-        s.global
-            .said(&changed.body, format!("{verb} {}", changed.data.title))
+        Ok(())
     }
 }
