@@ -21,6 +21,7 @@ use std::process::ExitCode;
 use clap::{Parser, Subcommand};
 
 pub use error::CliError;
+pub use output::ColorChoice;
 
 /// `organiser`: a self-hosted personal organiser.
 #[derive(Debug, Parser)]
@@ -38,6 +39,11 @@ pub struct Cli {
     /// Print the API's JSON instead of a table.
     #[arg(long, global = true)]
     pub json: bool,
+
+    /// When to colour: auto (a terminal, unless NO_COLOR; CLICOLOR_FORCE forces it), always, never.
+    /// Given before the command (`organiser --color never tasks`): `lists add --color` is a list's colour.
+    #[arg(long, value_enum, default_value_t = ColorChoice::Auto, value_name = "WHEN")]
+    pub color: ColorChoice,
 
     #[command(subcommand)]
     command: Command,
@@ -108,6 +114,7 @@ pub fn main() -> ExitCode {
 }
 
 fn run(cli: Cli) -> Result<(), CliError> {
+    output::choose_colour(cli.color);
     let global = commands::Global {
         data_dir: cli.data_dir,
         json: cli.json,

@@ -1,16 +1,52 @@
-//! Output: tables for people (comfy-table, colour only on a terminal
-//! without NO_COLOR), JSON for scripts.
+//! Output: tables for people (comfy-table; colour as `--color`,
+//! `CLICOLOR_FORCE` and `NO_COLOR` say; width fitted to a terminal whatever
+//! the colour), JSON for scripts.
 
 use std::io::{IsTerminal, Write};
+use std::sync::OnceLock;
 
 use comfy_table::{Cell, Color, ContentArrangement, Table, presets};
 use serde::Serialize;
 
 use crate::error::CliError;
 
-/// Whether standard output takes colour.
+/// When to colour: `--color auto|always|never`.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, clap::ValueEnum)]
+pub enum ColorChoice {
+    /// On a terminal, unless `NO_COLOR` is set (`CLICOLOR_FORCE` forces it).
+    #[default]
+    Auto,
+    /// Always.
+    Always,
+    /// Never.
+    Never,
+}
+
+static CHOICE: OnceLock<ColorChoice> = OnceLock::new();
+
+/// Sets the choice of `--color` for this process (once, at start).
+pub(crate) fn choose_colour(choice: ColorChoice) {
+    let _ = CHOICE.set(choice);
+}
+
+/// Whether standard output takes colour: `--color always|never`, else
+/// `CLICOLOR_FORCE` (set and not `0`) turns it on, `NO_COLOR` (set and not
+/// empty) off, and otherwise a terminal has it.
 pub(crate) fn colour() -> bool {
-    std::env::var_os("NO_COLOR").is_none_or(|v| v.is_empty()) && std::io::stdout().is_terminal()
+    let set = |name: &str| std::env::var_os(name).filter(|v| !v.is_empty());
+    match CHOICE.get().copied().unwrap_or_default() {
+        ColorChoice::Always => true,
+        ColorChoice::Never => false,
+        ColorChoice::Auto => {
+            if set("CLICOLOR_FORCE").is_some_and(|v| v != "0") {
+                true
+            } else if set("NO_COLOR").is_some() {
+                false
+            } else {
+                std::io::stdout().is_terminal()
+            }
+        }
+    }
 }
 
 /// A table in the house style.
@@ -25,10 +61,10 @@ pub(crate) fn table(header: &[&str]) -> Table {
     table
         .load_style(presets::NOTHING)
         .set_content_arrangement(arrangement);
+    // Colour and width are separate decisions: without colour no cell is
+    // styled, and a terminal's width is still fitted.
     if colour() {
         table.enforce_styling();
-    } else {
-        table.force_no_tty();
     }
     let bold = colour();
     table.set_header(header.iter().map(|h| {

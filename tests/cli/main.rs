@@ -6,6 +6,7 @@
 mod util;
 
 mod account;
+mod colour;
 mod compact;
 mod concurrency;
 mod data_dir;
