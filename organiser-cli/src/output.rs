@@ -78,16 +78,42 @@ pub(crate) fn table(header: &[&str]) -> Table {
     table
 }
 
+/// `text` with every control character shown escaped (`\x1b`, `\u{9b}`):
+/// names and titles come from anyone holding a token, and a raw ESC, BEL
+/// or NUL would drive the owner's terminal.
+pub(crate) fn clean(text: &str) -> std::borrow::Cow<'_, str> {
+    if !text.chars().any(|c| c.is_control() && c != '\n') {
+        return text.into();
+    }
+    let mut out = String::with_capacity(text.len() + 8);
+    for c in text.chars() {
+        match c {
+            '\n' => out.push('\n'),
+            c if (c as u32) < 0x80 && c.is_control() => {
+                out.push_str(&format!("\\x{:02x}", c as u32));
+            }
+            c if c.is_control() => out.push_str(&c.escape_unicode().to_string()),
+            c => out.push(c),
+        }
+    }
+    out.into()
+}
+
+/// A table cell of `text`, its control characters escaped.
+pub(crate) fn cell(text: impl std::fmt::Display) -> Cell {
+    Cell::new(clean(&text.to_string()))
+}
+
 /// A cell in red when colour is on.
 pub(crate) fn red(text: impl ToString) -> Cell {
-    let cell = Cell::new(text.to_string());
+    let cell = Cell::new(clean(&text.to_string()));
     if colour() { cell.fg(Color::Red) } else { cell }
 }
 
 /// Prints a line; a closed pipe stops quietly.
 pub(crate) fn line(text: impl std::fmt::Display) -> Result<(), CliError> {
     let mut out = std::io::stdout().lock();
-    writeln!(out, "{text}")?;
+    writeln!(out, "{}", clean(&text.to_string()))?;
     Ok(())
 }
 

@@ -1,6 +1,5 @@
 //! `organiser lists`: every list with its open count, and the Inbox's.
 
-use comfy_table::Cell;
 use organiser_core::{Page, TaskCountsQuery, TaskList};
 
 use crate::commands::Session;
@@ -42,11 +41,11 @@ impl Show {
         let mut table = output::table(&["#", "NAME", "OPEN", "COLOUR", "ID"]);
         for list in &lists {
             table.add_row(vec![
-                Cell::new(list.position),
-                Cell::new(&list.name),
-                Cell::new(open(list)),
-                Cell::new(&list.color),
-                Cell::new(output::short_id(list.id)),
+                output::cell(list.position),
+                output::cell(&list.name),
+                output::cell(open(list)),
+                output::cell(&list.color),
+                output::cell(output::short_id(list.id)),
             ]);
         }
         output::print_table(&table)

@@ -5,7 +5,6 @@
 use std::collections::HashMap;
 
 use clap::Args;
-use comfy_table::Cell;
 use organiser_core::time::format_timestamp;
 use organiser_core::{
     Home, Id, ListParams, Page, Task, TaskCounts, TaskCountsQuery, TaskList, TaskQuery, TaskStatus,
@@ -128,21 +127,21 @@ impl Show {
                 Home::Inbox => "Inbox".into(),
             };
             let mut cells = vec![
-                Cell::new(row + 1),
-                Cell::new(output::short_id(task.id)),
-                Cell::new(&task.title),
-                Cell::new(home),
+                output::cell(row + 1),
+                output::cell(output::short_id(task.id)),
+                output::cell(&task.title),
+                output::cell(home),
             ];
             if listing.logbook {
-                cells.push(Cell::new(status(task)));
-                cells.push(Cell::new(closed(task)));
+                cells.push(output::cell(status(task)));
+                cells.push(output::cell(closed(task)));
             } else {
-                cells.push(Cell::new(date(task.start_on)));
+                cells.push(output::cell(date(task.start_on)));
                 let deadline = date(task.deadline_on);
                 cells.push(if task.deadline_on.is_some_and(|d| d < today) {
                     output::red(deadline)
                 } else {
-                    Cell::new(deadline)
+                    output::cell(deadline)
                 });
             }
             table.add_row(cells);

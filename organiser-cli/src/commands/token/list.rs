@@ -1,7 +1,6 @@
 //! `organiser token list`: the tokens, without their secrets.
 
 use clap::Args;
-use comfy_table::Cell;
 use organiser_core::time::format_timestamp;
 
 use crate::commands::Global;
@@ -22,11 +21,11 @@ impl List {
         let mut table = output::table(&["ID", "NAME", "CREATED", "EXPIRES", "LAST USED"]);
         for t in &tokens.data {
             table.add_row(vec![
-                Cell::new(t.id),
-                Cell::new(&t.name),
-                Cell::new(format_timestamp(t.created_at)),
-                Cell::new(when(t.expires_at)),
-                Cell::new(when(t.last_used_at)),
+                output::cell(t.id),
+                output::cell(&t.name),
+                output::cell(format_timestamp(t.created_at)),
+                output::cell(when(t.expires_at)),
+                output::cell(when(t.last_used_at)),
             ]);
         }
         output::print_table(&table)
