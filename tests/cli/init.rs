@@ -129,3 +129,24 @@ fn init_without_its_flags_is_a_usage_mistake() {
     assert!(out.stderr.contains("--username"), "{out:?}");
     assert!(!dir.data().exists(), "a usage mistake touches no store");
 }
+
+/// Issue 7, defect 11: an `init` the core refuses (a bad zone) makes no
+/// store and no data directory.
+#[test]
+fn a_refused_init_makes_nothing() {
+    let dir = Dir::new();
+    let out = dir
+        .run(&[
+            "init",
+            "--name",
+            "Ada",
+            "--username",
+            "ada",
+            "--time-zone",
+            "Nowhere",
+        ])
+        .failure(1);
+    assert!(out.error().contains("Nowhere"), "{}", out.error());
+    assert!(!dir.data().exists(), "no data directory was made");
+    dir.init("Ada", "ada", "London");
+}

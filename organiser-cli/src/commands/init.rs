@@ -24,13 +24,16 @@ pub(crate) struct Init {
 impl Init {
     pub(crate) fn run(self, global: &Global) -> Result<(), CliError> {
         let dir = data_dir(global.data_dir.as_deref())?;
+        let init = OwnerInit {
+            name: self.name,
+            username: self.username,
+            time_zone: self.time_zone,
+        };
+        // A set-up the core would refuse makes no store.
+        init.check().map_err(|e| CliError::msg(e.to_string()))?;
         let org = open_store(&dir).map_err(|e| open_error(&dir, e))?;
         let me = org
-            .init_owner(&OwnerInit {
-                name: self.name,
-                username: self.username,
-                time_zone: self.time_zone,
-            })
+            .init_owner(&init)
             .map_err(|e| CliError::msg(e.to_string()))?;
         if global.json {
             return output::json(&output::Data { data: me });

@@ -99,6 +99,26 @@ pub struct OwnerInit {
     pub time_zone: String,
 }
 
+impl OwnerInit {
+    /// Whether the set-up would be taken: the 422 `init` would answer for
+    /// its name, username and zone, found without a store (so a refused
+    /// `organiser init` makes none).
+    pub fn check(&self) -> Result<()> {
+        self.checked().map(drop)
+    }
+
+    /// The name, username and zone, checked.
+    fn checked(&self) -> Result<(String, String, Zone)> {
+        let mut details = Details::new();
+        let name = check_name(&mut details, &self.name);
+        let username = check_username(&mut details, &self.username);
+        let zone = check_zone(&mut details, &self.time_zone);
+        details.into_validation()?;
+        zone.map(|zone| (name, username, zone))
+            .ok_or_else(|| Error::invalid("time_zone", "is not a zone"))
+    }
+}
+
 /// A change of the owner's name or zone (`PATCH /me`, session only).
 ///
 /// It serialises to the body it is read from (`{me: {...}}` without the
@@ -223,14 +243,10 @@ pub(crate) fn init(cx: &mut WriteCx<'_>, init: &OwnerInit) -> Result<Me> {
             "The owner is set up already; change it with `organiser me set`",
         ));
     }
-    let mut details = Details::new();
-    let name = check_name(&mut details, &init.name);
-    let username = check_username(&mut details, &init.username);
-    let zone = check_zone(&mut details, &init.time_zone);
-    details.into_validation()?;
+    let (name, username, zone) = init.checked()?;
     owner.name = name;
     owner.username = username;
-    owner.time_zone = zone.expect("checked").name().to_owned();
+    owner.time_zone = zone.name().to_owned();
     owner.initialised = true;
     save(cx, &mut owner)?;
     Ok(render(&owner, cx, &Auth::Local))
