@@ -187,3 +187,41 @@ fn a_revoked_tokens_number_is_never_reused() {
     dir.ok(&["token", "create", "three"]);
     assert_eq!(number(&dir), 3, "2 stays retired");
 }
+
+/// Issue 7, defect 11: `--expires-at` takes the date words tasks take (the
+/// end of that day in the owner's zone) as well as an instant.
+#[test]
+fn expires_at_takes_date_words() {
+    let dir = Dir::new();
+    dir.init("Ada", "ada", "UTC");
+    dir.ok(&["token", "create", "words", "--expires-at", "+30d"]);
+    dir.ok(&[
+        "token",
+        "create",
+        "instant",
+        "--expires-at",
+        "2099-01-01T00:00:00Z",
+    ]);
+    dir.ok(&["token", "create", "date", "--expires-at", "2099-06-30"]);
+    let list = dir.json(&["token", "list"]);
+    let expiry = |name: &str| -> String {
+        list["data"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .find(|t| t["name"] == name)
+            .unwrap()["expires_at"]
+            .as_str()
+            .unwrap()
+            .to_owned()
+    };
+    assert_eq!(expiry("instant"), "2099-01-01T00:00:00.000Z");
+    assert_eq!(
+        expiry("date"),
+        "2099-07-01T00:00:00.000Z",
+        "the end of 30 June"
+    );
+    assert!(expiry("words").ends_with("T00:00:00.000Z"));
+    let out = dir.run(&["token", "create", "x", "--expires-at", "whenever"]);
+    assert!(out.failure(1).error().contains("whenever"));
+}

@@ -11,18 +11,45 @@ use crate::output;
 pub(crate) struct Create {
     /// A label for the token, e.g. the app that will use it.
     name: String,
-    /// When it stops working (RFC 3339, e.g. 2027-01-01T00:00:00Z).
-    #[arg(long)]
+    /// When it stops working: an instant (RFC 3339, e.g.
+    /// 2027-01-01T00:00:00Z), or the words dates take (2027-01-01, +30d,
+    /// next month, friday): the end of that day in the owner's zone.
+    #[arg(long, allow_hyphen_values = true)]
     expires_at: Option<String>,
 }
 
 impl Create {
     pub(crate) fn run(self, global: &Global) -> Result<(), CliError> {
         let client = global.writer()?;
-        let made = client.create_token(&self.name, self.expires_at.as_deref())?;
+        let expires_at = match self.expires_at {
+            Some(text) => Some(instant(&client, &text)?),
+            None => None,
+        };
+        let made = client.create_token(&self.name, expires_at.as_deref())?;
         if global.json {
             return output::json(&made.body);
         }
         output::line(&made.data.secret)
     }
+}
+
+/// The instant `text` names: itself when it is one, else the end of the
+/// day its date words name (the start of the next day in the owner's zone).
+fn instant(client: &crate::client::Client, text: &str) -> Result<String, CliError> {
+    if organiser_core::time::parse_timestamp(text).is_some() {
+        return Ok(text.to_owned());
+    }
+    let me = client.me()?.data;
+    let day = organiser_core::time::parse_date_words(text, me.today).ok_or_else(|| {
+        CliError::msg(format!(
+            "--expires-at {text:?} is neither an instant (2027-01-01T00:00:00Z) nor a date (2027-01-01, +30d, friday)"
+        ))
+    })?;
+    let next = organiser_core::time::add_days(day, 1);
+    let zone = jiff::tz::TimeZone::get(&me.time_zone_iana)
+        .map_err(|e| CliError::msg(format!("the owner's zone {}: {e}", me.time_zone_iana)))?;
+    let at = next
+        .to_zoned(zone)
+        .map_err(|e| CliError::msg(format!("--expires-at {text:?}: {e}")))?;
+    Ok(organiser_core::time::format_timestamp(at.timestamp()))
 }
