@@ -148,7 +148,7 @@ pub(crate) fn fields(rows: &[(&str, String)]) -> Result<(), CliError> {
     let mut t = Table::new();
     t.load_style(presets::NOTHING).force_no_tty();
     for (k, v) in rows {
-        t.add_row(vec![Cell::new(k), Cell::new(v)]);
+        t.add_row(vec![cell(k), cell(v)]);
     }
     print_table(&t)
 }

@@ -17,6 +17,7 @@ mod init;
 mod lists;
 mod noops;
 mod serve;
+mod show;
 mod tasks;
 mod token;
 mod usage;

@@ -7,6 +7,7 @@ mod edit;
 mod r#move;
 mod restore;
 mod rm;
+mod show;
 mod status;
 mod views;
 
@@ -69,6 +70,8 @@ enum TasksAction {
     Rm(rm::Rm),
     /// Restore a task deleted in the last 20 seconds.
     Restore(restore::Restore),
+    /// One task whole, with its description.
+    Show(show::Show),
 }
 
 impl TasksCommand {
@@ -83,7 +86,8 @@ impl TasksCommand {
             | A::Due
             | A::Logbook
             | A::Inbox
-            | A::List(_) => global.reader()?,
+            | A::List(_)
+            | A::Show(_) => global.reader()?,
             _ => global.writer()?,
         };
         let last = LastListing::new(data_dir(global.data_dir.as_deref())?);
@@ -115,6 +119,7 @@ impl TasksCommand {
             A::Move(c) => c.run(&s),
             A::Rm(c) => c.run(&s),
             A::Restore(c) => c.run(&s),
+            A::Show(c) => c.run(&s),
         }
     }
 }
