@@ -293,6 +293,23 @@ fn time(warmup: usize, runs: usize, mut f: impl FnMut()) -> Stats {
     stats(samples)
 }
 
+/// `handle(request)` timed as the first read after a commit: a commit,
+/// untimed, before each call starts a new generation, so nothing kept for
+/// the last one serves it.
+fn time_first_read(org: &Organiser, warmup: usize, runs: usize, request: &Request) -> Stats {
+    time_between(
+        warmup,
+        runs,
+        || {
+            org.change_appearance(AppearanceChange::default())
+                .expect("a commit");
+        },
+        || {
+            std::hint::black_box(org.handle(request));
+        },
+    )
+}
+
 /// As [`time`], with `between` run untimed before every call.
 fn time_between(
     warmup: usize,
@@ -453,20 +470,8 @@ fn measure_reads(
         } else {
             format!("GET /{name}")
         };
-        // The first read after a commit: the page rendered afresh (a
-        // commit, untimed, before each run starts a new generation, so
-        // nothing kept for the last one serves it).
-        let s = time_between(
-            warmup,
-            runs,
-            || {
-                org.change_appearance(AppearanceChange::default())
-                    .expect("a commit");
-            },
-            || {
-                std::hint::black_box(org.handle(&request));
-            },
-        );
+        // The first read after a commit: the page rendered afresh.
+        let s = time_first_read(org, warmup, runs, &request);
         let note = format!("{bytes} B body, first read after a commit");
         rows.push(row("json", label.clone(), s, target, note));
         // Again in the same generation: the answer kept for it.
@@ -535,17 +540,7 @@ fn measure_reads(
         }
         let request = get(path, &query)?;
         let bytes = checked(org, &request, name)?;
-        let s = time_between(
-            warmup,
-            runs,
-            || {
-                org.change_appearance(AppearanceChange::default())
-                    .expect("a commit");
-            },
-            || {
-                std::hint::black_box(org.handle(&request));
-            },
-        );
+        let s = time_first_read(org, warmup, runs, &request);
         rows.push(row(
             "other",
             format!("GET {path}?{name}"),
