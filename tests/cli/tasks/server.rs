@@ -56,7 +56,10 @@ fn the_same_commands_give_the_same_output_through_the_server() {
     assert_eq!(json_listings(&dir), json, "--json through the server");
 
     // The CLI's --json is the API's body.
-    let (status, api) = server.get("/tasks?view=today&limit=50&count=true", Some(&server.token));
+    let (status, api) = server.get(
+        "/tasks?view=today_queue&limit=50&count=true",
+        Some(&server.token),
+    );
     assert_eq!(status, 200, "{api}");
     assert_eq!(api, json[0]);
     // Writes go through it, with the same output.

@@ -14,10 +14,16 @@ type ViewCase<'a> = (&'a [&'a str], &'a str, &'a [&'a str], &'a [&'a str]);
 #[test]
 fn each_view_shows_its_tasks_under_a_header_with_counts() {
     let dir = views_store();
-    let cases: [ViewCase; 9] = [
+    let cases: [ViewCase; 10] = [
         (
             &["tasks", "today"],
             "Today",
+            &["Inbox starts today", "Overdue"],
+            &["2 open", "1 overdue"],
+        ),
+        (
+            &["tasks", "started"],
+            "Started",
             &["Inbox starts today", "Overdue"],
             &["2 open", "1 overdue"],
         ),
@@ -105,9 +111,9 @@ fn each_view_shows_its_tasks_under_a_header_with_counts() {
         assert_eq!(shown.column("ID"), ids, "{args:?}");
     }
 
-    // The due view counts what is due soon (the overdue task included).
+    // The due view counts what it holds (the overdue task included).
     let due = list(&dir, &["tasks", "due"]);
-    assert!(due.header_parts().contains(&"2 due soon"), "{}", due.header);
+    assert!(due.header_parts().contains(&"2 open"), "{}", due.header);
 
     // The logbook: most recently closed first, with the status.
     let logbook = list(&dir, &["tasks", "logbook"]);
@@ -142,6 +148,50 @@ fn tasks_alone_is_today() {
     assert_eq!(alone.stdout, today.stdout);
     assert!(alone.stdout.starts_with("Today · "), "{alone:?}");
     assert_eq!(dir.json(&["tasks"]), dir.json(&["tasks", "today"]));
+}
+
+/// Issue 7, defect 7: `organiser tasks` is the queue people mean by
+/// "today" (the spec's `today_queue`): a task due today with no start date
+/// is in it; `started` (the spec's `today`) leaves it out.
+#[test]
+fn tasks_alone_holds_what_is_due_today_without_a_start_date() {
+    let dir = Dir::new();
+    add(&dir, "Due today, no start", &["--deadline", &day(0)]);
+    add(&dir, "Due tomorrow, no start", &["--deadline", &day(1)]);
+    add(&dir, "Started", &["--start", &day(-2)]);
+    add(&dir, "Starts tomorrow", &["--start", &day(1)]);
+    // The queue is soonest deadline first, tasks without one last.
+    let alone = list(&dir, &["tasks"]);
+    assert_eq!(alone.column("TITLE"), ["Due today, no start", "Started"]);
+    assert_eq!(alone.header_parts()[..2], ["Today", "2 open"]);
+    let started = list(&dir, &["tasks", "started"]);
+    assert_eq!(started.column("TITLE"), ["Started"]);
+}
+
+/// Each view's help says what it holds, in the spec's terms.
+#[test]
+fn each_view_says_in_its_help_what_it_holds() {
+    let help = Cmd::new(&["tasks", "--help"]).run().success().stdout;
+    for (view, words) in [
+        ("today", "overdue, due today, or started"),
+        ("started", "start date is today or earlier"),
+        ("planned", "outside the Inbox"),
+        ("someday", "no start date, outside the Inbox"),
+        ("due", "overdue or due within 14 days"),
+        ("logbook", "most recently closed first"),
+    ] {
+        let line = help
+            .lines()
+            .find(|l| l.trim_start().starts_with(&format!("{view} ")))
+            .unwrap_or_else(|| panic!("no {view} in {help}"));
+        // clap cuts the first sentence; the whole of it is in `tasks VIEW --help`.
+        let long = Cmd::new(&["tasks", view, "--help"]).run().success().stdout;
+        let said = long.replace('\n', " ");
+        assert!(
+            said.to_lowercase().contains(&words.to_lowercase()),
+            "{view}: {line:?} / {said:?}"
+        );
+    }
 }
 
 #[test]

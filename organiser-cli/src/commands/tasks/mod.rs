@@ -1,4 +1,5 @@
-//! `organiser tasks`: the smart views as tables (`today` by default), and
+//! `organiser tasks`: the smart views as tables (`today`, the spec's
+//! `today_queue`, by default), and
 //! adding, completing, editing, moving, deleting and restoring tasks, one
 //! file per subcommand.
 
@@ -38,21 +39,30 @@ pub(crate) struct TasksCommand {
 
 #[derive(Debug, Subcommand)]
 enum TasksAction {
-    /// Tasks that start today or earlier (the default).
+    /// The default: open tasks overdue, due today, or started (start date
+    /// today or earlier), from every home; soonest deadline first, tasks
+    /// without one last.
     Today,
-    /// The Inbox, and everything overdue or due within 14 days.
+    /// Open tasks whose start date is today or earlier, from every home
+    /// including the Inbox (a task due today with no start date is not
+    /// here: see `today`).
+    Started,
+    /// Everything open in the Inbox, plus open tasks overdue or due within
+    /// 14 days from every home.
     Overview,
-    /// Tasks that start after today.
+    /// Open tasks starting after today, outside the Inbox; soonest start
+    /// first.
     Planned,
-    /// Tasks with no start date, outside the Inbox.
+    /// Open tasks with no start date, outside the Inbox.
     Someday,
-    /// Tasks overdue or due within 14 days.
+    /// Open tasks overdue or due within 14 days, from every home; soonest
+    /// deadline first.
     Due,
-    /// Closed tasks, most recently closed first.
+    /// Completed, won't-do and archived tasks, most recently closed first.
     Logbook,
-    /// Open tasks in the Inbox.
+    /// Open tasks in the Inbox, in their order.
     Inbox,
-    /// Open tasks of one list.
+    /// Open tasks of one list, in the list's order.
     List(views::OneList),
     /// Add a task (to the Inbox unless --list is given).
     Add(add::Add),
@@ -80,6 +90,7 @@ impl TasksCommand {
         let action = self.action.unwrap_or(A::Today);
         let client = match action {
             A::Today
+            | A::Started
             | A::Overview
             | A::Planned
             | A::Someday
@@ -104,6 +115,7 @@ impl TasksCommand {
         let view = |which| views::Show { which, limit };
         match action {
             A::Today => view(views::Which::Today).run(&s),
+            A::Started => view(views::Which::Started).run(&s),
             A::Overview => view(views::Which::Overview).run(&s),
             A::Planned => view(views::Which::Planned).run(&s),
             A::Someday => view(views::Which::Someday).run(&s),

@@ -25,7 +25,10 @@ pub(super) struct OneList {
 
 /// Which view.
 pub(super) enum Which {
+    /// The spec's `today_queue`: overdue, due today, or started.
     Today,
+    /// The spec's `today`: started.
+    Started,
     Overview,
     Planned,
     Someday,
@@ -79,7 +82,11 @@ impl Which {
             logbook: false,
         };
         Ok(match self {
-            Which::Today => view(View::Today, "Today", true),
+            // No counter describes the queue: the header says its size
+            // (the page's count) and the overdue tasks of every home, all
+            // of which it holds.
+            Which::Today => view(View::TodayQueue, "Today", false),
+            Which::Started => view(View::Today, "Started", true),
             Which::Overview => view(View::Overview, "Overview", true),
             Which::Planned => view(View::Planned, "Planned", true),
             Which::Someday => view(View::OneDay, "Someday", true),
@@ -104,7 +111,12 @@ impl Show {
             return output::json(&page);
         }
         let counts = s.client.task_counts(&listing.counts)?.data;
-        output::line(header(&listing.title, &counts, listing.logbook))?;
+        output::line(header(
+            &listing.title,
+            &counts,
+            listing.logbook,
+            page.total_count,
+        ))?;
         if tasks.is_empty() {
             return output::line("Nothing here.");
         }
@@ -188,8 +200,9 @@ fn pages(s: &Session<'_>, query: &mut TaskQuery, limit: usize) -> Result<Page<Ta
     Ok(all)
 }
 
-/// "Today · 3 open · 1 overdue · 2 completed today".
-fn header(title: &str, counts: &TaskCounts, logbook: bool) -> String {
+/// "Started · 3 open · 1 overdue · 2 completed today"; for a view no
+/// counter describes, its size (`total`) and the overdue tasks.
+fn header(title: &str, counts: &TaskCounts, logbook: bool, total: Option<u64>) -> String {
     let mut parts = vec![title.to_owned()];
     match &counts.page {
         Some(page) => {
@@ -206,7 +219,9 @@ fn header(title: &str, counts: &TaskCounts, logbook: bool) -> String {
             parts.push(format!("{} completed today", page.completed_today));
         }
         None => {
-            parts.push(format!("{} due soon", counts.due_soon));
+            if let Some(total) = total {
+                parts.push(format!("{total} open"));
+            }
             parts.push(format!("{} overdue", counts.overdue));
         }
     }
