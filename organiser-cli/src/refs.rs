@@ -1,30 +1,42 @@
-//! How commands name records (docs/cli.md, "Naming a task or a list"), the
-//! same way for every family of records: what a person typed becomes an ID.
+//! How commands name records (docs/cli.md, "Naming a record"): one rule for
+//! every family of records, so what a person typed becomes an ID the same
+//! way for tasks, lists, and later people and projects.
 //!
-//! A family named by rows (tasks) takes the row number (1 to 3 digits) of
-//! its last listing, a full ID, or an unambiguous prefix or suffix of an ID,
-//! matched first against the last listing (what the person just saw) and
-//! then against every record. A family named by names (lists) takes a name
-//! (ignoring case), or an ID or an unambiguous prefix or suffix of one,
-//! matched against every live record.
+//! A reference is, in this order:
+//!
+//! 1. a row number (1 to 3 digits) of the family's last listing;
+//! 2. a full ID;
+//! 3. for a family with names (lists), a name, ignoring case;
+//! 4. a part of an ID: the short ID a table shows (its last six
+//!    characters, or more of its end), or a prefix.
+//!
+//! A part names the one record whose ID begins or ends with it. When the
+//! part is at least the six characters a table shows and names exactly
+//! one row of the last listing, that row is taken (what the person just
+//! saw); otherwise it is matched against every record, and when it fits
+//! more than one the command fails and lists them. A record that was just
+//! deleted is named the same way by `restore`: its row in the listing it
+//! was deleted from, its ID, or part of an ID the CLI deleted lately.
 
 use std::path::PathBuf;
 
 use organiser_core::{Id, Page};
 use serde::{Deserialize, Serialize};
 
+use crate::backend::data_dir;
 use crate::client::Client;
 use crate::commands::Global;
 use crate::error::CliError;
+use crate::output;
 
-/// How people name the records of a family.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub(crate) enum Naming {
-    /// By row number in the last listing, or by ID or part of one.
-    Rows,
-    /// By name (ignoring case), or by ID or part of one.
-    Names,
-}
+/// How many deleted IDs per family the CLI remembers for `restore`.
+const REMEMBERED_DELETIONS: usize = 50;
+
+/// The length of the short ID the tables show.
+const SHORT: usize = 6;
+
+/// How many candidates an ambiguity lists.
+const CANDIDATES_SHOWN: usize = 8;
 
 /// A family of records the command line lists and names: tasks, lists,
 /// and later people, projects, notes.
@@ -33,13 +45,14 @@ pub(crate) trait Family: Sized {
     const ONE: &'static str;
     /// Many, as messages say it and as the command that lists them: "tasks".
     const MANY: &'static str;
-    /// How people name them.
-    const NAMING: Naming;
+    /// Whether people name them by name as well (lists, people,
+    /// projects; not tasks, whose titles repeat).
+    const NAMED: bool;
 
     /// The record's ID.
     fn id(&self) -> Id;
 
-    /// What people call it (a list's name).
+    /// What people call it (a list's name, a task's title).
     fn name(&self) -> &str;
 
     /// One page of every live record, in a stable order, after `cursor`.
@@ -63,65 +76,79 @@ pub(crate) fn every<F: Family>(client: &Client) -> Result<Vec<F>, CliError> {
     }
 }
 
-/// Where the last listing's IDs are kept between commands.
-pub(crate) struct LastListing {
-    path: PathBuf,
+/// What the CLI keeps between commands about one store: the last listing
+/// of each family (its IDs row by row) and the IDs it deleted lately.
+pub(crate) struct Memory {
+    dir: Option<PathBuf>,
+    /// Whether `dir` is in the data directory, which only the store makes.
+    in_store: bool,
 }
 
-/// The file: which family was listed, and the IDs row by row.
+/// One family's last listing, or its deletions, as kept on disk.
 #[derive(Serialize, Deserialize)]
-struct Listed {
+struct Kept {
     family: String,
     ids: Vec<Id>,
 }
 
-impl LastListing {
+impl Memory {
     /// Kept in the data directory's `cli/`; for a server named by
     /// `ORGANISER_URL`, in the user's cache directory under a name made
-    /// from the address, so two servers' row numbers never mix.
-    pub(crate) fn new(data_dir: PathBuf) -> Self {
+    /// from the address, so two servers' row numbers never mix. Nothing
+    /// is kept where neither can be found.
+    pub(crate) fn new(global: &Global) -> Self {
         let remote = std::env::var("ORGANISER_URL")
             .ok()
             .filter(|u| !u.trim().is_empty());
-        let path = match (remote, dirs::cache_dir()) {
-            (Some(url), Some(cache)) => {
+        let in_store = remote.is_none();
+        let dir = match remote {
+            Some(url) => dirs::cache_dir().map(|cache| {
                 let name: String = url
                     .trim()
                     .chars()
                     .map(|c| if c.is_ascii_alphanumeric() { c } else { '_' })
                     .collect();
-                cache
-                    .join("organiser")
-                    .join(format!("last-listing-{name}.json"))
-            }
-            _ => data_dir.join("cli").join("last-listing.json"),
+                cache.join("organiser").join(name)
+            }),
+            None => data_dir(global.data_dir.as_deref())
+                .ok()
+                .map(|d| d.join("cli")),
         };
-        LastListing { path }
+        Memory { dir, in_store }
     }
 
-    /// Keeps `records` as the last listing (best effort: a listing still
-    /// prints when the state cannot be kept).
-    pub(crate) fn save<F: Family>(&self, records: &[F]) {
-        if let Some(dir) = self.path.parent() {
-            let _ = std::fs::create_dir_all(dir);
-        }
-        let listed = Listed {
-            family: F::MANY.to_owned(),
-            ids: records.iter().map(F::id).collect(),
-        };
-        if let Ok(text) = serde_json::to_string(&listed) {
-            let _ = std::fs::write(&self.path, text);
-        }
+    fn path<F: Family>(&self, what: &str) -> Option<PathBuf> {
+        self.dir
+            .as_ref()
+            .map(|dir| dir.join(format!("{what}-{}.json", F::MANY)))
     }
 
-    /// The IDs of the last listing when it listed this family.
-    fn load<F: Family>(&self) -> Vec<Id> {
-        std::fs::read_to_string(&self.path)
-            .ok()
-            .and_then(|text| serde_json::from_str::<Listed>(&text).ok())
-            .filter(|listed| listed.family == F::MANY)
-            .map(|listed| listed.ids)
+    fn load<F: Family>(&self, what: &str) -> Vec<Id> {
+        self.path::<F>(what)
+            .and_then(|path| std::fs::read_to_string(path).ok())
+            .and_then(|text| serde_json::from_str::<Kept>(&text).ok())
+            .filter(|kept| kept.family == F::MANY)
+            .map(|kept| kept.ids)
             .unwrap_or_default()
+    }
+
+    /// Best effort: a command still works when its memory cannot be kept
+    /// (and the store's directory is only made by the store).
+    fn save<F: Family>(&self, what: &str, ids: Vec<Id>) {
+        let (Some(dir), Some(path)) = (&self.dir, self.path::<F>(what)) else {
+            return;
+        };
+        if self.in_store && dir.parent().is_some_and(|p| !p.exists()) {
+            return;
+        }
+        let _ = std::fs::create_dir_all(dir);
+        let kept = Kept {
+            family: F::MANY.to_owned(),
+            ids,
+        };
+        if let Ok(text) = serde_json::to_string(&kept) {
+            let _ = std::fs::write(path, text);
+        }
     }
 }
 
@@ -129,40 +156,41 @@ impl LastListing {
 pub(crate) struct Refs<'a> {
     client: &'a Client,
     global: &'a Global,
-    last: Option<LastListing>,
+    memory: Memory,
 }
 
 impl<'a> Refs<'a> {
-    /// Names records through `client`; row numbers need [`Refs::rows`].
+    /// Names records through `client`, with this store's memory.
     pub(crate) fn new(client: &'a Client, global: &'a Global) -> Self {
         Refs {
             client,
             global,
-            last: None,
+            memory: Memory::new(global),
         }
     }
 
-    /// Row numbers (and the first matches of ID parts) refer to `last`.
-    pub(crate) fn rows(self, last: LastListing) -> Self {
-        Refs {
-            last: Some(last),
-            ..self
-        }
-    }
-
-    /// Keeps `records` as the last listing.
+    /// Keeps `records` as the family's last listing: row numbers refer to it.
     pub(crate) fn listed<F: Family>(&self, records: &[F]) {
-        if let Some(last) = &self.last {
-            last.save(records);
-        }
+        self.memory
+            .save::<F>("listing", records.iter().map(F::id).collect());
     }
 
-    /// The ID of the record of family `F` that `reference` names.
+    /// Remembers that `id` was deleted, for `restore`.
+    pub(crate) fn deleted<F: Family>(&self, id: Id) {
+        let mut ids = self.memory.load::<F>("deleted");
+        ids.retain(|kept| *kept != id);
+        ids.push(id);
+        let extra = ids.len().saturating_sub(REMEMBERED_DELETIONS);
+        ids.drain(..extra);
+        self.memory.save::<F>("deleted", ids);
+    }
+
+    /// The ID of the live record of family `F` that `reference` names.
     pub(crate) fn id<F: Family>(&self, reference: &str) -> Result<Id, CliError> {
         self.find::<F>(reference).map(|(id, _)| id)
     }
 
-    /// The record of family `F` that `reference` names.
+    /// The live record of family `F` that `reference` names.
     pub(crate) fn record<F: Family>(&self, reference: &str) -> Result<F, CliError> {
         match self.find::<F>(reference)? {
             (_, Some(record)) => Ok(record),
@@ -170,93 +198,203 @@ impl<'a> Refs<'a> {
         }
     }
 
+    /// The ID of a record of family `F` deleted lately that `reference`
+    /// names: a row of the listing it was deleted from, its ID, or part of
+    /// the ID of a record listed there or deleted by the CLI.
+    pub(crate) fn deleted_id<F: Family>(&self, reference: &str) -> Result<Id, CliError> {
+        let reference = reference.trim();
+        let listed = self.memory.load::<F>("listing");
+        if let Some(found) = row::<F>(reference, &listed) {
+            return found;
+        }
+        if let Some(id) = Id::parse(reference) {
+            return Ok(id);
+        }
+        let part = id_part::<F>(reference)?;
+        let mut known = self.memory.load::<F>("deleted");
+        known.extend(listed);
+        known.sort_unstable();
+        known.dedup();
+        let found: Vec<(Id, Option<String>)> = known
+            .into_iter()
+            .filter(|id| fits(&part, *id))
+            .map(|id| (id, None))
+            .collect();
+        self.one::<F>(reference, found)
+    }
+
     /// The ID `reference` names, with the record when it was read on the way.
     fn find<F: Family>(&self, reference: &str) -> Result<(Id, Option<F>), CliError> {
         let reference = reference.trim();
-        let names = F::NAMING == Naming::Names;
-        let listed = match (&self.last, F::NAMING) {
-            (Some(last), Naming::Rows) => last.load::<F>(),
-            _ => Vec::new(),
-        };
-        if F::NAMING == Naming::Rows && is_row(reference) {
-            let row: usize = reference.parse().unwrap_or(0);
-            return match listed.get(row.wrapping_sub(1)) {
-                Some(id) => Ok((*id, None)),
-                None => Err(CliError::msg(format!(
-                    "there is no row {reference} in the last listing ({} rows); list the {} again",
-                    listed.len(),
-                    F::MANY
-                ))),
-            };
-        }
-        // A family named by names is read whole: a name, an ID and a part
-        // of one are all matched against its live records.
-        let mut all = if names {
-            Some(every::<F>(self.client)?)
-        } else {
-            None
-        };
-        if let Some(records) = &mut all {
-            let wanted = reference.to_lowercase();
-            if let Some(i) = records
-                .iter()
-                .position(|r| r.name().to_lowercase() == wanted)
-            {
-                let record = records.swap_remove(i);
-                return Ok((record.id(), Some(record)));
+        let listed = self.memory.load::<F>("listing");
+        let mut all: Option<Vec<F>> = None;
+        if let Some(found) = row::<F>(reference, &listed) {
+            // A family with names may have a record named like a number:
+            // with no such row, the name is tried.
+            match found {
+                Ok(id) => return Ok((id, None)),
+                Err(e) if !F::NAMED => return Err(e),
+                Err(e) => {
+                    let records = every::<F>(self.client)?;
+                    if !records.iter().any(|r| same_name(r.name(), reference)) {
+                        return Err(e);
+                    }
+                    all = Some(records);
+                }
             }
-        } else if let Some(id) = Id::parse(reference) {
+        }
+        if let Some(id) = Id::parse(reference) {
             return Ok((id, None));
         }
-        let part = reference.to_ascii_uppercase();
-        if !names && (part.len() < 2 || !part.bytes().all(|b| b.is_ascii_alphanumeric())) {
-            return Err(CliError::msg(format!(
-                "{reference:?} is not a row number, an ID, or part of one"
-            )));
+        if F::NAMED {
+            let records = match all.take() {
+                Some(records) => records,
+                None => every::<F>(self.client)?,
+            };
+            let (mut named, rest): (Vec<F>, Vec<F>) = records
+                .into_iter()
+                .partition(|r| same_name(r.name(), reference));
+            match named.len() {
+                1 => {
+                    let record = named.remove(0);
+                    return Ok((record.id(), Some(record)));
+                }
+                0 => all = Some(rest),
+                _ => {
+                    let found = named.iter().map(|r| (r.id(), Some(r.name().to_owned())));
+                    return Err(self.ambiguous::<F>(reference, found.collect()));
+                }
+            }
         }
-        let matches = |id: Id| {
-            let id = id.to_string();
-            part.len() >= 2 && (id.starts_with(&part) || id.ends_with(&part))
+        let part = match id_part::<F>(reference) {
+            Ok(part) => part,
+            Err(_) if F::NAMED => return Err(self.not_found::<F>(reference)),
+            Err(e) => return Err(e),
         };
-        let seen: Vec<Id> = listed.into_iter().filter(|id| matches(*id)).collect();
-        match seen.as_slice() {
-            [one] => return Ok((*one, None)),
-            [] => {}
-            many => return Err(ambiguous::<F>(reference, many.len())),
+        // The short ID a table showed names its row.
+        if all.is_none() && part.len() >= SHORT {
+            let seen: Vec<Id> = listed
+                .iter()
+                .copied()
+                .filter(|id| id.to_string().ends_with(&part))
+                .collect();
+            if let [one] = seen.as_slice() {
+                return Ok((*one, None));
+            }
         }
-        let mut found: Vec<F> = match all {
+        let mut records = match all {
             Some(records) => records,
             None => every::<F>(self.client)?,
         };
-        found.retain(|r| matches(r.id()));
-        match found.len() {
-            1 => {
-                let record = found.remove(0);
-                Ok((record.id(), Some(record)))
-            }
-            0 if names => Err(CliError::msg(format!(
-                "there is no {} named {reference:?} (see `{}`)",
-                F::ONE,
-                self.global.command(F::MANY)
-            ))),
-            0 => Err(CliError::msg(format!(
-                "no {}'s ID begins or ends with {reference}",
-                F::ONE
-            ))),
-            n => Err(ambiguous::<F>(reference, n)),
+        records.retain(|r| fits(&part, r.id()));
+        if records.len() == 1 {
+            let record = records.remove(0);
+            return Ok((record.id(), Some(record)));
         }
+        let found = records
+            .iter()
+            .map(|r| (r.id(), Some(r.name().to_owned())))
+            .collect();
+        self.one::<F>(reference, found).map(|id| (id, None))
+    }
+
+    /// The one of `found`, or an error that says there is none or lists them.
+    fn one<F: Family>(
+        &self,
+        reference: &str,
+        found: Vec<(Id, Option<String>)>,
+    ) -> Result<Id, CliError> {
+        match found.as_slice() {
+            [(id, _)] => Ok(*id),
+            [] => Err(self.not_found::<F>(reference)),
+            _ => Err(self.ambiguous::<F>(reference, found)),
+        }
+    }
+
+    fn not_found<F: Family>(&self, reference: &str) -> CliError {
+        let named = if F::NAMED {
+            format!("named {reference:?} or ")
+        } else {
+            String::new()
+        };
+        CliError::msg(format!(
+            "there is no {} {named}whose ID begins or ends with {:?} (see `{}`)",
+            F::ONE,
+            reference,
+            self.global.command(F::MANY)
+        ))
+    }
+
+    /// "01K matches 3 tasks: 7QZ2XA Buy milk, …; give more of the ID or a
+    /// row number".
+    fn ambiguous<F: Family>(&self, reference: &str, found: Vec<(Id, Option<String>)>) -> CliError {
+        let n = found.len();
+        let mut shown: Vec<String> = found
+            .iter()
+            .take(CANDIDATES_SHOWN)
+            .map(|(id, name)| match name {
+                Some(name) => format!("{} {}", output::short_id(id), output::clean(name)),
+                None => id.to_string(),
+            })
+            .collect();
+        if n > CANDIDATES_SHOWN {
+            shown.push(format!("and {} more", n - CANDIDATES_SHOWN));
+        }
+        let more = if F::NAMED {
+            "give more of the ID, or a row number of `".to_owned()
+                + &self.global.command(F::MANY)
+                + "`"
+        } else {
+            "give more of the ID, or a row number".to_owned()
+        };
+        CliError::msg(format!(
+            "{reference:?} names {n} {}: {}; {more}",
+            F::MANY,
+            shown.join(", ")
+        ))
     }
 }
 
-/// A row number: 1 to 3 digits.
-fn is_row(reference: &str) -> bool {
-    (1..=3).contains(&reference.len()) && reference.bytes().all(|b| b.is_ascii_digit())
+/// For a row number (1 to 3 digits), the ID in that row of `listed`, or
+/// the error that there is no such row; `None` for anything else.
+fn row<F: Family>(reference: &str, listed: &[Id]) -> Option<Result<Id, CliError>> {
+    let is_row =
+        (1..=3).contains(&reference.len()) && reference.bytes().all(|b| b.is_ascii_digit());
+    if !is_row {
+        return None;
+    }
+    let n: usize = reference.parse().unwrap_or(0);
+    Some(match listed.get(n.wrapping_sub(1)) {
+        Some(id) => Ok(*id),
+        None => Err(CliError::msg(format!(
+            "there is no row {reference} in the last listing of {} ({} rows); list the {} again",
+            F::MANY,
+            listed.len(),
+            F::MANY
+        ))),
+    })
 }
 
-fn ambiguous<F: Family>(reference: &str, n: usize) -> CliError {
-    let more = match F::NAMING {
-        Naming::Rows => "give more of the ID or a row number",
-        Naming::Names => "give the name or more of the ID",
-    };
-    CliError::msg(format!("{reference} matches {n} {}; {more}", F::MANY))
+/// The part of an ID `reference` is, in capitals: at least two letters or
+/// digits.
+fn id_part<F: Family>(reference: &str) -> Result<String, CliError> {
+    let part = reference.to_ascii_uppercase();
+    if part.len() < 2 || !part.bytes().all(|b| b.is_ascii_alphanumeric()) {
+        return Err(CliError::msg(format!(
+            "{reference:?} does not name a {}: give a row number, an ID or part of one{}",
+            F::ONE,
+            if F::NAMED { ", or a name" } else { "" }
+        )));
+    }
+    Ok(part)
+}
+
+/// Whether `id` begins or ends with `part`.
+fn fits(part: &str, id: Id) -> bool {
+    let id = id.to_string();
+    id.starts_with(part) || id.ends_with(part)
+}
+
+fn same_name(name: &str, reference: &str) -> bool {
+    name.to_lowercase() == reference.to_lowercase()
 }

@@ -6,6 +6,7 @@
 mod util;
 
 mod account;
+mod addressing;
 mod colour;
 mod compact;
 mod concurrency;

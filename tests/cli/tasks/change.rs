@@ -197,9 +197,13 @@ fn an_ambiguous_or_unknown_reference_is_an_error_on_one_line() {
         let out = dir.run(&["tasks", "done", &common]);
         let message = out.error();
         assert!(
-            message.contains(&common) && message.contains("matches 3"),
+            message.contains(&common) && message.contains("names 3 tasks"),
             "{out:?}"
         );
+        // The candidates are listed, by the short ID the tables show.
+        for id in &ids {
+            assert!(message.contains(&id[20..]), "{id} not in {message}");
+        }
     }
     // Unknown: no task's ID begins or ends so; a well-formed ID of no task.
     for reference in ["ZZZZZZ", "01ARZ3NDEKTSV4RRFFQ69G5FAV"] {

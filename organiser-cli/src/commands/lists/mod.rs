@@ -14,7 +14,7 @@ use organiser_core::{Id, ListParams, Page, TaskList, TaskListQuery};
 use super::{Global, Session};
 use crate::client::Client;
 use crate::error::CliError;
-use crate::refs::{Family, Naming, Refs};
+use crate::refs::{Family, Refs};
 
 #[derive(Debug, Args)]
 pub(crate) struct ListsCommand {
@@ -58,11 +58,11 @@ impl ListsCommand {
     }
 }
 
-/// Lists are named by name (ignoring case), ID or part of an ID.
+/// Lists are named by row number, name (ignoring case), ID or part of an ID.
 impl Family for TaskList {
     const ONE: &'static str = "list";
     const MANY: &'static str = "lists";
-    const NAMING: Naming = Naming::Names;
+    const NAMED: bool = true;
 
     fn id(&self) -> Id {
         self.id

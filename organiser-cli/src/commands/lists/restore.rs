@@ -2,29 +2,32 @@
 //! deleted in the last 20 seconds.
 
 use clap::Args;
-use organiser_core::Id;
+use organiser_core::TaskList;
 
 use crate::commands::Session;
 use crate::error::CliError;
 
 #[derive(Debug, Args)]
 pub(super) struct Restore {
-    /// The list's ID (as `rm` printed it).
+    /// The list: its row in the last listing of lists, its ID, or part of
+    /// one (as `rm` printed it).
     id: String,
 }
 
 impl Restore {
     pub(super) fn run(self, s: &Session<'_>) -> Result<(), CliError> {
-        let id = self.id.trim();
-        let nothing = || {
-            CliError::msg(format!(
+        let id = s.refs.deleted_id::<TaskList>(&self.id)?;
+        // A list that is not deleted has nothing to restore: say so.
+        if let Ok(live) = s.client.task_list(id) {
+            return s.global.said(
+                &live.body,
+                format!("{} is not deleted: nothing to restore", live.data.name),
+            );
+        }
+        let restored = s.client.restore_task_list(id).map_err(|e| match e {
+            CliError::Api { status: 404, .. } => CliError::msg(format!(
                 "nothing to restore: {id} is not a list deleted in the last 20 seconds"
-            ))
-        };
-        // A deleted list is in no listing: only its full ID names it.
-        let parsed = Id::parse(id).ok_or_else(nothing)?;
-        let restored = s.client.restore_task_list(parsed).map_err(|e| match e {
-            CliError::Api { status: 404, .. } => nothing(),
+            )),
             other => other,
         })?;
         s.global.said(

@@ -11,7 +11,7 @@ use crate::output::Data;
 
 #[derive(Debug, Args)]
 pub(super) struct Rm {
-    /// The list's name (or ID).
+    /// The list: its row number, name, short ID or ID.
     list: String,
 }
 
@@ -39,6 +39,7 @@ impl Rm {
         };
         let taken = s.client.tasks(&of_list)?.data.total_count.unwrap_or(0);
         s.client.delete_task_list(id)?;
+        s.refs.deleted::<TaskList>(id);
         s.global.said(
             &Data {
                 data: Deleted { deleted: id },

@@ -12,6 +12,7 @@ pub(super) struct Show;
 impl Show {
     pub(super) fn run(self, s: &Session<'_>) -> Result<(), CliError> {
         let lists = refs::every::<TaskList>(s.client)?;
+        s.refs.listed(&lists);
         if s.global.json {
             // Every page's lists in one page of the API's shape.
             let limit = lists.len().max(1);
@@ -39,9 +40,9 @@ impl Show {
             return output::line("No lists yet: add one with `organiser lists add NAME`.");
         }
         let mut table = output::table(&["#", "NAME", "OPEN", "COLOUR", "ID"]);
-        for list in &lists {
+        for (row, list) in lists.iter().enumerate() {
             table.add_row(vec![
-                output::cell(list.position),
+                output::cell(row + 1),
                 output::cell(&list.name),
                 output::cell(open(list)),
                 output::cell(&list.color),

@@ -19,10 +19,9 @@ use organiser_core::{
 };
 
 use super::{Global, Session};
-use crate::backend::data_dir;
 use crate::client::Client;
 use crate::error::CliError;
-use crate::refs::{Family, LastListing, Naming, Refs};
+use crate::refs::{Family, Refs};
 
 #[derive(Debug, Args)]
 pub(crate) struct TasksCommand {
@@ -101,11 +100,10 @@ impl TasksCommand {
             | A::Show(_) => global.reader()?,
             _ => global.writer()?,
         };
-        let last = LastListing::new(data_dir(global.data_dir.as_deref())?);
         let s = Session {
             global,
             client: &client,
-            refs: Refs::new(&client, global).rows(last),
+            refs: Refs::new(&client, global),
         };
         let limit = if self.all {
             usize::MAX
@@ -136,11 +134,11 @@ impl TasksCommand {
     }
 }
 
-/// Tasks are named by row number, ID or part of an ID.
+/// Tasks are named by row number, ID or part of an ID (titles repeat).
 impl Family for Task {
     const ONE: &'static str = "task";
     const MANY: &'static str = "tasks";
-    const NAMING: Naming = Naming::Rows;
+    const NAMED: bool = false;
 
     fn id(&self) -> Id {
         self.id

@@ -9,13 +9,14 @@ use crate::error::CliError;
 
 #[derive(Debug, Args)]
 pub(super) struct Restore {
-    /// The task's ID (as `rm` printed it).
+    /// The task: its row in the listing it was deleted from, its ID, or
+    /// part of one (as `rm` printed it).
     id: String,
 }
 
 impl Restore {
     pub(super) fn run(self, s: &Session<'_>) -> Result<(), CliError> {
-        let id = s.refs.id::<Task>(&self.id)?;
+        let id = s.refs.deleted_id::<Task>(&self.id)?;
         // A task that is not deleted has nothing to restore: say so.
         if let Ok(live) = s.client.task(id) {
             return s.global.said(

@@ -12,7 +12,7 @@ use crate::output::Data;
 
 #[derive(Debug, Args)]
 pub(super) struct Rm {
-    /// Row number, ID, or part of an ID.
+    /// The task: its row number, short ID, ID, or part of one.
     task: String,
 }
 
@@ -28,6 +28,7 @@ impl Rm {
         let id = s.refs.id::<Task>(&self.task)?;
         let before = s.client.task(id).map_err(no_task(id))?.data;
         s.client.delete_task(id)?;
+        s.refs.deleted::<Task>(id);
         s.global.said(
             &Data {
                 data: Deleted { deleted: id },
