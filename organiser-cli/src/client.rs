@@ -50,6 +50,7 @@ struct ErrorBody {
 struct ErrorFields {
     code: Option<String>,
     message: Option<String>,
+    details: Option<Value>,
 }
 
 /// `PUT /me/password` (not wrapped): the core reads it into no input type.
@@ -126,9 +127,26 @@ impl Client {
         self.data(request(Post, "/system/update_check"))
     }
 
+    /// `PATCH /system` with `update_checks`.
+    pub(crate) fn set_update_checks(&self, on: bool) -> Result<Reply<System>, CliError> {
+        let body = serde_json::json!({"system": {"update_checks": on}});
+        self.data(request(Patch, "/system").with_body(body))
+    }
+
     /// `GET /licence`.
     pub(crate) fn licence(&self) -> Result<Reply<Licence>, CliError> {
         self.data(request(Get, "/licence"))
+    }
+
+    /// `PUT /licence` with `{key}`.
+    pub(crate) fn add_licence_key(&self, key: &str) -> Result<Reply<Licence>, CliError> {
+        let body = serde_json::json!({ "key": key });
+        self.data(request(Put, "/licence").with_body(body))
+    }
+
+    /// `DELETE /licence`.
+    pub(crate) fn remove_licence_key(&self) -> Result<Reply<Licence>, CliError> {
+        self.data(request(Delete, "/licence"))
     }
 
     /// `GET /tasks`.
@@ -238,11 +256,14 @@ impl Client {
             return Ok(json);
         }
         let error = serde_json::from_value::<ErrorBody>(json).ok();
-        let (code, message) = error.map_or((None, None), |b| (b.error.code, b.error.message));
+        let (code, message, details) = error.map_or((None, None, None), |b| {
+            (b.error.code, b.error.message, b.error.details)
+        });
         Err(CliError::Api {
             status: response.status,
             code: code.unwrap_or_else(|| "error".to_owned()),
             message: message.unwrap_or_else(|| format!("the server answered {}", response.status)),
+            details: details.filter(|d| d.as_object().is_some_and(|o| !o.is_empty())),
         })
     }
 }

@@ -62,8 +62,11 @@ enum Command {
     Me(commands::me::MeCommand),
     /// Set the owner's password (read from standard input).
     Password(commands::password::Password),
-    /// Show the version and update status, or check for an update.
+    /// Show the version and update status, check for an update, or turn
+    /// the daily checks on or off.
     System(commands::system::SystemCommand),
+    /// Show the licence (trial, licensed or read-only), add or remove a key.
+    Licence(commands::licence::LicenceCommand),
     /// Tasks: the views (today by default), add, done, edit, move, rm, ...
     Tasks(commands::tasks::TasksCommand),
     /// Task lists: show, add, rename, move, rm, restore.
@@ -86,31 +89,49 @@ fn version() -> &'static str {
 }
 
 /// Runs the command line and returns the process's exit code: 0 on
-/// success, 1 on an error (said on one line on standard error), 2 for a
-/// usage mistake. A closed pipe on standard output is not an error.
+/// success, 1 on an error (said on one line on standard error, or with
+/// `--json` as one JSON object there), 2 for a usage mistake. A closed
+/// pipe on standard output is not an error.
 pub fn main() -> ExitCode {
+    let json = std::env::args_os().skip(1).any(|a| a == "--json");
     let cli = match Cli::try_parse() {
         Ok(cli) => cli,
+        Err(e) if !e.use_stderr() => {
+            // --help and --version.
+            let _ = e.print();
+            return ExitCode::SUCCESS;
+        }
+        Err(e) if json => {
+            let said = e
+                .kind()
+                .as_str()
+                .unwrap_or("the command line is not understood");
+            let first = e.to_string();
+            let first = first.lines().next().unwrap_or(said);
+            let error = CliError::usage(first.trim_start_matches("error: "));
+            return fail(&error, true);
+        }
         Err(e) => {
             let _ = e.print();
-            return if e.use_stderr() {
-                ExitCode::from(2)
-            } else {
-                ExitCode::SUCCESS
-            };
+            return ExitCode::from(2);
         }
     };
     match run(cli) {
         Ok(()) => ExitCode::SUCCESS,
         Err(CliError::BrokenPipe) => ExitCode::SUCCESS,
-        Err(e) => {
-            let _ = writeln!(std::io::stderr(), "error: {e}");
-            match e {
-                CliError::Usage(_) => ExitCode::from(2),
-                _ => ExitCode::from(1),
-            }
-        }
+        Err(e) => fail(&e, json),
     }
+}
+
+/// Says `e` on standard error and gives its exit status.
+fn fail(e: &CliError, json: bool) -> ExitCode {
+    let mut stderr = std::io::stderr();
+    let _ = if json {
+        writeln!(stderr, "{}", e.to_json())
+    } else {
+        writeln!(stderr, "error: {e}")
+    };
+    ExitCode::from(e.exit_code())
 }
 
 fn run(cli: Cli) -> Result<(), CliError> {
@@ -126,6 +147,7 @@ fn run(cli: Cli) -> Result<(), CliError> {
         Command::Me(c) => c.run(&global),
         Command::Password(c) => c.run(&global),
         Command::System(c) => c.run(&global),
+        Command::Licence(c) => c.run(&global),
         Command::Tasks(c) => c.run(&global),
         Command::Lists(c) => c.run(&global),
         Command::Compact(c) => c.run(&global),

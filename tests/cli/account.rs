@@ -125,7 +125,7 @@ fn me_set_refuses_a_bad_zone_or_a_blank_name_and_changes_nothing() {
     let out = dir.run(&["me", "set", "--name", "New", "--time-zone", "Atlantis"]);
     assert!(out.error().contains("Atlantis"), "{out:?}");
     let out = dir.run(&["me", "set", "--name", ""]);
-    assert!(out.error().contains("Name"), "{out:?}");
+    assert!(out.error().contains("--name"), "{out:?}");
     assert_eq!(dir.json(&["me"]), before);
 }
 

@@ -116,7 +116,7 @@ fn invalid_values_fail_on_one_line_naming_every_field() {
         "Nowhere",
     ]);
     let message = out.error();
-    for field in ["Name", "Username", "Nowhere"] {
+    for field in ["--name", "--username", "Nowhere"] {
         assert!(message.contains(field), "{field} missing: {out:?}");
     }
     assert_eq!(dir.json(&["me"])["data"]["name"], "Owner");

@@ -149,7 +149,7 @@ fn revoke_needs_a_number() {
 fn a_blank_name_or_a_past_expiry_fails_on_one_line() {
     let dir = Dir::new();
     let out = dir.run(&["token", "create", ""]);
-    assert!(out.error().contains("Name"), "{out:?}");
+    assert!(out.error().contains("the name"), "{out:?}");
     let out = dir.run(&[
         "token",
         "create",
@@ -157,7 +157,7 @@ fn a_blank_name_or_a_past_expiry_fails_on_one_line() {
         "--expires-at",
         "2020-01-01T00:00:00Z",
     ]);
-    assert!(out.error().contains("Expires at"), "{out:?}");
+    assert!(out.error().contains("--expires-at"), "{out:?}");
     // (date words such as "tomorrow" are taken since issue 7: see
     // expires_at_takes_date_words)
     let out = dir.run(&["token", "create", "bad", "--expires-at", "whenever"]);

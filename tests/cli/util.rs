@@ -324,20 +324,40 @@ impl Outcome {
         self
     }
 
-    /// Exit 1, nothing on stdout, and exactly one line `error: MESSAGE` on
-    /// stderr: returns MESSAGE.
+    /// Exit 1, nothing on stdout, and exactly one line on stderr:
+    /// `error: MESSAGE`, or with `--json` the error as JSON
+    /// (`{"error": {"code", "message", ...}}`): returns MESSAGE.
     #[track_caller]
-    pub(crate) fn error(&self) -> &str {
+    pub(crate) fn error(&self) -> String {
         assert_eq!(self.code(), Some(1), "expected exit code 1: {self:?}");
         assert_eq!(self.stdout, "", "expected nothing on stdout: {self:?}");
         assert!(
             self.stderr.ends_with('\n') && self.stderr.lines().count() == 1,
             "expected one line on stderr: {self:?}"
         );
+        if self.description.split(' ').any(|a| a == "--json") {
+            let said = self.json_error();
+            return said["message"].as_str().unwrap_or_default().to_owned();
+        }
         self.stderr
             .trim_end()
             .strip_prefix("error: ")
             .unwrap_or_else(|| panic!("expected `error: ` first: {self:?}"))
+            .to_owned()
+    }
+
+    /// With `--json`, the error object on stderr (`{code, message,
+    /// details?}`), checked to have a code and a message.
+    #[track_caller]
+    pub(crate) fn json_error(&self) -> Value {
+        let body: Value = serde_json::from_str(&self.stderr)
+            .unwrap_or_else(|e| panic!("stderr is not JSON ({e}): {self:?}"));
+        let error = body["error"].clone();
+        assert!(
+            error["code"].is_string() && error["message"].is_string(),
+            "{self:?}"
+        );
+        error
     }
 
     /// Standard output as one JSON document.

@@ -30,11 +30,12 @@ impl Init {
             time_zone: self.time_zone,
         };
         // A set-up the core would refuse makes no store.
-        init.check().map_err(|e| CliError::msg(e.to_string()))?;
+        init.check()
+            .map_err(|e| CliError::from(e).naming(super::me::FLAGS))?;
         let org = open_store(&dir).map_err(|e| open_error(&dir, e))?;
         let me = org
             .init_owner(&init)
-            .map_err(|e| CliError::msg(e.to_string()))?;
+            .map_err(|e| CliError::from(e).naming(super::me::FLAGS))?;
         if global.json {
             return output::json(&output::Data { data: me });
         }

@@ -44,13 +44,21 @@ fn show(me: &Reply<Me>, global: &Global) -> Result<(), CliError> {
     ])
 }
 
+/// The owner's fields as `init` and `me set` take them, for messages.
+pub(super) const FLAGS: &[(&str, &str)] = &[
+    ("name", "--name"),
+    ("username", "--username"),
+    ("time_zone", "--time-zone"),
+];
+
 impl MeCommand {
     pub(crate) fn run(self, global: &Global) -> Result<(), CliError> {
         let me = match self.action {
             None => global.reader()?.me()?,
             Some(MeAction::Set { name, time_zone }) => global
                 .writer()?
-                .change_owner(&OwnerChange { name, time_zone })?,
+                .change_owner(&OwnerChange { name, time_zone })
+                .map_err(|e| e.naming(FLAGS))?,
         };
         show(&me, global)
     }

@@ -3,6 +3,7 @@
 
 pub(crate) mod compact;
 pub(crate) mod init;
+pub(crate) mod licence;
 pub(crate) mod lists;
 pub(crate) mod me;
 pub(crate) mod password;

@@ -2,7 +2,7 @@
 //! checks for an update now.
 
 use clap::{Args, Subcommand};
-use organiser_core::{Licence, LicenceState, System, UpdateStatus};
+use organiser_core::{Licence, System, UpdateStatus};
 
 use super::Global;
 use crate::error::CliError;
@@ -16,8 +16,22 @@ pub(crate) struct SystemCommand {
 
 #[derive(Debug, Subcommand)]
 enum SystemAction {
-    /// Check for an update now.
+    /// Check for an update now (exits 1 when the check fails).
     Check,
+    /// Turn the daily update check on or off (`serve` checks once a day,
+    /// and at start-up when a check is due).
+    Updates {
+        /// `on` or `off`.
+        #[arg(value_enum)]
+        to: Switch,
+    },
+}
+
+/// `on` or `off`.
+#[derive(Debug, Clone, Copy, clap::ValueEnum)]
+enum Switch {
+    On,
+    Off,
 }
 
 fn show(system: &System, licence: &Licence) -> Result<(), CliError> {
@@ -43,12 +57,7 @@ fn show(system: &System, licence: &Licence) -> Result<(), CliError> {
     if let Some(e) = &update.error {
         rows.push(("Last check failed", e.clone()));
     }
-    let state = match licence.state {
-        LicenceState::Trial => format!("trial, {} days left", licence.trial_days_left),
-        LicenceState::Licensed => "licensed".into(),
-        LicenceState::ReadOnly => "read-only".into(),
-    };
-    rows.push(("Licence", state));
+    rows.extend(super::licence::rows(licence));
     output::fields(&rows)
 }
 
@@ -76,10 +85,27 @@ impl SystemCommand {
                 let system = client.check_for_update()?;
                 (client, system)
             }
+            Some(SystemAction::Updates { to }) => {
+                let client = global.writer()?;
+                let system = client.set_update_checks(matches!(to, Switch::On))?;
+                (client, system)
+            }
         };
         if global.json {
-            return output::json(&system.body);
+            output::json(&system.body)?;
+        } else {
+            show(&system.data, &client.licence()?.data)?;
         }
-        show(&system.data, &client.licence()?.data)
+        // A check that failed keeps the last result and says why: the
+        // command fails too, so scripts and timers see it.
+        match (&self.action, &system.data.update.error) {
+            (Some(SystemAction::Check), Some(reason)) => Err(CliError::Api {
+                status: 200,
+                code: "update_check_failed".to_owned(),
+                message: format!("the update check failed: {reason}"),
+                details: None,
+            }),
+            _ => Ok(()),
+        }
     }
 }

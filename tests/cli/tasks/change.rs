@@ -277,7 +277,15 @@ fn edit_changes_the_title_dates_and_position() {
         "--expires",
         "+10d",
     ]);
-    assert_eq!(out.stdout, "Changed Final\n");
+    // The dates it worked out are echoed, each as it was typed.
+    assert_eq!(
+        out.stdout,
+        format!(
+            "Changed Final · starts {} · no deadline · expires {}\n",
+            super::said_day(1),
+            super::said_day(10)
+        )
+    );
     let task = &all_tasks(&dir)[id];
     assert_eq!(task["title"], "Final");
     assert!(

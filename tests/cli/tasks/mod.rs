@@ -30,6 +30,18 @@ pub(crate) fn day(days: i64) -> String {
     (today_utc() + days.days()).to_string()
 }
 
+/// A day `days` from today as `add` and `edit` say it: "Fri 27 Nov", with
+/// the year when it is not this year's.
+pub(crate) fn said_day(days: i64) -> String {
+    let today = today_utc();
+    let day = today + days.days();
+    if day.year() == today.year() {
+        day.strftime("%a %-d %b").to_string()
+    } else {
+        day.strftime("%a %-d %b %Y").to_string()
+    }
+}
+
 /// The table of a listing: its header line (the view and its counts), and
 /// each row as column name → cell. Columns are cut where the header's names
 /// begin, so cells may hold spaces or be empty.

@@ -88,7 +88,10 @@ fn the_same_commands_give_the_same_output_through_the_server() {
     let wanders = dir.json(&["tasks", "add", "Wanders", "--list", "work"]);
     let id = wanders["data"]["id"].as_str().unwrap();
     let out = dir.ok(&["tasks", "edit", id, "--title", "Wandered", "--start", "+2d"]);
-    assert_eq!(out.stdout, "Changed Wandered\n");
+    assert_eq!(
+        out.stdout,
+        format!("Changed Wandered · starts {}\n", super::said_day(2))
+    );
     let out = dir.ok(&["tasks", "move", id, "--inbox"]);
     assert_eq!(out.stdout, "Moved Wandered\n");
     let out = dir.ok(&["tasks", "rm", id]);

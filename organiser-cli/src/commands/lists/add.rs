@@ -17,7 +17,7 @@ pub(super) struct Add {
     #[arg(long)]
     icon: Option<String>,
     /// Its place (1 is the top; default the bottom).
-    #[arg(long)]
+    #[arg(long, allow_negative_numbers = true)]
     position: Option<i64>,
 }
 
@@ -29,7 +29,10 @@ impl Add {
             icon: self.icon.map_or(Field::Absent, Field::Value),
             position: self.position,
         };
-        let made = s.client.create_task_list(&input)?;
+        let made = s
+            .client
+            .create_task_list(&input)
+            .map_err(|e| e.naming(super::FLAGS))?;
         s.global
             .said(&made.body, format!("Added list {}", made.data.name))
     }

@@ -58,6 +58,14 @@ impl ListsCommand {
     }
 }
 
+/// The API's list fields as the list commands set them, for messages.
+const FLAGS: &[(&str, &str)] = &[
+    ("name", "the name"),
+    ("color", "--color"),
+    ("icon", "--icon"),
+    ("position", "the position"),
+];
+
 /// Lists are named by row number, name (ignoring case), ID or part of an ID.
 impl Family for TaskList {
     const ONE: &'static str = "list";

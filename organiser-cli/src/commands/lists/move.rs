@@ -8,9 +8,10 @@ use crate::error::CliError;
 
 #[derive(Debug, Args)]
 pub(super) struct Move {
-    /// The list's name (or ID).
+    /// The list: its row number, name, short ID or ID.
     list: String,
-    /// The new place.
+    /// The new place (1 is the top).
+    #[arg(allow_negative_numbers = true)]
     position: i64,
 }
 
@@ -21,7 +22,10 @@ impl Move {
             position: Some(self.position),
             ..TaskListInput::default()
         };
-        let moved = s.client.change_task_list(id, &input)?;
+        let moved = s
+            .client
+            .change_task_list(id, &input)
+            .map_err(|e| e.naming(super::FLAGS))?;
         let list = &moved.data;
         s.global.said(
             &moved.body,

@@ -8,7 +8,7 @@ use crate::error::CliError;
 
 #[derive(Debug, Args)]
 pub(super) struct Rename {
-    /// The list's name (or ID).
+    /// The list: its row number, name, short ID or ID.
     list: String,
     /// The new name.
     name: String,
@@ -21,7 +21,10 @@ impl Rename {
             name: Some(self.name),
             ..TaskListInput::default()
         };
-        let renamed = s.client.change_task_list(list.id, &input)?;
+        let renamed = s
+            .client
+            .change_task_list(list.id, &input)
+            .map_err(|e| e.naming(super::FLAGS))?;
         s.global.said(
             &renamed.body,
             format!("Renamed {} to {}", list.name, renamed.data.name),

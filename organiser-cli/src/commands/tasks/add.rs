@@ -29,11 +29,19 @@ impl Add {
             inbox: false,
         };
         home.apply(&s.refs, &mut input)?;
-        let made = s.client.create_task(&input)?;
+        let made = s
+            .client
+            .create_task(&input)
+            .map_err(|e| e.naming(super::FLAGS))?;
         let task = &made.data;
         s.global.said(
             &made.body,
-            format!("Added {} ({})", task.title, output::short_id(task.id)),
+            format!(
+                "Added {} ({}){}",
+                task.title,
+                output::short_id(task.id),
+                self.dates.worked_out(task)
+            ),
         )
     }
 }

@@ -20,9 +20,19 @@ pub(super) struct Edit {
     #[command(flatten)]
     home: HomeArgs,
     /// Its place among the home's open tasks (1 is the top).
-    #[arg(long)]
+    #[arg(long, allow_negative_numbers = true)]
     position: Option<i64>,
 }
+
+/// As the task commands name the API's fields, with `--title` for the title.
+const EDIT_FLAGS: &[(&str, &str)] = &[
+    ("title", "--title"),
+    ("start_on", "--start"),
+    ("deadline_on", "--deadline"),
+    ("expires_on", "--expires"),
+    ("task_list_id", "--list"),
+    ("position", "--position"),
+];
 
 impl Edit {
     pub(super) fn run(self, s: &Session<'_>) -> Result<(), CliError> {
@@ -43,8 +53,17 @@ impl Edit {
         self.dates.apply(s.client, &mut input)?;
         self.home.apply(&s.refs, &mut input)?;
         input.position = self.position;
-        let changed = s.client.change_task(id, &input).map_err(no_task(id))?;
-        s.global
-            .said(&changed.body, format!("Changed {}", changed.data.title))
+        let changed = s
+            .client
+            .change_task(id, &input)
+            .map_err(|e| no_task(id)(e).naming(EDIT_FLAGS))?;
+        s.global.said(
+            &changed.body,
+            format!(
+                "Changed {}{}",
+                changed.data.title,
+                self.dates.worked_out(&changed.data)
+            ),
+        )
     }
 }

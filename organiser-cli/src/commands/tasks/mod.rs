@@ -216,6 +216,48 @@ impl DateArgs {
     }
 }
 
+impl DateArgs {
+    /// The dates the person typed, as they were worked out: " · starts Tue
+    /// 24 Nov · due Fri 27 Nov" (the year when it is not the task's
+    /// year of change), "no deadline" for one cleared.
+    fn worked_out(&self, task: &Task) -> String {
+        let year = task.updated_at.to_zoned(jiff::tz::TimeZone::UTC).year();
+        let mut said = String::new();
+        for (typed, day, word, none) in [
+            (&self.start, task.start_on, "starts", "no start date"),
+            (&self.deadline, task.deadline_on, "due", "no deadline"),
+            (&self.expires, task.expires_on, "expires", "no expiry"),
+        ] {
+            if typed.is_none() {
+                continue;
+            }
+            said.push_str(" · ");
+            match day {
+                Some(day) => {
+                    let format = if day.year() == year {
+                        "%a %-d %b"
+                    } else {
+                        "%a %-d %b %Y"
+                    };
+                    said.push_str(&format!("{word} {}", day.strftime(format)));
+                }
+                None => said.push_str(none),
+            }
+        }
+        said
+    }
+}
+
+/// The API's task fields as the task commands set them, for messages.
+const FLAGS: &[(&str, &str)] = &[
+    ("title", "the title"),
+    ("start_on", "--start"),
+    ("deadline_on", "--deadline"),
+    ("expires_on", "--expires"),
+    ("task_list_id", "--list"),
+    ("position", "--position"),
+];
+
 #[derive(Debug, Args)]
 struct HomeArgs {
     /// A list to move it to.

@@ -14,7 +14,7 @@ pub(super) struct Move {
     #[command(flatten)]
     home: HomeArgs,
     /// Its place there (1 is the top; default the bottom).
-    #[arg(long)]
+    #[arg(long, allow_negative_numbers = true)]
     position: Option<i64>,
 }
 
@@ -27,7 +27,10 @@ impl Move {
         let mut input = TaskInput::default();
         self.home.apply(&s.refs, &mut input)?;
         input.position = self.position;
-        let moved = s.client.change_task(id, &input).map_err(no_task(id))?;
+        let moved = s
+            .client
+            .change_task(id, &input)
+            .map_err(|e| no_task(id)(e).naming(super::FLAGS))?;
         s.global
             .said(&moved.body, format!("Moved {}", moved.data.title))
     }

@@ -25,7 +25,9 @@ impl Create {
             Some(text) => Some(instant(&client, &text)?),
             None => None,
         };
-        let made = client.create_token(&self.name, expires_at.as_deref())?;
+        let made = client
+            .create_token(&self.name, expires_at.as_deref())
+            .map_err(|e| e.naming(&[("name", "the name"), ("expires_at", "--expires-at")]))?;
         if global.json {
             return output::json(&made.body);
         }

@@ -272,7 +272,14 @@ fn check_color<T: Tables>(
         Field::Value(c) if c.trim().is_empty() => Some(free_color(cx, except)?),
         Field::Value(c) if COLORS.iter().any(|k| k.key == c) => Some(c.clone()),
         Field::Value(_) => {
-            details.add("color", "is not a colour of the vocabulary");
+            let keys: Vec<&str> = COLORS.iter().map(|k| k.key).collect();
+            details.add(
+                "color",
+                format!(
+                    "is not a colour of the vocabulary: one of {}",
+                    keys.join(", ")
+                ),
+            );
             None
         }
     })
@@ -285,7 +292,13 @@ fn check_icon(details: &mut Details, icon: &Field<String>) -> Option<Option<Stri
         Field::Value(i) if i.trim().is_empty() => Some(None),
         Field::Value(i) if PICKER_ICONS.contains(&i.as_str()) => Some(Some(i.clone())),
         Field::Value(_) => {
-            details.add("icon", "is not an icon of the vocabulary");
+            details.add(
+                "icon",
+                format!(
+                    "is not an icon of the vocabulary: one of {}",
+                    PICKER_ICONS.join(", ")
+                ),
+            );
             None
         }
     }
