@@ -73,6 +73,12 @@ impl Client {
         Client { backend }
     }
 
+    /// Whether requests run in this process as the owner at the machine
+    /// (not through a server, which may ask for the current password).
+    pub(crate) fn is_local(&self) -> bool {
+        matches!(self.backend, Backend::Local(_))
+    }
+
     /// `GET /me`.
     pub(crate) fn me(&self) -> Result<Reply<Me>, CliError> {
         self.data(request(Get, "/me"))

@@ -3,7 +3,7 @@
 
 use serde_json::json;
 
-use crate::util::{Dir, shape, today};
+use crate::util::{Cmd, Dir, shape, today};
 
 /// The name/value rows of a two-column output, split on the first run of
 /// two spaces.
@@ -154,6 +154,48 @@ fn password_reads_the_new_password_from_stdin() {
         .success()
         .json();
     assert_eq!(json["data"]["has_password"], true, "{json}");
+}
+
+/// Issue 7, defect 8: on a terminal (a pseudo-terminal made by `script`,
+/// the password typed after each prompt), `password` prompts, does not
+/// echo, and asks twice; two different passwords change nothing.
+#[test]
+fn on_a_terminal_password_prompts_hides_and_confirms() {
+    let have_script = std::process::Command::new("script")
+        .arg("--version")
+        .output()
+        .is_ok_and(|o| String::from_utf8_lossy(&o.stdout).contains("util-linux"));
+    if !have_script {
+        return;
+    }
+    let typed = |first: &str, second: &str| {
+        let dir_script = r#"(sleep 0.6; printf '%s\n' "$2"; sleep 0.4; printf '%s\n' "$3") | script -qec "'$0' --data-dir '$1' password" /dev/null"#;
+        (dir_script, [first.to_owned(), second.to_owned()])
+    };
+    let dir = Dir::new();
+    dir.ok(&["me"]);
+    let (script, [a, b]) = typed("wrong horse battery", "other horse battery");
+    let out = Cmd::shell(script, &[dir.data().as_os_str(), a.as_ref(), b.as_ref()]).run();
+    assert!(out.stdout.contains("New password: "), "{out:?}");
+    assert!(out.stdout.contains("differ"), "{out:?}");
+    assert!(
+        !out.stdout.contains("horse"),
+        "the password was echoed: {out:?}"
+    );
+    assert_eq!(dir.json(&["me"])["data"]["has_password"], false);
+
+    let (script, [a, b]) = typed("correct horse battery", "correct horse battery");
+    let out = Cmd::shell(script, &[dir.data().as_os_str(), a.as_ref(), b.as_ref()])
+        .run()
+        .success();
+    assert!(out.stdout.contains("New password: "), "{out:?}");
+    assert!(out.stdout.contains("New password again: "), "{out:?}");
+    assert!(out.stdout.contains("Password set"), "{out:?}");
+    assert!(
+        !out.stdout.contains("horse"),
+        "the password was echoed: {out:?}"
+    );
+    assert_eq!(dir.json(&["me"])["data"]["has_password"], true);
 }
 
 #[test]
