@@ -139,6 +139,38 @@ pub fn router(org: Organiser, config: Config) -> Router {
         .with_state(state)
 }
 
+/// Says at start-up whether the daily update check runs, and how to turn
+/// it off.
+fn log_update_checks(org: &Organiser) {
+    match org.system(false) {
+        Ok(system) if system.update_checks && system.update.can_check => tracing::info!(
+            "update checks: daily (turn off with `organiser system updates off` or PATCH /system)"
+        ),
+        Ok(system) if system.update_checks_managed => tracing::info!(
+            managed_by = system.update_checks_managed_by.as_deref().unwrap_or("-"),
+            "update checks: managed elsewhere"
+        ),
+        Ok(system) if !system.update.can_check => {
+            tracing::info!("update checks: off (this build cannot check)")
+        }
+        Ok(_) => tracing::info!("update checks: off"),
+        Err(error) => tracing::warn!(%error, "cannot read the update settings"),
+    }
+}
+
+/// Logs one scheduled update check and its outcome.
+fn log_update_check(system: &organiser_core::System) {
+    let update = &system.update;
+    match &update.error {
+        Some(error) => tracing::warn!(%error, "update check failed"),
+        None => tracing::info!(
+            status = ?update.status,
+            latest_version = update.latest_version.as_deref().unwrap_or("-"),
+            "update check done"
+        ),
+    }
+}
+
 /// Serves `org` on `listener` until `shutdown` completes, then finishes the
 /// requests in flight. Every minute (`update_tick`) it writes down token
 /// uses and runs a scheduled update check when one is due.
@@ -151,6 +183,7 @@ pub async fn serve(
     let ticker = config.update_tick.map(|every| {
         let org = org.clone();
         tokio::spawn(async move {
+            log_update_checks(&org);
             let mut interval = tokio::time::interval(every);
             loop {
                 interval.tick().await;
@@ -160,10 +193,15 @@ pub async fn serve(
                         tracing::warn!(%error, "recording token use failed");
                     }
                     org.run_scheduled_update_check()
+                        .map(|ran| ran.then(|| org.system(false)))
                 })
                 .await;
-                if let Ok(Err(error)) = ran {
-                    tracing::warn!(%error, "scheduled update check failed");
+                match ran {
+                    Ok(Ok(Some(Ok(system)))) => log_update_check(&system),
+                    Ok(Err(error)) | Ok(Ok(Some(Err(error)))) => {
+                        tracing::warn!(%error, "scheduled update check failed");
+                    }
+                    _ => {}
                 }
             }
         })

@@ -378,3 +378,24 @@ fn discovery_is_served_at_the_root() {
     assert_eq!(wrapped, serde_json::json!({ "data": bare }));
     assert!(server.stop().success());
 }
+
+/// Issue 7, defect 11: with `ORGANISER_LOG=json` every line `serve` writes
+/// on standard error is JSON, and it says whether update checks run.
+#[test]
+fn json_logs_are_json_only_and_say_whether_update_checks_run() {
+    let dir = Dir::new();
+    let server = dir.serve_with(&[("ORGANISER_LOG", "json")]);
+    let (status, _) = server.get("/me", Some(&server.token));
+    assert_eq!(status, 200);
+    let log = server.wait_for_stderr("update checks");
+    assert!(server.stop().success());
+    for line in log.lines().filter(|l| !l.trim().is_empty()) {
+        let parsed: Result<serde_json::Value, _> = serde_json::from_str(line);
+        assert!(
+            parsed.is_ok(),
+            "a line of the log is not JSON: {line:?}\n{log}"
+        );
+    }
+    // A development build cannot check, and says so.
+    assert!(log.contains("update checks: off"), "{log}");
+}

@@ -105,7 +105,13 @@ impl Dir {
     /// and waits for its `server.json`.
     #[track_caller]
     pub(crate) fn serve(&self) -> Server {
-        Server::start(self)
+        Server::start(self, &[])
+    }
+
+    /// [`Dir::serve`] with more environment variables.
+    #[track_caller]
+    pub(crate) fn serve_with(&self, envs: &[(&str, &str)]) -> Server {
+        Server::start(self, envs)
     }
 
     /// The data directory's `server.json`, if there is one.
@@ -420,10 +426,13 @@ pub(crate) struct Server {
 
 impl Server {
     #[track_caller]
-    fn start(dir: &Dir) -> Server {
-        let cmd = dir
+    fn start(dir: &Dir, envs: &[(&str, &str)]) -> Server {
+        let mut cmd = dir
             .cmd(&["serve", "--listen", "127.0.0.1:0"])
             .env("ORGANISER_RATE_LIMIT", "0");
+        for (name, value) in envs {
+            cmd = cmd.env(name, value);
+        }
         let description = cmd.description();
         // Logs go to a file beside the data directory: a pipe nobody reads
         // could fill up and stall the server.

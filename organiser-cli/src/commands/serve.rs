@@ -53,7 +53,10 @@ impl Serve {
                 ))
             })?;
             tracing::info!(%url, data_dir = %dir.display(), "serving");
-            eprintln!("Serving {} on {url} (Ctrl-C to stop)", dir.display());
+            // With JSON logs, standard error holds only JSON lines.
+            if !json_logs() {
+                eprintln!("Serving {} on {url} (Ctrl-C to stop)", dir.display());
+            }
             organiser_server::serve(listener, org, config, shutdown)
                 .await
                 .map_err(|e| CliError::msg(format!("the server stopped: {e}")))
@@ -70,9 +73,14 @@ fn init_logging() {
         .with_env_filter(filter)
         .with_ansi(std::io::IsTerminal::is_terminal(&std::io::stderr()))
         .with_writer(std::io::stderr);
-    if std::env::var("ORGANISER_LOG").is_ok_and(|v| v == "json") {
+    if json_logs() {
         let _ = builder.json().flatten_event(true).try_init();
     } else {
         let _ = builder.try_init();
     }
+}
+
+/// Whether `ORGANISER_LOG=json` asks for JSON logs.
+fn json_logs() -> bool {
+    std::env::var("ORGANISER_LOG").is_ok_and(|v| v.trim() == "json")
 }
