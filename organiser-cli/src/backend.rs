@@ -146,6 +146,17 @@ impl Backend {
             _ => {}
         }
         let dir = data_dir(dir)?;
+        // A command that only reads makes nothing: a mistyped --data-dir
+        // says so instead of showing a new, empty store.
+        if access == Access::Read
+            && !dir.join(organiser_core::STORE_FILE).exists()
+            && ServerInfo::read(&dir).is_none()
+        {
+            return Err(CliError::msg(format!(
+                "there is no store in {} (is the data directory right?); `organiser init` sets one up, and any command that changes something makes one with the default owner",
+                dir.display()
+            )));
+        }
         let wait = lock_wait()?;
         let started = Instant::now();
         let mut pause = Duration::from_millis(1);

@@ -25,7 +25,7 @@ fn pairs(rows: &[(&str, &str)]) -> Vec<(String, String)> {
 
 #[test]
 fn me_prints_the_owner_for_people_without_colour() {
-    let dir = Dir::new();
+    let dir = Dir::empty();
     dir.init("Ada Lovelace", "ada", "Europe/London");
     let out = dir.ok(&["me"]);
     out.assert_no_ansi();
@@ -81,7 +81,7 @@ fn me_json_is_the_api_body() {
 
 #[test]
 fn me_set_changes_the_name_and_zone() {
-    let dir = Dir::new();
+    let dir = Dir::empty();
     dir.init("Ada", "ada", "London");
     let out = dir.ok(&[
         "me",
@@ -119,7 +119,7 @@ fn me_set_changes_the_name_and_zone() {
 
 #[test]
 fn me_set_refuses_a_bad_zone_or_a_blank_name_and_changes_nothing() {
-    let dir = Dir::new();
+    let dir = Dir::empty();
     dir.init("Ada", "ada", "London");
     let before = dir.json(&["me"]);
     let out = dir.run(&["me", "set", "--name", "New", "--time-zone", "Atlantis"]);

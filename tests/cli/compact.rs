@@ -35,7 +35,7 @@ fn compact_gives_back_the_space_and_says_how_much() {
 
 #[test]
 fn compact_refuses_a_directory_without_a_store_and_makes_nothing() {
-    let dir = Dir::new();
+    let dir = Dir::empty();
     let out = dir.run(&["compact"]).failure(1);
     assert!(out.error().contains("there is no store"), "{}", out.error());
     assert!(!dir.data().join("organiser.redb").exists());

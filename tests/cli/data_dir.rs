@@ -1,5 +1,6 @@
 //! Where the store lives: `--data-dir`, `ORGANISER_DATA_DIR`, the platform's
-//! data directory; a first command creates it with the default owner.
+//! data directory; a first command that changes something creates it with
+//! the default owner, and a command that only reads makes nothing.
 
 use serde_json::json;
 
@@ -19,26 +20,60 @@ fn default_owner() -> serde_json::Value {
 }
 
 #[test]
-fn a_first_command_creates_the_store_with_the_default_owner() {
-    let dir = Dir::new();
+fn a_first_command_that_changes_something_creates_the_store_with_the_default_owner() {
+    let dir = Dir::empty();
     assert!(!dir.data().exists());
-    assert_eq!(dir.json(&["me"]), default_owner());
+    dir.ok(&["lists", "add", "Work"]);
     assert!(dir.data().is_dir(), "the data directory was made");
-    // And it is the same store the second time.
     assert_eq!(dir.json(&["me"]), default_owner());
+    // And it is the same store the second time.
+    assert_eq!(dir.json(&["lists"])["data"][0]["name"], "Work");
+}
+
+/// Issue 7, defect 3: a mistyped `--data-dir` on a read command says there
+/// is no store there and makes nothing, in a missing directory or an
+/// existing empty one.
+#[test]
+fn a_read_command_where_there_is_no_store_says_so_and_makes_nothing() {
+    let dir = Dir::empty();
+    for args in [
+        &["me"][..],
+        &["tasks"],
+        &["lists"],
+        &["token", "list"],
+        &["system"],
+        &["licence"],
+        &["tasks", "--json"],
+    ] {
+        let out = dir.run(args);
+        assert!(out.error().contains("there is no store in"), "{out:?}");
+        assert!(
+            out.error().contains(&dir.data().display().to_string()),
+            "{out:?}"
+        );
+        assert!(!dir.data().exists(), "{args:?} made the data directory");
+    }
+    std::fs::create_dir(dir.data()).unwrap();
+    let out = dir.run(&["token", "list"]);
+    assert!(out.error().contains("there is no store in"), "{out:?}");
+    assert_eq!(
+        std::fs::read_dir(dir.data()).unwrap().count(),
+        0,
+        "a read command wrote into the empty directory"
+    );
 }
 
 #[test]
-fn an_existing_empty_directory_is_set_up_too() {
-    let dir = Dir::new();
+fn an_existing_empty_directory_is_set_up_by_a_change() {
+    let dir = Dir::empty();
     std::fs::create_dir(dir.data()).unwrap();
-    assert_eq!(dir.json(&["token", "list"]), json!({"data": []}));
+    dir.ok(&["token", "create", "phone"]);
     assert_eq!(dir.json(&["me"]), default_owner());
 }
 
 #[test]
 fn organiser_data_dir_names_the_directory() {
-    let dir = Dir::new();
+    let dir = Dir::empty();
     Cmd::new(&[
         "init",
         "--name",
@@ -57,14 +92,13 @@ fn organiser_data_dir_names_the_directory() {
 
 #[test]
 fn data_dir_flag_wins_over_the_environment() {
-    let dir = Dir::new();
+    let dir = Dir::empty();
     let other = dir.root().join("from-env");
-    let out = dir
-        .cmd(&["me", "--json"])
+    dir.cmd(&["lists", "add", "Work"])
         .env("ORGANISER_DATA_DIR", &other)
         .run()
         .success();
-    assert_eq!(out.json(), default_owner());
+    assert_eq!(dir.json(&["me"]), default_owner());
     assert!(dir.data().is_dir());
     assert!(
         !other.exists(),
@@ -74,8 +108,8 @@ fn data_dir_flag_wins_over_the_environment() {
 
 #[test]
 fn a_relative_data_dir_is_taken_from_the_working_directory() {
-    let dir = Dir::new();
-    Cmd::new(&["--data-dir", "rel", "me", "--json"])
+    let dir = Dir::empty();
+    Cmd::new(&["--data-dir", "rel", "lists", "add", "Work"])
         .current_dir(dir.root())
         .run()
         .success();
@@ -85,7 +119,12 @@ fn a_relative_data_dir_is_taken_from_the_working_directory() {
 #[cfg(target_os = "linux")]
 #[test]
 fn without_either_the_platform_data_directory_is_used() {
-    let dir = Dir::new();
+    let dir = Dir::empty();
+    Cmd::new(&["lists", "add", "Work"])
+        .env("HOME", dir.root())
+        .env_remove("XDG_DATA_HOME")
+        .run()
+        .success();
     let out = Cmd::new(&["me", "--json"])
         .env("HOME", dir.root())
         .env_remove("XDG_DATA_HOME")
@@ -97,7 +136,7 @@ fn without_either_the_platform_data_directory_is_used() {
 
 #[test]
 fn a_directory_under_a_regular_file_fails_on_one_line_naming_it() {
-    let dir = Dir::new();
+    let dir = Dir::empty();
     let file = dir.root().join("a-file");
     std::fs::write(&file, "not a directory").unwrap();
     let below = file.join("data");
@@ -124,8 +163,8 @@ fn a_directory_under_a_regular_file_fails_on_one_line_naming_it() {
 #[test]
 fn a_new_store_and_its_directory_are_private() {
     use std::os::unix::fs::PermissionsExt;
-    let dir = Dir::new();
-    dir.ok(&["me"]);
+    let dir = Dir::empty();
+    dir.ok(&["lists", "add", "Work"]);
     let mode =
         |path: &std::path::Path| std::fs::metadata(path).unwrap().permissions().mode() & 0o777;
     assert_eq!(mode(dir.data()), 0o700);

@@ -96,7 +96,7 @@ fn sigint_stops_the_server_gracefully() {
 
 #[test]
 fn commands_go_through_the_server_that_holds_the_store() {
-    let dir = Dir::new();
+    let dir = Dir::empty();
     dir.init("Ada Lovelace", "ada", "Europe/London");
     let token = create(&dir, "before");
     let me_before = dir.json(&["me"]);
@@ -213,7 +213,7 @@ fn init_and_a_second_serve_refuse_a_store_held_by_a_server() {
 
 #[test]
 fn organiser_url_and_token_point_the_cli_at_a_server() {
-    let dir = Dir::new();
+    let dir = Dir::empty();
     dir.init("Ada", "ada", "London");
     let server = dir.serve();
     let token = create(&dir, "remote");
@@ -274,7 +274,7 @@ fn an_unreachable_organiser_url_fails_on_one_line() {
 
 #[test]
 fn a_store_held_by_another_process_is_an_error_on_one_line() {
-    let dir = Dir::new();
+    let dir = Dir::empty();
     dir.init("Ada", "ada", "London");
     let held = organiser::Organiser::open(dir.data()).expect("the store opens");
 

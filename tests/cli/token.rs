@@ -194,7 +194,7 @@ fn a_revoked_tokens_number_is_never_reused() {
 /// end of that day in the owner's zone) as well as an instant.
 #[test]
 fn expires_at_takes_date_words() {
-    let dir = Dir::new();
+    let dir = Dir::empty();
     dir.init("Ada", "ada", "UTC");
     dir.ok(&["token", "create", "words", "--expires-at", "+30d"]);
     dir.ok(&[

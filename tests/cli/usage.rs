@@ -35,7 +35,7 @@ fn help_and_version_print_to_stdout_and_succeed() {
 
 #[test]
 fn help_touches_no_store() {
-    let dir = Dir::new();
+    let dir = Dir::empty();
     dir.ok(&["--help"]);
     dir.ok(&["me", "--help"]);
     assert!(!dir.data().exists());
@@ -43,7 +43,7 @@ fn help_touches_no_store() {
 
 #[test]
 fn usage_mistakes_exit_2_with_the_reason_on_stderr() {
-    let dir = Dir::new();
+    let dir = Dir::empty();
     for (args, mentions) in [
         (&["frobnicate"][..], "frobnicate"),
         (&["tasks", "frob"][..], "frob"),

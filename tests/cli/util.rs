@@ -44,7 +44,18 @@ pub(crate) struct Dir {
 }
 
 impl Dir {
+    /// A data directory with a store whose owner is the default one
+    /// ("Owner", `owner`, UTC), as a first command that changes something
+    /// makes it.
+    #[track_caller]
     pub(crate) fn new() -> Dir {
+        let dir = Dir::empty();
+        dir.init("Owner", "owner", "UTC");
+        dir
+    }
+
+    /// A data directory not yet made: no store.
+    pub(crate) fn empty() -> Dir {
         let tmp = tempfile::Builder::new()
             .prefix("organiser-cli-")
             .tempdir()
