@@ -158,3 +158,18 @@ pub(crate) fn short_id(id: impl std::fmt::Display) -> String {
     let id = id.to_string();
     id[id.len().saturating_sub(6)..].to_owned()
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Records written before the core refused control characters in names
+    /// (or by another program) still print escaped.
+    #[test]
+    fn control_characters_print_escaped() {
+        assert_eq!(clean("Clear\u{1b}[2Jme\u{7}"), "Clear\\x1b[2Jme\\x07");
+        assert_eq!(clean("C1\u{9b}"), "C1\\u{9b}");
+        assert_eq!(clean("two\nlines"), "two\nlines");
+        assert!(matches!(clean("plain"), std::borrow::Cow::Borrowed(_)));
+    }
+}

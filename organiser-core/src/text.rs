@@ -18,8 +18,11 @@ pub(crate) fn fold_case(s: &str) -> String {
     s.to_lowercase()
 }
 
-/// `value` squished, with "can't be blank" or "is too long" added to
-/// `details` under `field` when it is empty or longer than `max` characters.
+/// `value` squished, with "can't be blank", "is too long" or "can't
+/// contain control characters" added to `details` under `field` when it is
+/// empty, longer than `max` characters, or holds a control character other
+/// than whitespace (ESC, BEL, NUL...: a name is printed on terminals, where
+/// those would act instead of showing).
 pub(crate) fn squished_required(
     details: &mut crate::error::Details,
     field: &str,
@@ -32,6 +35,9 @@ pub(crate) fn squished_required(
     } else if char_len(&value) > max {
         details.add(field, format!("is too long (maximum is {max} characters)"));
     }
+    if value.chars().any(char::is_control) {
+        details.add(field, "can't contain control characters");
+    }
     value
 }
 
@@ -43,6 +49,22 @@ pub(crate) fn char_len(s: &str) -> usize {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_name_with_a_control_character_is_refused() {
+        for (input, refused) in [
+            ("Work\u{1b}[2J", true),
+            ("Ring\u{7}", true),
+            ("Nul\u{0}", true),
+            ("C1\u{9b}31m", true),
+            ("Tabs\tand\nnewlines are spaces", false),
+            ("Café ☕", false),
+        ] {
+            let mut details = crate::error::Details::new();
+            squished_required(&mut details, "name", input, 100);
+            assert_eq!(details.has("name"), refused, "{input:?}");
+        }
+    }
 
     #[test]
     fn squish_collapses_runs_of_spaces() {

@@ -95,6 +95,8 @@ fn create_refuses_bad_fields() {
         (json!({"name": "n".repeat(101)}), "name"),
         (json!({"name": "work"}), "name"),
         (json!({"name": "  WORK  "}), "name"),
+        (json!({"name": "Clear\u{1b}[2J"}), "name"),
+        (json!({"name": "Bell\u{7}"}), "name"),
         (json!({"name": "x", "color": "chartreuse"}), "color"),
         (json!({"name": "x", "color": "Blue"}), "color"),
         (json!({"name": "x", "color": 3}), "color"),

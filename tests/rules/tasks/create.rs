@@ -25,6 +25,7 @@ fn create_refuses_every_bad_field() {
         (json!({"title": null}), 422, "title"),
         (json!({"title": 7}), 422, "title"),
         (json!({"title": long}), 422, "title"),
+        (json!({"title": "Ring\u{7}\u{0}"}), 422, "title"),
         (
             json!({"title": "x", "start_on": "tomorrow"}),
             422,
