@@ -10,6 +10,7 @@
 pub mod backend;
 mod client;
 mod commands;
+mod config;
 mod error;
 mod output;
 mod refs;
@@ -32,7 +33,8 @@ pub use output::ColorChoice;
     propagate_version = true
 )]
 pub struct Cli {
-    /// The data directory (default: $ORGANISER_DATA_DIR, else ~/.local/share/organiser).
+    /// The data directory (default: $ORGANISER_DATA_DIR, else data_dir in the configuration file,
+    /// else ~/.local/share/organiser).
     #[arg(long, global = true, value_name = "DIR")]
     pub data_dir: Option<PathBuf>,
 
@@ -40,10 +42,11 @@ pub struct Cli {
     #[arg(long, global = true)]
     pub json: bool,
 
-    /// When to colour: auto (a terminal, unless NO_COLOR; CLICOLOR_FORCE forces it), always, never.
+    /// When to colour: auto (a terminal, unless NO_COLOR; CLICOLOR_FORCE forces it), always, never
+    /// [default: CLICOLOR_FORCE or NO_COLOR, else color in the configuration file, else auto].
     /// Given before the command (`organiser --color never tasks`): `lists add --color` is a list's colour.
-    #[arg(long, value_enum, default_value_t = ColorChoice::Auto, value_name = "WHEN")]
-    pub color: ColorChoice,
+    #[arg(long, value_enum, value_name = "WHEN")]
+    pub color: Option<ColorChoice>,
 
     #[command(subcommand)]
     command: Command,
@@ -70,6 +73,16 @@ enum Command {
     Lists(commands::lists::ListsCommand),
     /// Give the space deleted records left back to the file system (stop the server first).
     Compact(commands::compact::Compact),
+    /// The configuration file: where it is, and the settings in force.
+    Config(commands::config::ConfigCommand),
+}
+
+impl Command {
+    /// Whether the command reads the configuration file first: every one
+    /// but `config`, whose `path` must work when the file is wrong.
+    fn reads_config(&self) -> bool {
+        !matches!(self, Command::Config(_))
+    }
 }
 
 /// `0.1.0`, or `0.1.0 (development build)` where the API reports `dev`.
@@ -115,6 +128,9 @@ pub fn main() -> ExitCode {
 
 fn run(cli: Cli) -> Result<(), CliError> {
     output::choose_colour(cli.color);
+    if cli.command.reads_config() {
+        config::load()?;
+    }
     let global = commands::Global {
         data_dir: cli.data_dir,
         json: cli.json,
@@ -129,5 +145,6 @@ fn run(cli: Cli) -> Result<(), CliError> {
         Command::Tasks(c) => c.run(&global),
         Command::Lists(c) => c.run(&global),
         Command::Compact(c) => c.run(&global),
+        Command::Config(c) => c.run(&global),
     }
 }

@@ -77,12 +77,11 @@ struct Listed {
 
 impl LastListing {
     /// Kept in the data directory's `cli/`; for a server named by
-    /// `ORGANISER_URL`, in the user's cache directory under a name made
-    /// from the address, so two servers' row numbers never mix.
+    /// `ORGANISER_URL` (or the configuration file's `url`), in the user's
+    /// cache directory under a name made from the address, so two servers'
+    /// row numbers never mix.
     pub(crate) fn new(data_dir: PathBuf) -> Self {
-        let remote = std::env::var("ORGANISER_URL")
-            .ok()
-            .filter(|u| !u.trim().is_empty());
+        let remote = crate::config::remote_url();
         let path = match (remote, dirs::cache_dir()) {
             (Some(url), Some(cache)) => {
                 let name: String = url

@@ -9,6 +9,7 @@ mod account;
 mod colour;
 mod compact;
 mod concurrency;
+mod config;
 mod control;
 mod data_dir;
 mod dates;

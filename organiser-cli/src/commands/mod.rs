@@ -2,6 +2,7 @@
 //! many subcommands is a folder with one file per subcommand.
 
 pub(crate) mod compact;
+pub(crate) mod config;
 pub(crate) mod init;
 pub(crate) mod lists;
 pub(crate) mod me;
