@@ -177,9 +177,13 @@ impl Backend {
     }
 
     fn remote(url: &str, token: &str) -> Result<Backend, CliError> {
+        Backend::remote_within(url, token, Duration::from_secs(120))
+    }
+
+    fn remote_within(url: &str, token: &str, timeout: Duration) -> Result<Backend, CliError> {
         let _ = rustls::crypto::ring::default_provider().install_default();
         let client = reqwest::blocking::Client::builder()
-            .timeout(Duration::from_secs(120))
+            .timeout(timeout)
             .build()
             .map_err(|e| CliError::msg(format!("HTTP client: {e}")))?;
         Ok(Backend::Remote {
@@ -224,5 +228,28 @@ impl Backend {
                 })
             }
         }
+    }
+}
+
+/// For completing words in a shell, which must be quick and change
+/// nothing: the backend a reading command would use, without waiting for a
+/// held store, with a short timeout for a server, and never where there is
+/// no store yet (`None` then, and on any error).
+pub(crate) fn open_for_completion(dir: Option<&Path>) -> Option<Backend> {
+    const QUICK: Duration = Duration::from_secs(2);
+    if let Some(remote) = crate::config::remote().ok()? {
+        return Backend::remote_within(&remote.url, &remote.token, QUICK).ok();
+    }
+    let dir = data_dir(dir).ok()?;
+    if !dir.join(organiser_core::STORE_FILE).is_file() {
+        return None;
+    }
+    match Organiser::open_for_reading(&dir) {
+        Ok(org) => Some(Backend::Local(org)),
+        Err(OpenError::Locked) => {
+            let info = ServerInfo::read(&dir).filter(|i| process_alive(i.pid))?;
+            Backend::remote_within(&info.url, &info.token, QUICK).ok()
+        }
+        Err(_) => None,
     }
 }

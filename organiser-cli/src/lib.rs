@@ -10,6 +10,7 @@
 pub mod backend;
 mod client;
 mod commands;
+mod completion;
 mod config;
 mod error;
 mod output;
@@ -73,15 +74,23 @@ enum Command {
     Lists(commands::lists::ListsCommand),
     /// Give the space deleted records left back to the file system (stop the server first).
     Compact(commands::compact::Compact),
+    /// Print a shell's completion script (bash, zsh, fish, elvish, powershell).
+    Completions(commands::completions::Completions),
+    /// Print the manual page (roff), or a command's own page.
+    Man(commands::man::ManCommand),
     /// The configuration file: where it is, and the settings in force.
     Config(commands::config::ConfigCommand),
 }
 
 impl Command {
     /// Whether the command reads the configuration file first: every one
-    /// but `config`, whose `path` must work when the file is wrong.
+    /// but those that only print what the command line is, and `config
+    /// path`, which must work when the file is wrong.
     fn reads_config(&self) -> bool {
-        !matches!(self, Command::Config(_))
+        !matches!(
+            self,
+            Command::Completions(_) | Command::Man(_) | Command::Config(_)
+        )
     }
 }
 
@@ -102,6 +111,8 @@ fn version() -> &'static str {
 /// success, 1 on an error (said on one line on standard error), 2 for a
 /// usage mistake. A closed pipe on standard output is not an error.
 pub fn main() -> ExitCode {
+    // `COMPLETE=bash organiser ...`: the shell asks for completions.
+    completion::answer();
     let cli = match Cli::try_parse() {
         Ok(cli) => cli,
         Err(e) => {
@@ -145,6 +156,8 @@ fn run(cli: Cli) -> Result<(), CliError> {
         Command::Tasks(c) => c.run(&global),
         Command::Lists(c) => c.run(&global),
         Command::Compact(c) => c.run(&global),
+        Command::Completions(c) => c.run(),
+        Command::Man(c) => c.run(),
         Command::Config(c) => c.run(&global),
     }
 }

@@ -253,7 +253,10 @@ fn a_bad_file_is_a_usage_error_naming_the_file_line_and_key() {
         "a bad file stops the command before the store"
     );
 
-    // `config path` says which file to fix.
+    // Commands that need no configuration still run, and `config path`
+    // says which file to fix.
+    dir.ok(&["completions", "bash"]);
+    dir.ok(&["man"]);
     let out = dir.ok(&["config", "path"]);
     assert_eq!(
         out.stdout.trim_end(),

@@ -8,6 +8,7 @@ mod util;
 mod account;
 mod colour;
 mod compact;
+mod completions;
 mod concurrency;
 mod config;
 mod control;

@@ -153,7 +153,7 @@ impl Cmd {
             .filter(|name| {
                 let text = name.to_string_lossy();
                 text.starts_with("ORGANISER_")
-                    || ["NO_COLOR", "CLICOLOR_FORCE", "RUST_LOG"].contains(&&*text)
+                    || ["NO_COLOR", "CLICOLOR_FORCE", "RUST_LOG", "COMPLETE"].contains(&&*text)
             })
             .map(|name| (name, None))
             .chain([(
