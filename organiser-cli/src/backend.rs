@@ -31,16 +31,29 @@ use organiser_server::ServerInfo;
 use crate::error::CliError;
 
 /// The data directory: `--data-dir`, else `ORGANISER_DATA_DIR` (when not
-/// empty), else the platform's data directory.
+/// empty), else the configuration file's `data_dir`, else the platform's
+/// data directory.
 pub fn data_dir(given: Option<&Path>) -> Result<PathBuf, CliError> {
-    let from_env = std::env::var_os("ORGANISER_DATA_DIR").filter(|v| !v.is_empty());
-    match given.map(Path::to_path_buf).or(from_env.map(PathBuf::from)) {
-        Some(dir) => Ok(dir),
-        None => dirs::data_dir()
-            .map(|d| d.join("organiser"))
-            .ok_or_else(|| {
-                CliError::msg("no data directory: pass --data-dir or set ORGANISER_DATA_DIR")
-            }),
+    data_dir_from(given).map(|(dir, _)| dir)
+}
+
+/// The data directory and where it came from (`--data-dir`,
+/// `ORGANISER_DATA_DIR`, the configuration file, the default).
+pub(crate) fn data_dir_from(given: Option<&Path>) -> Result<(PathBuf, &'static str), CliError> {
+    if let Some(dir) = given {
+        return Ok((dir.to_path_buf(), "--data-dir"));
+    }
+    if let Some(dir) = std::env::var_os("ORGANISER_DATA_DIR").filter(|v| !v.is_empty()) {
+        return Ok((PathBuf::from(dir), "ORGANISER_DATA_DIR"));
+    }
+    if let Some(dir) = &crate::config::get().data_dir {
+        return Ok((dir.clone(), "the configuration file"));
+    }
+    match dirs::data_dir() {
+        Some(dir) => Ok((dir.join("organiser"), "the default")),
+        None => Err(CliError::msg(
+            "no data directory: pass --data-dir, set ORGANISER_DATA_DIR, or data_dir in the configuration file",
+        )),
     }
 }
 
@@ -126,24 +139,13 @@ pub enum Backend {
 }
 
 impl Backend {
-    /// `ORGANISER_URL` + `ORGANISER_TOKEN` when set; else the store in
-    /// `dir`, or the server holding it. A command that only reads opens the
-    /// store read-only when it can, so it writes nothing to the disk.
+    /// `ORGANISER_URL` + `ORGANISER_TOKEN` when set (else the
+    /// configuration file's `url` and `token`); else the store in `dir`, or
+    /// the server holding it. A command that only reads opens the store
+    /// read-only when it can, so it writes nothing to the disk.
     pub fn open(dir: Option<&Path>, access: Access) -> Result<Backend, CliError> {
-        let env = |name| {
-            std::env::var(name)
-                .ok()
-                .map(|v| v.trim().to_owned())
-                .filter(|v| !v.is_empty())
-        };
-        match (env("ORGANISER_URL"), env("ORGANISER_TOKEN")) {
-            (Some(url), Some(token)) => return Backend::remote(&url, &token),
-            (Some(_), None) => {
-                return Err(CliError::msg(
-                    "ORGANISER_URL is set but ORGANISER_TOKEN is not: set both (a token from `organiser token create`), or neither",
-                ));
-            }
-            _ => {}
+        if let Some(remote) = crate::config::remote()? {
+            return Backend::remote(&remote.url, &remote.token);
         }
         let dir = data_dir(dir)?;
         // A command that only reads makes nothing: a mistyped --data-dir
@@ -186,9 +188,13 @@ impl Backend {
     }
 
     fn remote(url: &str, token: &str) -> Result<Backend, CliError> {
+        Backend::remote_within(url, token, Duration::from_secs(120))
+    }
+
+    fn remote_within(url: &str, token: &str, timeout: Duration) -> Result<Backend, CliError> {
         let _ = rustls::crypto::ring::default_provider().install_default();
         let client = reqwest::blocking::Client::builder()
-            .timeout(Duration::from_secs(120))
+            .timeout(timeout)
             .build()
             .map_err(|e| CliError::msg(format!("HTTP client: {e}")))?;
         Ok(Backend::Remote {
@@ -233,5 +239,28 @@ impl Backend {
                 })
             }
         }
+    }
+}
+
+/// For completing words in a shell, which must be quick and change
+/// nothing: the backend a reading command would use, without waiting for a
+/// held store, with a short timeout for a server, and never where there is
+/// no store yet (`None` then, and on any error).
+pub(crate) fn open_for_completion(dir: Option<&Path>) -> Option<Backend> {
+    const QUICK: Duration = Duration::from_secs(2);
+    if let Some(remote) = crate::config::remote().ok()? {
+        return Backend::remote_within(&remote.url, &remote.token, QUICK).ok();
+    }
+    let dir = data_dir(dir).ok()?;
+    if !dir.join(organiser_core::STORE_FILE).is_file() {
+        return None;
+    }
+    match Organiser::open_for_reading(&dir) {
+        Ok(org) => Some(Backend::Local(org)),
+        Err(OpenError::Locked) => {
+            let info = ServerInfo::read(&dir).filter(|i| process_alive(i.pid))?;
+            Backend::remote_within(&info.url, &info.token, QUICK).ok()
+        }
+        Err(_) => None,
     }
 }

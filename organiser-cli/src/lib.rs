@@ -10,6 +10,8 @@
 pub mod backend;
 mod client;
 mod commands;
+mod completion;
+mod config;
 mod error;
 mod output;
 mod refs;
@@ -32,7 +34,8 @@ pub use output::ColorChoice;
     propagate_version = true
 )]
 pub struct Cli {
-    /// The data directory (default: $ORGANISER_DATA_DIR, else ~/.local/share/organiser).
+    /// The data directory (default: $ORGANISER_DATA_DIR, else data_dir in the configuration file,
+    /// else ~/.local/share/organiser).
     #[arg(long, global = true, value_name = "DIR")]
     pub data_dir: Option<PathBuf>,
 
@@ -40,10 +43,11 @@ pub struct Cli {
     #[arg(long, global = true)]
     pub json: bool,
 
-    /// When to colour: auto (a terminal, unless NO_COLOR; CLICOLOR_FORCE forces it), always, never.
+    /// When to colour: auto (a terminal, unless NO_COLOR; CLICOLOR_FORCE forces it), always, never
+    /// [default: CLICOLOR_FORCE or NO_COLOR, else color in the configuration file, else auto].
     /// Given before the command (`organiser --color never tasks`): `lists add --color` is a list's colour.
-    #[arg(long, value_enum, default_value_t = ColorChoice::Auto, value_name = "WHEN")]
-    pub color: ColorChoice,
+    #[arg(long, value_enum, value_name = "WHEN")]
+    pub color: Option<ColorChoice>,
 
     #[command(subcommand)]
     command: Command,
@@ -73,6 +77,24 @@ enum Command {
     Lists(commands::lists::ListsCommand),
     /// Give the space deleted records left back to the file system (stop the server first).
     Compact(commands::compact::Compact),
+    /// Print a shell's completion script (bash, zsh, fish, elvish, powershell).
+    Completions(commands::completions::Completions),
+    /// Print the manual page (roff), or a command's own page.
+    Man(commands::man::ManCommand),
+    /// The configuration file: where it is, and the settings in force.
+    Config(commands::config::ConfigCommand),
+}
+
+impl Command {
+    /// Whether the command reads the configuration file first: every one
+    /// but those that only print what the command line is, and `config
+    /// path`, which must work when the file is wrong.
+    fn reads_config(&self) -> bool {
+        !matches!(
+            self,
+            Command::Completions(_) | Command::Man(_) | Command::Config(_)
+        )
+    }
 }
 
 /// `0.1.0`, or `0.1.0 (development build)` where the API reports `dev`.
@@ -93,6 +115,8 @@ fn version() -> &'static str {
 /// `--json` as one JSON object there), 2 for a usage mistake. A closed
 /// pipe on standard output is not an error.
 pub fn main() -> ExitCode {
+    // `COMPLETE=bash organiser ...`: the shell asks for completions.
+    completion::answer();
     let json = std::env::args_os().skip(1).any(|a| a == "--json");
     let cli = match Cli::try_parse() {
         Ok(cli) => cli,
@@ -136,6 +160,9 @@ fn fail(e: &CliError, json: bool) -> ExitCode {
 
 fn run(cli: Cli) -> Result<(), CliError> {
     output::choose_colour(cli.color);
+    if cli.command.reads_config() {
+        config::load()?;
+    }
     let global = commands::Global {
         data_dir: cli.data_dir,
         json: cli.json,
@@ -151,5 +178,8 @@ fn run(cli: Cli) -> Result<(), CliError> {
         Command::Tasks(c) => c.run(&global),
         Command::Lists(c) => c.run(&global),
         Command::Compact(c) => c.run(&global),
+        Command::Completions(c) => c.run(),
+        Command::Man(c) => c.run(),
+        Command::Config(c) => c.run(&global),
     }
 }

@@ -10,8 +10,10 @@ use serde::Serialize;
 
 use crate::error::CliError;
 
-/// When to colour: `--color auto|always|never`.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, clap::ValueEnum)]
+/// When to colour: `--color auto|always|never` (and `color` in the
+/// configuration file).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, clap::ValueEnum, serde::Deserialize)]
+#[serde(rename_all = "lowercase")]
 pub enum ColorChoice {
     /// On a terminal, unless `NO_COLOR` is set (`CLICOLOR_FORCE` forces it).
     #[default]
@@ -22,30 +24,55 @@ pub enum ColorChoice {
     Never,
 }
 
-static CHOICE: OnceLock<ColorChoice> = OnceLock::new();
+static CHOICE: OnceLock<Option<ColorChoice>> = OnceLock::new();
 
-/// Sets the choice of `--color` for this process (once, at start).
-pub(crate) fn choose_colour(choice: ColorChoice) {
+/// Sets the choice of `--color` for this process (once, at start; `None`
+/// when the flag was not given).
+pub(crate) fn choose_colour(choice: Option<ColorChoice>) {
     let _ = CHOICE.set(choice);
 }
 
-/// Whether standard output takes colour: `--color always|never`, else
-/// `CLICOLOR_FORCE` (set and not `0`) turns it on, `NO_COLOR` (set and not
-/// empty) off, and otherwise a terminal has it.
+/// Whether standard output takes colour: as [`colour_choice`] says, and
+/// with `auto`, when it is a terminal.
 pub(crate) fn colour() -> bool {
-    let set = |name: &str| std::env::var_os(name).filter(|v| !v.is_empty());
-    match CHOICE.get().copied().unwrap_or_default() {
+    match colour_choice().0 {
         ColorChoice::Always => true,
         ColorChoice::Never => false,
-        ColorChoice::Auto => {
-            if set("CLICOLOR_FORCE").is_some_and(|v| v != "0") {
-                true
-            } else if set("NO_COLOR").is_some() {
-                false
-            } else {
-                std::io::stdout().is_terminal()
-            }
+        ColorChoice::Auto => std::io::stdout().is_terminal(),
+    }
+}
+
+/// The colour choice in force and where it came from: `--color
+/// always|never`; else `CLICOLOR_FORCE` (set and not `0`) turns colour
+/// on, `NO_COLOR` (set and not empty) off; else `--color auto`, else the
+/// configuration file's `color`, else `auto`.
+pub(crate) fn colour_choice() -> (ColorChoice, &'static str) {
+    let flag = CHOICE.get().copied().flatten();
+    if let Some(choice @ (ColorChoice::Always | ColorChoice::Never)) = flag {
+        return (choice, "--color");
+    }
+    let set = |name: &str| std::env::var_os(name).filter(|v| !v.is_empty());
+    if set("CLICOLOR_FORCE").is_some_and(|v| v != "0") {
+        return (ColorChoice::Always, "CLICOLOR_FORCE");
+    }
+    if set("NO_COLOR").is_some() {
+        return (ColorChoice::Never, "NO_COLOR");
+    }
+    match (flag, crate::config::get().color) {
+        (Some(choice), _) => (choice, "--color"),
+        (None, Some(choice)) => (choice, "the configuration file"),
+        (None, None) => (ColorChoice::Auto, "the default"),
+    }
+}
+
+/// A date as tables print it: by the configuration file's `date_format`
+/// (a strftime pattern), else as YYYY-MM-DD.
+pub(crate) fn date(day: jiff::civil::Date) -> String {
+    match &crate::config::get().date_format {
+        Some(pattern) => {
+            jiff::fmt::strtime::format(pattern, day).unwrap_or_else(|_| day.to_string())
         }
+        None => day.to_string(),
     }
 }
 

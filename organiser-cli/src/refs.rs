@@ -93,13 +93,11 @@ struct Kept {
 
 impl Memory {
     /// Kept in the data directory's `cli/`; for a server named by
-    /// `ORGANISER_URL`, in the user's cache directory under a name made
-    /// from the address, so two servers' row numbers never mix. Nothing
-    /// is kept where neither can be found.
+    /// `ORGANISER_URL` (or the configuration file's `url`), in the user's
+    /// cache directory under a name made from the address, so two servers'
+    /// row numbers never mix. Nothing is kept where neither can be found.
     pub(crate) fn new(global: &Global) -> Self {
-        let remote = std::env::var("ORGANISER_URL")
-            .ok()
-            .filter(|u| !u.trim().is_empty());
+        let remote = crate::config::remote_url();
         let in_store = remote.is_none();
         let dir = match remote {
             Some(url) => dirs::cache_dir().map(|cache| {

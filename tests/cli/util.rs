@@ -74,9 +74,27 @@ impl Dir {
         &self.data
     }
 
-    /// `organiser --data-dir DATA ARGS...`.
+    /// `organiser --data-dir DATA ARGS...`, with `XDG_CONFIG_HOME` in the
+    /// temporary directory (see [`Dir::config`]).
     pub(crate) fn cmd(&self, args: &[&str]) -> Cmd {
-        Cmd::new(args).data_dir(&self.data)
+        Cmd::new(args)
+            .env("XDG_CONFIG_HOME", self.config_home())
+            .data_dir(&self.data)
+    }
+
+    /// `XDG_CONFIG_HOME` of [`Dir::cmd`]: `config` in the temporary directory.
+    pub(crate) fn config_home(&self) -> PathBuf {
+        self.tmp.path().join("config")
+    }
+
+    /// Writes the configuration file that [`Dir::cmd`]'s commands read
+    /// (`config/organiser/config.toml`) and returns its path.
+    pub(crate) fn config(&self, text: &str) -> PathBuf {
+        let dir = self.config_home().join("organiser");
+        std::fs::create_dir_all(&dir).expect("the configuration directory");
+        let path = dir.join("config.toml");
+        std::fs::write(&path, text).expect("the configuration file");
+        path
     }
 
     /// Runs `organiser --data-dir DATA ARGS...`.
@@ -133,7 +151,9 @@ impl Dir {
 
 /// One invocation of the binary, with a clean environment: no
 /// `ORGANISER_*` variable of the test's own environment, no `NO_COLOR`,
-/// standard input empty.
+/// no configuration file of the person running the tests
+/// (`XDG_CONFIG_HOME` names a directory that does not exist), standard
+/// input empty.
 pub(crate) struct Cmd {
     program: OsString,
     args: Vec<OsString>,
@@ -149,9 +169,18 @@ impl Cmd {
             .map(|(name, _)| name)
             .filter(|name| {
                 let text = name.to_string_lossy();
-                text.starts_with("ORGANISER_") || text == "NO_COLOR" || text == "RUST_LOG"
+                text.starts_with("ORGANISER_")
+                    || ["NO_COLOR", "CLICOLOR_FORCE", "RUST_LOG", "COMPLETE"].contains(&&*text)
             })
             .map(|name| (name, None))
+            .chain([(
+                "XDG_CONFIG_HOME".into(),
+                Some(
+                    Path::new(env!("CARGO_TARGET_TMPDIR"))
+                        .join("no-config")
+                        .into(),
+                ),
+            )])
             .collect();
         Cmd {
             program: bin().into(),

@@ -40,7 +40,7 @@ fn show(me: &Reply<Me>, global: &Global) -> Result<(), CliError> {
             if me.has_password { "set" } else { "not set" }.to_owned(),
         ),
         ("Zone", format!("{} ({})", me.time_zone, me.time_zone_iana)),
-        ("Today", me.today.to_string()),
+        ("Today", output::date(me.today)),
     ])
 }
 

@@ -2,9 +2,12 @@
 //! many subcommands is a folder with one file per subcommand.
 
 pub(crate) mod compact;
+pub(crate) mod completions;
+pub(crate) mod config;
 pub(crate) mod init;
 pub(crate) mod licence;
 pub(crate) mod lists;
+pub(crate) mod man;
 pub(crate) mod me;
 pub(crate) mod password;
 pub(crate) mod serve;

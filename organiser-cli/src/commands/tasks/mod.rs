@@ -4,6 +4,7 @@
 //! file per subcommand.
 
 mod add;
+mod default_view;
 mod edit;
 mod r#move;
 mod restore;
@@ -22,6 +23,8 @@ use super::{Global, Session};
 use crate::client::Client;
 use crate::error::CliError;
 use crate::refs::{Family, Refs};
+
+pub(crate) use default_view::check as check_view;
 
 #[derive(Debug, Args)]
 pub(crate) struct TasksCommand {
@@ -86,7 +89,9 @@ enum TasksAction {
 impl TasksCommand {
     pub(crate) fn run(self, global: &Global) -> Result<(), CliError> {
         use TasksAction as A;
-        let action = self.action.unwrap_or(A::Today);
+        // With no subcommand, the configuration file's `default_view`.
+        let action = self.action.or_else(default_view::configured);
+        let action = action.unwrap_or(A::Today);
         let client = match action {
             A::Today
             | A::Started

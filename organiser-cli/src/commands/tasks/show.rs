@@ -32,7 +32,7 @@ impl Show {
             Home::Person(p) => format!("person {p}"),
             Home::Project(p) => format!("project {p}"),
         };
-        let date = |d: Option<jiff::civil::Date>| d.map(|d| d.to_string()).unwrap_or_default();
+        let date = |d: Option<jiff::civil::Date>| d.map(output::date).unwrap_or_default();
         let instant = |t: Option<jiff::Timestamp>| {
             t.map(organiser_core::time::format_timestamp)
                 .unwrap_or_default()

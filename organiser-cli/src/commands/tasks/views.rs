@@ -5,7 +5,6 @@
 use std::collections::HashMap;
 
 use clap::Args;
-use organiser_core::time::format_timestamp;
 use organiser_core::{
     Home, Id, ListParams, Page, Task, TaskCounts, TaskCountsQuery, TaskList, TaskQuery, TaskStatus,
     View,
@@ -229,7 +228,7 @@ fn header(title: &str, counts: &TaskCounts, logbook: bool, total: Option<u64>) -
 }
 
 fn date(day: Option<jiff::civil::Date>) -> String {
-    day.map(|d| d.to_string()).unwrap_or_default()
+    day.map(output::date).unwrap_or_default()
 }
 
 /// The logbook's status column.
@@ -240,10 +239,10 @@ fn status(task: &Task) -> &'static str {
     }
 }
 
-/// The day it closed, as the API writes it (UTC), or a dash.
+/// The day it closed (in UTC, as the API writes it), or a dash.
 fn closed(task: &Task) -> String {
     match task.closed_at() {
-        Some(at) => format_timestamp(at)[..10].to_owned(),
+        Some(at) => output::date(at.to_zoned(jiff::tz::TimeZone::UTC).date()),
         None => "-".to_owned(),
     }
 }

@@ -1,0 +1,154 @@
+//! Completions the binary answers itself: with `COMPLETE=SHELL` in its
+//! environment, `organiser` prints the shell's registration script, and
+//! the shell then calls it back on every TAB (clap_complete's
+//! `unstable-dynamic` engine, [`CompleteEnv`]). Besides what the static
+//! scripts of `organiser completions` offer (subcommands, flags, fixed
+//! values), it offers the names of the store's task lists where a command
+//! takes one: read through the same backend a reading command uses, never
+//! making a store, never waiting for a held one, and offering nothing when
+//! anything goes wrong.
+
+use std::ffi::OsString;
+use std::path::PathBuf;
+use std::sync::OnceLock;
+
+use clap::{Command, CommandFactory};
+use clap_complete::engine::{ArgValueCandidates, CompletionCandidate};
+use clap_complete::env::CompleteEnv;
+use organiser_core::TaskList;
+
+use crate::backend;
+use crate::client::Client;
+use crate::refs;
+
+/// The arguments that take a task list's name: the subcommand's path and
+/// the argument's id.
+const LIST_NAMES: &[(&str, &str)] = &[
+    ("organiser tasks add", "list"),
+    ("organiser tasks edit", "list"),
+    ("organiser tasks move", "list"),
+    ("organiser tasks list", "name"),
+    ("organiser lists rename", "list"),
+    ("organiser lists move", "list"),
+    ("organiser lists rm", "list"),
+];
+
+/// The `--data-dir` of the command line being completed.
+static DATA_DIR: OnceLock<Option<PathBuf>> = OnceLock::new();
+
+/// Answers a completion request and exits when `COMPLETE` is set (and not
+/// empty or `0`); otherwise returns at once. Called before anything is
+/// printed.
+pub(crate) fn answer() {
+    let asked = std::env::var_os("COMPLETE").is_some_and(|v| !v.is_empty() && v != "0");
+    if !asked {
+        return;
+    }
+    let _ = DATA_DIR.set(data_dir_in(std::env::args_os().skip(1)));
+    CompleteEnv::with_factory(command).complete();
+}
+
+/// The clap definitions, with the completers of dynamic values added.
+pub(crate) fn command() -> Command {
+    with_list_names(crate::Cli::command(), "organiser")
+}
+
+/// Adds the task lists' names to the arguments of [`LIST_NAMES`], in `cmd`
+/// (whose path is `path`) and its subcommands.
+fn with_list_names(cmd: Command, path: &str) -> Command {
+    let cmd = cmd.mut_args(|arg| {
+        if LIST_NAMES.contains(&(path, arg.get_id().as_str())) {
+            arg.add(ArgValueCandidates::new(list_names))
+        } else {
+            arg
+        }
+    });
+    cmd.mut_subcommands(|sub| {
+        let path = format!("{path} {}", sub.get_name());
+        with_list_names(sub, &path)
+    })
+}
+
+/// The `--data-dir DIR` (or `--data-dir=DIR`) among the words of the
+/// command line being completed (after the `--` the shell's script puts
+/// before them), with a leading `~/` expanded as the shell would.
+fn data_dir_in(args: impl Iterator<Item = OsString>) -> Option<PathBuf> {
+    let words: Vec<OsString> = args.skip_while(|a| a != "--").skip(1).collect();
+    let mut found = None;
+    for (i, word) in words.iter().enumerate() {
+        let Some(text) = word.to_str() else { continue };
+        if text == "--data-dir" {
+            found = words.get(i + 1).and_then(|w| w.to_str()).map(str::to_owned);
+        } else if let Some(value) = text.strip_prefix("--data-dir=") {
+            found = Some(value.to_owned());
+        }
+    }
+    let found = found.filter(|dir| !dir.is_empty())?;
+    match found.strip_prefix("~/") {
+        Some(rest) => dirs::home_dir().map(|home| home.join(rest)),
+        None => Some(PathBuf::from(found)),
+    }
+}
+
+/// The task lists' names, in their order; none on any error.
+fn list_names() -> Vec<CompletionCandidate> {
+    if crate::config::load().is_err() {
+        return Vec::new();
+    }
+    let dir = DATA_DIR.get().cloned().flatten();
+    let Some(backend) = backend::open_for_completion(dir.as_deref()) else {
+        return Vec::new();
+    };
+    let client = Client::new(backend);
+    refs::every::<TaskList>(&client)
+        .map(|lists| {
+            lists
+                .into_iter()
+                .map(|list| CompletionCandidate::new(list.name))
+                .collect()
+        })
+        .unwrap_or_default()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Every argument named in [`LIST_NAMES`] exists, so renaming one
+    /// fails here rather than silently in people's shells.
+    #[test]
+    fn every_list_argument_exists() {
+        let mut cmd = command();
+        cmd.build();
+        for (path, id) in LIST_NAMES {
+            let mut words = path.split(' ').skip(1);
+            let mut sub = &cmd;
+            for word in words.by_ref() {
+                sub = sub
+                    .find_subcommand(word)
+                    .unwrap_or_else(|| panic!("no subcommand {path}"));
+            }
+            let arg = sub
+                .get_arguments()
+                .find(|a| a.get_id() == *id)
+                .unwrap_or_else(|| panic!("{path} has no argument {id}"));
+            assert!(arg.get::<ArgValueCandidates>().is_some(), "{path} {id}");
+        }
+    }
+
+    #[test]
+    fn the_data_dir_is_read_from_the_words_being_completed() {
+        let words = |w: &[&str]| data_dir_in(w.iter().map(OsString::from));
+        assert_eq!(
+            words(&["--", "organiser", "--data-dir", "/d", "tasks", "list", ""]),
+            Some(PathBuf::from("/d"))
+        );
+        assert_eq!(
+            words(&["--", "organiser", "--data-dir=/e", "lists", "rm", "W"]),
+            Some(PathBuf::from("/e"))
+        );
+        assert_eq!(words(&["--", "organiser", "lists", "rm", ""]), None);
+        assert_eq!(words(&["--", "organiser", "--data-dir"]), None);
+        assert_eq!(words(&[]), None);
+    }
+}
