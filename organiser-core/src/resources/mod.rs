@@ -17,6 +17,7 @@ mod deletions;
 mod discovery;
 mod licence;
 mod notices;
+mod openapi;
 mod system;
 mod task_lists;
 mod tasks;
@@ -31,6 +32,7 @@ pub use licence::{
     sign_key as sign_licence_key,
 };
 pub use notices::{LicenceText, NoticeGroup, NoticePackage, Notices, notices};
+pub use openapi::OPENAPI;
 pub use system::{
     Manifest, ManifestRelease, SignedManifest, System, SystemChange, UpdateInfo, UpdateStatus,
 };
@@ -67,6 +69,7 @@ type Routes = for<'r> fn(&'r Request, &[&'r str]) -> Result<Route<'r>>;
 /// `docs/openapi.json`, to the declarations.
 static RESOURCES: &[(&[Endpoint], Routes)] = &[
     (discovery::ENDPOINTS, discovery::routes),
+    (openapi::ENDPOINTS, openapi::routes),
     (account::ENDPOINTS, account::routes),
     (system::ENDPOINTS, system::routes),
     (licence::ENDPOINTS, licence::routes),
