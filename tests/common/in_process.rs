@@ -259,6 +259,7 @@ impl Core {
             status: response.status,
             content_type: response.body.as_ref().map(|_| "application/json"),
             body,
+            in_process: true,
         });
         Reply::read(response.status, headers, body)
     }

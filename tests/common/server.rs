@@ -147,6 +147,7 @@ impl Sendable for reqwest::blocking::RequestBuilder {
                 .get(reqwest::header::CONTENT_TYPE)
                 .and_then(|v| v.to_str().ok()),
             body: &bytes,
+            in_process: false,
         });
         Reply::read(status, headers, &bytes)
     }
