@@ -223,7 +223,8 @@ pub fn check(seen: &Seen<'_>) {
     }
 }
 
-fn verdict(seen: &Seen<'_>) -> Result<(), String> {
+/// Why the document does not allow `seen`, if it does not.
+pub fn verdict(seen: &Seen<'_>) -> Result<(), String> {
     let oracle = &*ORACLE;
     let path = seen.path.split('?').next().unwrap_or_default();
     let head = seen.method.eq_ignore_ascii_case("HEAD");

@@ -13,7 +13,7 @@ use std::collections::BTreeSet;
 use organiser::Method;
 use serde_json::Value;
 
-use crate::common::openapi::DOCUMENT;
+use crate::common::openapi::{DOCUMENT, Seen, verdict};
 use crate::common::{TestServer, send};
 
 /// What only the HTTP server answers: sessions, discovery at the root and
@@ -152,6 +152,18 @@ fn the_document_is_well_formed() {
     }
 }
 
+/// An answer over HTTP, with a JSON body unless it is empty.
+fn seen<'a>(method: &'a str, path: &'a str, status: u16, body: &'a str) -> Seen<'a> {
+    Seen {
+        method,
+        path,
+        status,
+        content_type: Some("application/json").filter(|_| !body.is_empty()),
+        body: body.as_bytes(),
+        in_process: false,
+    }
+}
+
 fn collect_refs<'a>(value: &'a Value, refs: &mut Vec<&'a str>) {
     match value {
         Value::Object(map) => {
@@ -199,4 +211,63 @@ fn the_document_is_served_without_a_token() {
         (answer.status, answer.body.as_deref()),
         (200, Some(organiser::OPENAPI.as_bytes()))
     );
+}
+
+/// The oracle of every test has teeth: what the document does not allow,
+/// it refuses.
+#[test]
+fn answers_the_document_does_not_allow_are_refused() {
+    let task = r#"{"data":{"id":"01KKBFJYM06F2NGSPTFY9GBYC8","title":"T","status":"open","start_on":null,"deadline_on":null,"expires_on":null,"completed_at":null,"archived_at":null,"task_list_id":null,"person_id":null,"project_id":null,"position":1,"description_html":null,"description_text":"","has_documents":false,"expired":false,"created_at":"2026-03-10T09:00:00.000Z","updated_at":"2026-03-10T09:00:00.000Z"}}"#;
+    let not_found = r#"{"error":{"code":"not_found","message":"Not found"}}"#;
+    let id = "/api/v1/tasks/01KKBFJYM06F2NGSPTFY9GBYC8";
+    let without_a_field = task.replace(r#""expired":false,"#, "");
+    let with_another = task.replace("}}", r#","colour":"red"}}"#);
+    let not_a_time = task.replace("2026-03-10T09:00:00.000Z", "yesterday");
+    for (allowed, answer) in [
+        (true, seen("GET", id, 200, task)),
+        (true, seen("HEAD", id, 200, "")),
+        (true, seen("GET", id, 404, not_found)),
+        (true, seen("GET", "/api/v1/nowhere", 404, not_found)),
+        (true, seen("DELETE", id, 204, "")),
+        (false, seen("GET", id, 200, &without_a_field)),
+        (false, seen("GET", id, 200, &with_another)),
+        (false, seen("GET", id, 200, &not_a_time)),
+        (
+            false,
+            seen(
+                "GET",
+                id,
+                409,
+                r#"{"error":{"code":"conflict","message":"No"}}"#,
+            ),
+        ),
+        (
+            false,
+            seen(
+                "GET",
+                id,
+                404,
+                r#"{"error":{"code":"read_only","message":"No"}}"#,
+            ),
+        ),
+        (false, seen("DELETE", id, 204, "{}")),
+        (false, seen("GET", "/api/v1/nowhere", 200, task)),
+        (false, seen("GET", "/api/v1/session", 200, task)),
+    ] {
+        let got = verdict(&answer);
+        assert_eq!(
+            got.is_ok(),
+            allowed,
+            "{} {} {}: {got:?}",
+            answer.method,
+            answer.path,
+            answer.status
+        );
+    }
+    // In process, the server's own routes are unknown routes.
+    let session = Seen {
+        in_process: true,
+        ..seen("POST", "/api/v1/session", 404, not_found)
+    };
+    assert_eq!(verdict(&session), Ok(()));
 }
