@@ -43,6 +43,7 @@ pub use auth::{ApiToken, Auth};
 pub use clock::{Clock, ManualClock, StartingAt, SystemClock};
 pub use config::{APP, BuildInfo, Options, UpdateConfig, parse_public_key};
 pub use engine::Organiser;
+pub use engine::endpoint::Endpoint;
 pub use engine::request::{Method, Request, Response};
 pub use error::{ConflictKind, Details, Error, Result};
 pub use ids::Id;

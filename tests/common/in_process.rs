@@ -21,7 +21,8 @@
 //!
 //! And it renders the answer as `handler::render` does: the status, a JSON
 //! content type when there is a body, and `Idempotent-Replayed: true` on a
-//! replayed response (the HTTP tests check that header over the wire).
+//! replayed response (the HTTP tests check that header over the wire);
+//! every answer is checked against `docs/openapi.json` (`super::openapi`).
 //!
 //! What only the server does is not here and is tested over HTTP in
 //! `tests/http`: sessions and cookies, CSRF, 401 for a malformed
@@ -251,11 +252,16 @@ impl Core {
                 reqwest::header::HeaderValue::from_static("true"),
             );
         }
-        Reply::read(
-            response.status,
-            headers,
-            response.body.as_deref().unwrap_or_default(),
-        )
+        let body = response.body.as_deref().unwrap_or_default();
+        super::openapi::check(&super::openapi::Seen {
+            method: call.method.as_str(),
+            path: &format!("/api/v1{}", call.path),
+            status: response.status,
+            content_type: response.body.as_ref().map(|_| "application/json"),
+            body,
+            in_process: true,
+        });
+        Reply::read(response.status, headers, body)
     }
 
     /// The [`Request`] the server would hand the core for `call`, or the

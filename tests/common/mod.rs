@@ -9,6 +9,9 @@
 //!   same [`Setup`]: a store whose [`ManualClock`](organiser::ManualClock)
 //!   the test moves;
 //! - [`check`]: one table-driven case, a request and what must come back;
+//! - [`openapi`]: every answer either client reads is checked against
+//!   `docs/openapi.json` (its status listed for its operation, its body
+//!   valid against the schema);
 //! - `fixtures`: the lists and tasks the task tests build on;
 //! - [`ManifestServer`] and [`licence_key`]: stand-ins for the release
 //!   team's update server and licence keys.
@@ -18,6 +21,7 @@
 pub mod check;
 pub mod fixtures;
 pub mod in_process;
+pub mod openapi;
 pub mod server;
 pub mod update_server;
 

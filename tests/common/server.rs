@@ -1,6 +1,7 @@
 //! A real server on a loopback port, over a store whose clock the test
 //! moves, and a blocking HTTP client: for the transport tests of
-//! `tests/http`.
+//! `tests/http`. Every answer it reads is checked against
+//! `docs/openapi.json` (`super::openapi`).
 
 use std::sync::Arc;
 use std::sync::mpsc;
@@ -128,12 +129,26 @@ impl TestServer {
 }
 
 impl Sendable for reqwest::blocking::RequestBuilder {
-    /// Sends and reads the reply.
+    /// Sends and reads the reply, which must be one `docs/openapi.json`
+    /// allows.
     fn send_now(self) -> Reply {
-        let response = self.send().expect("the server answers");
+        let (client, request) = self.build_split();
+        let request = request.expect("a well-formed request");
+        let (method, path) = (request.method().clone(), request.url().path().to_owned());
+        let response = client.execute(request).expect("the server answers");
         let status = response.status().as_u16();
         let headers = response.headers().clone();
         let bytes = response.bytes().unwrap();
+        super::openapi::check(&super::openapi::Seen {
+            method: method.as_str(),
+            path: &path,
+            status,
+            content_type: headers
+                .get(reqwest::header::CONTENT_TYPE)
+                .and_then(|v| v.to_str().ok()),
+            body: &bytes,
+            in_process: false,
+        });
         Reply::read(status, headers, &bytes)
     }
 }

@@ -1,7 +1,8 @@
 //! The props tests' own fixtures: an in-memory store on a clock that moves
 //! only when told, licensed so that the trial's end never turns it
 //! read-only, answering requests through `Organiser::handle` as the owner
-//! at the machine.
+//! at the machine. Every answer is checked against `docs/openapi.json`
+//! (`tests/common/openapi.rs`).
 
 use std::sync::Arc;
 
@@ -134,9 +135,19 @@ impl Store {
         self.send(&call.request(Auth::Local))
     }
 
-    /// Answers any request.
+    /// Answers any request; the answer must be one `docs/openapi.json`
+    /// allows.
     pub(crate) fn send(&self, request: &Request) -> Reply {
         let response = self.org.handle(request);
+        crate::openapi::check(&crate::openapi::Seen {
+            method: request.method.as_str(),
+            // The core takes a path with or without its leading slash.
+            path: &format!("/api/v1/{}", request.path.trim_start_matches('/')),
+            status: response.status,
+            content_type: response.body.as_ref().map(|_| "application/json"),
+            body: response.body.as_deref().unwrap_or_default(),
+            in_process: true,
+        });
         Reply {
             status: response.status,
             body: response.json_value(),

@@ -6,6 +6,7 @@
 //! at open by the registry of record kinds (`registry.rs`).
 
 pub(crate) mod bodies;
+pub(crate) mod endpoint;
 pub(crate) mod ext;
 pub(crate) mod kinds;
 pub(crate) mod op;

@@ -5,6 +5,7 @@
 use jiff::Timestamp;
 use serde::{Deserialize, Serialize};
 
+use crate::engine::endpoint::Endpoint;
 use crate::engine::op::{ReadOp, Route};
 use crate::engine::request::{Method, Request, Response};
 use crate::engine::{Cx, Organiser, WriteCx};
@@ -98,6 +99,9 @@ impl Organiser {
         self.inner.read_op(&LIST, |cx| list(cx, query))
     }
 }
+
+/// The routes of [`routes`].
+pub(crate) static ENDPOINTS: &[Endpoint] = &[Endpoint::new(Method::Get, "/deletions")];
 
 /// `/deletions`.
 pub(crate) fn routes<'r>(req: &'r Request, segments: &[&'r str]) -> Result<Route<'r>> {

@@ -5,6 +5,7 @@ use serde::Serialize;
 
 use crate::config::{APP, MIN_SHELL_VERSION};
 use crate::engine::Organiser;
+use crate::engine::endpoint::Endpoint;
 use crate::engine::op::{PlainOp, Route};
 use crate::engine::request::{Method, Request, Response};
 use crate::error::{Error, Result};
@@ -18,7 +19,10 @@ impl Organiser {
     }
 }
 
-/// `/.well-known/organiser`, the one route that needs no principal.
+/// The routes of [`routes`].
+pub(crate) static ENDPOINTS: &[Endpoint] = &[Endpoint::new(Method::Get, "/.well-known/organiser")];
+
+/// `/.well-known/organiser`, a route that needs no principal.
 pub(crate) fn routes<'r>(req: &'r Request, segments: &[&'r str]) -> Result<Route<'r>> {
     Ok(match (req.method, segments) {
         (Method::Get, [".well-known", "organiser"]) => DISCOVERY.route(move |inner| {

@@ -8,14 +8,16 @@
 //!
 //! Adding a resource touches this file only, outside the resource's own
 //! folder: its `mod` line and public types, its dispatch line in
-//! [`route`], its kinds in [`KINDS`], its cascades in [`CASCADES`], and a
-//! migration step when it adds tables, and its tables in [`TABLES`].
+//! [`RESOURCES`] (its routes and route arms), its kinds in [`KINDS`], its
+//! cascades in [`CASCADES`], and a migration step when it adds tables, and
+//! its tables in [`TABLES`].
 
 mod account;
 mod deletions;
 mod discovery;
 mod licence;
 mod notices;
+mod openapi;
 mod system;
 mod task_lists;
 mod tasks;
@@ -30,6 +32,7 @@ pub use licence::{
     sign_key as sign_licence_key,
 };
 pub use notices::{LicenceText, NoticeGroup, NoticePackage, Notices, notices};
+pub use openapi::OPENAPI;
 pub use system::{
     Manifest, ManifestRelease, SignedManifest, System, SystemChange, UpdateInfo, UpdateStatus,
 };
@@ -44,29 +47,76 @@ pub use vocabulary::{
     Uploads, Vocabulary, vocabulary,
 };
 
+use std::collections::HashMap;
+use std::sync::LazyLock;
+
+use crate::engine::endpoint::Endpoint;
 use crate::engine::kinds::{Cascade, RecordKind, Wiring};
 use crate::engine::op::Route;
-use crate::engine::request::Request;
+use crate::engine::request::{Method, Request};
 use crate::error::{Error, Result};
 use crate::settle;
 use crate::store::Tbl;
 use crate::store::schema::{self, Step};
 
-/// The route of `req`: a thin match on the first path segment that hands
-/// the segments to the resource's own route arms.
+/// The route arms of a resource.
+type Routes = for<'r> fn(&'r Request, &[&'r str]) -> Result<Route<'r>>;
+
+/// Every resource's routes: those it declares (beside its route arms, in
+/// its folder) and its route arms. A request goes to the resource that
+/// declares a route under its first path segment, so no arm answers under
+/// an undeclared one; the tests hold the rest of the dispatch, and
+/// `docs/openapi.json`, to the declarations.
+static RESOURCES: &[(&[Endpoint], Routes)] = &[
+    (discovery::ENDPOINTS, discovery::routes),
+    (openapi::ENDPOINTS, openapi::routes),
+    (account::ENDPOINTS, account::routes),
+    (system::ENDPOINTS, system::routes),
+    (licence::ENDPOINTS, licence::routes),
+    (vocabulary::ENDPOINTS, vocabulary::routes),
+    (notices::ENDPOINTS, notices::routes),
+    (deletions::ENDPOINTS, deletions::routes),
+    (task_lists::ENDPOINTS, task_lists::routes),
+    (tasks::ENDPOINTS, tasks::routes),
+];
+
+/// The route of `req`: the route arms of the resource that declares its
+/// first path segment, handed every segment.
 pub(crate) fn route<'r>(req: &'r Request, segments: &[&'r str]) -> Result<Route<'r>> {
-    match segments.first().copied().unwrap_or("") {
-        ".well-known" => discovery::routes(req, segments),
-        "me" | "appearance" | "api_tokens" => account::routes(req, segments),
-        "system" => system::routes(req, segments),
-        "licence" => licence::routes(req, segments),
-        "vocabulary" => vocabulary::routes(req, segments),
-        "licences" => notices::routes(req, segments),
-        "deletions" => deletions::routes(req, segments),
-        "task_lists" => task_lists::routes(req, segments),
-        "tasks" | "task_counts" => tasks::routes(req, segments),
-        _ => Err(Error::NotFound),
+    let found = dispatch(req, segments);
+    debug_assert!(
+        found.is_err() || declared(req.method, segments),
+        "{} {}: a route arm that its resource's ENDPOINTS does not declare",
+        req.method.as_str(),
+        req.path
+    );
+    found
+}
+
+fn dispatch<'r>(req: &'r Request, segments: &[&'r str]) -> Result<Route<'r>> {
+    static BY_FIRST_SEGMENT: LazyLock<HashMap<&str, Routes>> = LazyLock::new(|| {
+        RESOURCES
+            .iter()
+            .flat_map(|(endpoints, routes)| endpoints.iter().map(|e| (e.first_segment(), *routes)))
+            .collect()
+    });
+    match BY_FIRST_SEGMENT.get(segments.first().copied().unwrap_or("")) {
+        Some(routes) => routes(req, segments),
+        None => Err(Error::NotFound),
     }
+}
+
+/// Every route the core answers below `/api/v1` (HTTP adds `/session`,
+/// discovery at the root and `/healthz`).
+pub fn endpoints() -> impl Iterator<Item = Endpoint> {
+    RESOURCES
+        .iter()
+        .flat_map(|(endpoints, _)| endpoints.iter().copied())
+}
+
+/// Whether a resource declares the route of `method` and `segments`.
+fn declared(method: Method, segments: &[&str]) -> bool {
+    endpoints().any(|e| e.matches(method, segments))
 }
 
 /// Every table: the core's, then each resource's.
@@ -133,6 +183,100 @@ mod tests {
             for b in &KINDS[i + 1..] {
                 assert_ne!(a.name, b.name);
                 assert_ne!(a.tag, b.tag, "{} and {}", a.name, b.name);
+            }
+        }
+    }
+
+    /// A path template's segments with each `{...}` filled by `fill`.
+    fn filled<'a>(path: &'a str, fill: &'a str) -> Vec<&'a str> {
+        path.split('/')
+            .filter(|s| !s.is_empty())
+            .map(|s| if s.starts_with('{') { fill } else { s })
+            .collect()
+    }
+
+    /// Path parameters are IDs, or a token's number.
+    const FILLS: [&str; 2] = ["01ARZ3NDEKTSV4RRFFQ69G5FAV", "1"];
+    const METHODS: [Method; 5] = [
+        Method::Get,
+        Method::Post,
+        Method::Put,
+        Method::Patch,
+        Method::Delete,
+    ];
+
+    #[test]
+    fn each_first_segment_belongs_to_one_resource() {
+        for (i, (a, _)) in RESOURCES.iter().enumerate() {
+            for (b, _) in &RESOURCES[i + 1..] {
+                for e in *a {
+                    assert!(
+                        b.iter().all(|f| f.first_segment() != e.first_segment()),
+                        "two resources declare routes under /{}",
+                        e.first_segment()
+                    );
+                }
+            }
+        }
+    }
+
+    #[test]
+    fn every_declared_route_is_dispatched_and_declared_once() {
+        let all: Vec<Endpoint> = endpoints().collect();
+        for (i, e) in all.iter().enumerate() {
+            assert!(!all[i + 1..].contains(e), "{e:?} is declared twice");
+            let req = Request::new(e.method, e.path, crate::Auth::Local);
+            assert!(
+                FILLS
+                    .iter()
+                    .any(|fill| dispatch(&req, &filled(e.path, fill)).is_ok()),
+                "{} {}: declared, but no route arm answers it",
+                e.method.as_str(),
+                e.path
+            );
+        }
+    }
+
+    /// Every path of up to three segments made of the declared routes'
+    /// words and an ID, a number or a stranger, with every method: the
+    /// dispatch answers only what a resource declares. (`route` also
+    /// asserts it for every request a debug build answers.)
+    #[test]
+    fn nothing_is_dispatched_that_no_resource_declares() {
+        let mut words: Vec<&str> = endpoints()
+            .flat_map(|e| e.path.split('/'))
+            .filter(|s| !s.is_empty() && !s.starts_with('{'))
+            .chain(FILLS)
+            .chain(["x"])
+            .collect();
+        words.sort_unstable();
+        words.dedup();
+        let mut paths: Vec<Vec<&str>> = vec![vec![]];
+        let mut last: Vec<Vec<&str>> = vec![vec![]];
+        for _ in 0..3 {
+            last = last
+                .iter()
+                .flat_map(|p| {
+                    words.iter().map(move |w| {
+                        let mut p = p.clone();
+                        p.push(w);
+                        p
+                    })
+                })
+                .collect();
+            paths.extend(last.iter().cloned());
+        }
+        for method in METHODS {
+            let req = Request::new(method, "", crate::Auth::Local);
+            for segments in &paths {
+                if dispatch(&req, segments).is_ok() {
+                    assert!(
+                        declared(method, segments),
+                        "{} /{} is answered but not declared in the resource's ENDPOINTS",
+                        method.as_str(),
+                        segments.join("/")
+                    );
+                }
             }
         }
     }

@@ -73,11 +73,13 @@ pub(super) const CREATE: &[u16] = &[400, 401, 403, 409, 415, 422, 429];
 pub(super) const CHANGE: &[u16] = &[400, 401, 403, 404, 415, 422, 429];
 pub(super) const DELETE: &[u16] = &[401, 403, 404, 429];
 
-/// The route table of organiser-core/src/api/routes.rs, with the spec's
-/// error statuses per endpoint (documents 1 and 2). A later resource adds
-/// its routes here.
+/// The core's routes (`organiser::endpoints()`, which
+/// `the_route_table_is_the_cores` holds this to), with the spec's error
+/// statuses per endpoint (documents 1 and 2). A later resource adds its
+/// routes here.
 pub(crate) const ROUTES: &[Route] = &[
     route(&[Get], "/.well-known/organiser", &[]),
+    ours(&[Get], "/openapi.json"),
     route(&[Get], "/me", READ),
     ours(&[Patch, Put], "/me"),
     ours(&[Put, Patch], "/me/username"),
@@ -119,6 +121,10 @@ pub(crate) const ROUTES: &[Route] = &[
     ),
     route(&[Get], "/task_counts", LIST),
 ];
+
+/// The routes that answer without credentials; `/openapi.json` answers
+/// the document bare, not wrapped in `data`.
+pub(super) const PUBLIC: &[&str] = &["/.well-known/organiser", "/openapi.json"];
 
 /// Paths of the spec that this build does not serve yet (404), and others
 /// that no route has.

@@ -8,6 +8,7 @@ use jiff::Timestamp;
 use super::{appearance, owner, sessions, tokens};
 use crate::auth::{ApiToken, Auth};
 use crate::engine::Organiser;
+use crate::engine::endpoint::Endpoint;
 use crate::engine::op::{PlainOp, ReadOp, Route, WriteOp};
 use crate::engine::request::{Method, Request, Response};
 use crate::error::{Error, Result};
@@ -132,6 +133,26 @@ impl Organiser {
 }
 
 /// `/me`, `/appearance` and `/api_tokens`.
+/// The routes of [`routes`].
+pub(crate) static ENDPOINTS: &[Endpoint] = {
+    use Method::{Delete, Get, Patch, Post, Put};
+    &[
+        Endpoint::new(Get, "/me"),
+        Endpoint::new(Patch, "/me"),
+        Endpoint::new(Put, "/me"),
+        Endpoint::new(Put, "/me/username"),
+        Endpoint::new(Patch, "/me/username"),
+        Endpoint::new(Put, "/me/password"),
+        Endpoint::new(Patch, "/me/password"),
+        Endpoint::new(Get, "/appearance"),
+        Endpoint::new(Patch, "/appearance"),
+        Endpoint::new(Put, "/appearance"),
+        Endpoint::new(Get, "/api_tokens"),
+        Endpoint::new(Post, "/api_tokens"),
+        Endpoint::new(Delete, "/api_tokens/{id}"),
+    ]
+};
+
 pub(crate) fn routes<'r>(req: &'r Request, segments: &[&'r str]) -> Result<Route<'r>> {
     use Method::{Delete, Get, Patch, Post, Put};
     let auth = &req.auth;

@@ -9,7 +9,7 @@ pub(crate) mod sessions;
 pub(crate) mod tables;
 pub(crate) mod tokens;
 
-pub(crate) use api::routes;
+pub(crate) use api::{ENDPOINTS, routes};
 pub use appearance::{Appearance, AppearanceChange};
 pub use owner::{Me, OwnerChange, OwnerInit};
 pub use sessions::SignedIn;

@@ -6,6 +6,7 @@
 use super::{Licence, add_key, get, onboard, remove_key};
 use crate::auth::Auth;
 use crate::engine::Organiser;
+use crate::engine::endpoint::Endpoint;
 use crate::engine::op::{ReadOp, Route, WriteOp};
 use crate::engine::request::{Method, Request, Response};
 use crate::error::{Error, Result};
@@ -48,6 +49,18 @@ fn parse_key(body: Option<&serde_json::Value>) -> Result<Option<String>> {
 }
 
 /// `/licence`.
+/// The routes of [`routes`].
+pub(crate) static ENDPOINTS: &[Endpoint] = {
+    use Method::{Delete, Get, Patch, Post, Put};
+    &[
+        Endpoint::new(Get, "/licence"),
+        Endpoint::new(Put, "/licence"),
+        Endpoint::new(Patch, "/licence"),
+        Endpoint::new(Delete, "/licence"),
+        Endpoint::new(Post, "/licence/onboarding"),
+    ]
+};
+
 pub(crate) fn routes<'r>(req: &'r Request, segments: &[&'r str]) -> Result<Route<'r>> {
     use Method::{Delete, Get, Patch, Post, Put};
     let auth = &req.auth;

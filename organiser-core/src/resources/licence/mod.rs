@@ -5,7 +5,7 @@
 mod api;
 mod key;
 
-pub(crate) use api::routes;
+pub(crate) use api::{ENDPOINTS, routes};
 
 pub use key::{LicenceKeyPayload, sign as sign_key};
 

@@ -73,6 +73,13 @@ impl Notices {
     }
 }
 
+/// The routes of [`routes`].
+pub(crate) static ENDPOINTS: &[crate::engine::endpoint::Endpoint] =
+    &[crate::engine::endpoint::Endpoint::new(
+        crate::engine::request::Method::Get,
+        "/licences",
+    )];
+
 /// `/licences`: fixed data, for any principal.
 pub(crate) fn routes<'r>(
     req: &'r crate::engine::request::Request,

@@ -4,6 +4,7 @@
 
 use super::{System, SystemChange, change, get, parse, update};
 use crate::engine::Organiser;
+use crate::engine::endpoint::Endpoint;
 use crate::engine::op::{PlainOp, ReadOp, Route, WriteOp};
 use crate::engine::request::{Method, Request, Response};
 use crate::error::{Error, Result};
@@ -45,6 +46,17 @@ impl Organiser {
 }
 
 /// `/system`.
+/// The routes of [`routes`].
+pub(crate) static ENDPOINTS: &[Endpoint] = {
+    use Method::{Get, Patch, Post, Put};
+    &[
+        Endpoint::new(Get, "/system"),
+        Endpoint::new(Patch, "/system"),
+        Endpoint::new(Put, "/system"),
+        Endpoint::new(Post, "/system/update_check"),
+    ]
+};
+
 pub(crate) fn routes<'r>(req: &'r Request, segments: &[&'r str]) -> Result<Route<'r>> {
     use Method::{Get, Patch, Post, Put};
     let plain_http = req.plain_http;

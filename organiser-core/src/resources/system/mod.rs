@@ -4,7 +4,7 @@
 mod api;
 pub(crate) mod update;
 
-pub(crate) use api::routes;
+pub(crate) use api::{ENDPOINTS, routes};
 
 pub use update::{Manifest, ManifestRelease, SignedManifest};
 

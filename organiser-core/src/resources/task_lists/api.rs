@@ -5,6 +5,7 @@ use super::{
     TaskList, TaskListInput, TaskListQuery, change, create, delete, get, list, parse, restore,
 };
 use crate::engine::Organiser;
+use crate::engine::endpoint::Endpoint;
 use crate::engine::op::{ReadOp, Route, WriteOp};
 use crate::engine::request::{Method, Request, Response};
 use crate::error::{Error, Result};
@@ -51,6 +52,20 @@ impl Organiser {
 }
 
 /// `/task_lists`.
+/// The routes of [`routes`].
+pub(crate) static ENDPOINTS: &[Endpoint] = {
+    use Method::{Delete, Get, Patch, Post, Put};
+    &[
+        Endpoint::new(Get, "/task_lists"),
+        Endpoint::new(Post, "/task_lists"),
+        Endpoint::new(Get, "/task_lists/{id}"),
+        Endpoint::new(Patch, "/task_lists/{id}"),
+        Endpoint::new(Put, "/task_lists/{id}"),
+        Endpoint::new(Delete, "/task_lists/{id}"),
+        Endpoint::new(Post, "/task_lists/{id}/restoration"),
+    ]
+};
+
 pub(crate) fn routes<'r>(req: &'r Request, segments: &[&'r str]) -> Result<Route<'r>> {
     use Method::{Delete, Get, Patch, Post, Put};
     let body = req.body.as_ref();

@@ -8,7 +8,7 @@ mod positions;
 mod record;
 pub(crate) mod tables;
 
-pub(crate) use api::routes;
+pub(crate) use api::{ENDPOINTS, routes};
 #[cfg(test)]
 pub(crate) use record::json_row_of_schema_2;
 pub(crate) use record::store_records_compactly;

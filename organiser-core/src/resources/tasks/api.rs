@@ -6,6 +6,7 @@ use super::{
     list_json, parse, restore,
 };
 use crate::engine::Organiser;
+use crate::engine::endpoint::Endpoint;
 use crate::engine::op::{ReadOp, Route, WriteOp};
 use crate::engine::request::{Method, Request, Response};
 use crate::error::{Error, Result};
@@ -58,6 +59,21 @@ impl Organiser {
 }
 
 /// `/tasks` and `/task_counts`.
+/// The routes of [`routes`].
+pub(crate) static ENDPOINTS: &[Endpoint] = {
+    use Method::{Delete, Get, Patch, Post, Put};
+    &[
+        Endpoint::new(Get, "/tasks"),
+        Endpoint::new(Post, "/tasks"),
+        Endpoint::new(Get, "/tasks/{id}"),
+        Endpoint::new(Patch, "/tasks/{id}"),
+        Endpoint::new(Put, "/tasks/{id}"),
+        Endpoint::new(Delete, "/tasks/{id}"),
+        Endpoint::new(Post, "/tasks/{id}/restoration"),
+        Endpoint::new(Get, "/task_counts"),
+    ]
+};
+
 pub(crate) fn routes<'r>(req: &'r Request, segments: &[&'r str]) -> Result<Route<'r>> {
     use Method::{Delete, Get, Patch, Post, Put};
     let body = req.body.as_ref();

@@ -23,7 +23,7 @@ pub use counts::{PageCounts, TaskCounts, TaskCountsQuery, TaskListCount};
 pub use input::TaskInput;
 pub use query::{TaskOrder, TaskQuery, View};
 
-pub(crate) use api::routes;
+pub(crate) use api::{ENDPOINTS, routes};
 pub(crate) use index::counter::count_stored_completions;
 pub(crate) use lifecycle::{KIND, LIST_CASCADE};
 pub(crate) use record::store_records_compactly;

@@ -303,6 +303,13 @@ pub(crate) const TEXT_LIMITS: TextLimits = {
     }
 };
 
+/// The routes of [`routes`].
+pub(crate) static ENDPOINTS: &[crate::engine::endpoint::Endpoint] =
+    &[crate::engine::endpoint::Endpoint::new(
+        crate::engine::request::Method::Get,
+        "/vocabulary",
+    )];
+
 /// `/vocabulary`: fixed data, for any principal (the `mock` AI provider
 /// kind only in development mode).
 pub(crate) fn routes<'r>(
