@@ -52,6 +52,31 @@ pub(crate) async fn api(
     }
 }
 
+/// `GET /healthz`: 200 `{"status":"ok"}` while the store answers a read,
+/// 503 `{"status":"unavailable"}` when it does not. It needs no token,
+/// says nothing of the owner and is not rate limited: health checkers poll.
+pub(crate) async fn health(State(state): State<AppState>) -> Response {
+    health_answer(state.org.health())
+}
+
+fn health_answer(health: Result<(), Error>) -> Response {
+    let (status, body) = match health {
+        Ok(()) => (StatusCode::OK, r#"{"status":"ok"}"#),
+        Err(error) => {
+            tracing::error!(%error, "health check: the store is unavailable");
+            (
+                StatusCode::SERVICE_UNAVAILABLE,
+                r#"{"status":"unavailable"}"#,
+            )
+        }
+    };
+    let mut response = (status, json_body(body)).into_response();
+    response
+        .headers_mut()
+        .insert(header::CACHE_CONTROL, HeaderValue::from_static("no-store"));
+    response
+}
+
 // Made once per request and moved once: boxing the large variant would add
 // an allocation to every request for nothing.
 #[allow(clippy::large_enum_variant)]
@@ -244,4 +269,27 @@ fn render(response: organiser_core::Response) -> Response {
             .insert("idempotent-replayed", HeaderValue::from_static("true"));
     }
     out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::health_answer;
+    use axum::http::StatusCode;
+
+    #[tokio::test]
+    async fn an_unusable_store_is_503_unavailable() {
+        let body = |response: axum::response::Response| async {
+            let bytes = axum::body::to_bytes(response.into_body(), 1024)
+                .await
+                .unwrap();
+            String::from_utf8(bytes.to_vec()).unwrap()
+        };
+        let ok = health_answer(Ok(()));
+        assert_eq!(ok.status(), StatusCode::OK);
+        assert_eq!(body(ok).await, r#"{"status":"ok"}"#);
+        let failed = health_answer(Err(organiser_core::Error::Storage("disk gone".into())));
+        assert_eq!(failed.status(), StatusCode::SERVICE_UNAVAILABLE);
+        assert_eq!(failed.headers()["content-type"], "application/json");
+        assert_eq!(body(failed).await, r#"{"status":"unavailable"}"#);
+    }
 }

@@ -2,8 +2,8 @@
 //!
 //! It decides transport matters only (DESIGN.md "The core"): authentication
 //! headers and cookies, 401, 411, 413, 415, 429, `invalid_json`, the
-//! `X-Service-Version` and `X-Request-Id` headers, request logs and
-//! graceful shutdown. Every API request becomes one
+//! `X-Service-Version` and `X-Request-Id` headers, request logs,
+//! `GET /healthz` and graceful shutdown. Every API request becomes one
 //! [`organiser_core::Request`] handed to [`Organiser::handle`].
 //!
 //! ```no_run
@@ -28,7 +28,7 @@ use std::sync::Arc;
 use std::time::Duration;
 
 use axum::Router;
-use axum::routing::{any, post};
+use axum::routing::{any, get, post};
 use organiser_core::Organiser;
 use tower_http::request_id::{PropagateRequestIdLayer, SetRequestIdLayer};
 use tower_http::set_header::SetResponseHeaderLayer;
@@ -122,6 +122,7 @@ pub fn router(org: Organiser, config: Config) -> Router {
                 .delete(session::sign_out)
                 .fallback(handler::api),
         )
+        .route("/healthz", get(handler::health).fallback(handler::api))
         .fallback(any(handler::api))
         .layer(
             tower::ServiceBuilder::new()
