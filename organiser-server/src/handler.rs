@@ -11,6 +11,7 @@ use subtle::ConstantTimeEq;
 
 use crate::AppState;
 use crate::error::{ApiError, json_body};
+use crate::origin::Origin;
 use crate::session::SESSION_COOKIE;
 
 const API_PREFIX: &str = "/api/v1";
@@ -22,9 +23,11 @@ pub(crate) async fn api(
     if let Some(refusal) = crate::middleware::refused(&state, &request) {
         return refusal;
     }
+    let peer = crate::origin::peer(&request);
     let (parts, body) = request.into_parts();
     let (method, uri, headers) = (&parts.method, &parts.uri, &parts.headers);
-    match translate(&state, method, uri, headers, body).await {
+    let origin = Origin::new(&state.config, peer, headers);
+    match translate(&state, &origin, method, uri, headers, body).await {
         Ok(Translated::Core(request)) => {
             // Reads take microseconds on a snapshot: the core answers them
             // here rather than paying for a hop to the blocking pool.
@@ -42,7 +45,7 @@ pub(crate) async fn api(
             }
         }
         Ok(Translated::Discovery) => {
-            let discovery = state.org.discovery(&base_url(headers));
+            let discovery = state.org.discovery(&origin.base_url());
             match serde_json::to_string(&discovery) {
                 Ok(body) => (StatusCode::OK, json_body(body)).into_response(),
                 Err(e) => ApiError(Error::Internal(e.to_string())).into_response(),
@@ -85,28 +88,9 @@ enum Translated {
     Discovery,
 }
 
-/// The address the client reached us at, for discovery.
-fn base_url(headers: &HeaderMap) -> String {
-    let host = headers
-        .get("x-forwarded-host")
-        .or_else(|| headers.get(header::HOST))
-        .and_then(|h| h.to_str().ok())
-        .unwrap_or("localhost");
-    let scheme = if plain_http(headers) { "http" } else { "https" };
-    format!("{scheme}://{host}")
-}
-
-/// Whether the request came over plain HTTP: we serve no TLS ourselves, so
-/// only a proxy saying `X-Forwarded-Proto: https` makes it secure.
-fn plain_http(headers: &HeaderMap) -> bool {
-    !headers
-        .get("x-forwarded-proto")
-        .and_then(|v| v.to_str().ok())
-        .is_some_and(|v| v.eq_ignore_ascii_case("https"))
-}
-
 async fn translate(
     state: &AppState,
+    origin: &Origin<'_>,
     method: &HttpMethod,
     uri: &Uri,
     headers: &HeaderMap,
@@ -144,9 +128,9 @@ async fn translate(
         body,
         auth,
         idempotency_key,
-        plain_http: plain_http(headers),
+        plain_http: origin.plain_http(),
         base_url: if is_discovery(api_path) {
-            base_url(headers)
+            origin.base_url()
         } else {
             String::new()
         },

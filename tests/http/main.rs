@@ -10,6 +10,7 @@ mod common;
 
 mod conventions;
 mod health;
+mod proxies;
 mod routes;
 mod sessions;
 mod system;
