@@ -3,8 +3,9 @@
 //! It decides transport matters only (DESIGN.md "The core"): authentication
 //! headers and cookies, 401, 411, 413, 415, 429, `invalid_json`, the
 //! `X-Service-Version` and `X-Request-Id` headers, request logs, which
-//! proxies' `X-Forwarded-*` headers to believe, `GET /healthz` and
-//! graceful shutdown. Every API request becomes one
+//! proxies' `X-Forwarded-*` headers to believe, `GET /healthz`, and
+//! connections (the header timeout, `Connection: close` after a body left
+//! unread, a bounded graceful shutdown). Every API request becomes one
 //! [`organiser_core::Request`] handed to [`Organiser::handle`].
 //!
 //! ```no_run
@@ -16,6 +17,7 @@
 //! ```
 #![forbid(unsafe_code)]
 
+mod conn;
 mod error;
 mod handler;
 mod middleware;
@@ -25,7 +27,6 @@ mod server_file;
 mod session;
 
 use std::future::Future;
-use std::net::SocketAddr;
 use std::sync::Arc;
 use std::time::Duration;
 
@@ -35,6 +36,7 @@ use organiser_core::Organiser;
 use tower_http::request_id::{PropagateRequestIdLayer, SetRequestIdLayer};
 use tower_http::set_header::SetResponseHeaderLayer;
 
+pub use conn::DRAIN_GRACE;
 pub use origin::{TrustedProxies, parse_public_url};
 pub use rate_limit::RateLimiter;
 pub use server_file::{SERVER_FILE, ServerFile, ServerInfo};
@@ -50,6 +52,13 @@ pub struct Config {
     /// How often to see whether a scheduled update check is due; `None`
     /// never runs scheduled checks.
     pub update_tick: Option<Duration>,
+    /// How long a client may take to send a request's head, on a new
+    /// connection or between requests on a kept-alive one; the connection
+    /// is closed after it.
+    pub header_read_timeout: Duration,
+    /// How long shutdown waits for the requests in flight before it drops
+    /// their connections.
+    pub shutdown_timeout: Duration,
     /// The proxies whose `X-Forwarded-For`, `X-Forwarded-Host` and
     /// `X-Forwarded-Proto` are believed (`ORGANISER_TRUSTED_PROXIES`).
     pub trusted_proxies: TrustedProxies,
@@ -65,6 +74,8 @@ impl Default for Config {
             rate_limit: organiser_core::limits::GENERAL_RATE_PER_MINUTE,
             local_token: None,
             update_tick: Some(Duration::from_secs(60)),
+            header_read_timeout: Duration::from_secs(10),
+            shutdown_timeout: Duration::from_secs(5),
             trusted_proxies: TrustedProxies::none(),
             public_url: None,
         }
@@ -167,8 +178,10 @@ pub fn router(org: Organiser, config: Config) -> Router {
 }
 
 /// Serves `org` on `listener` until `shutdown` completes, then finishes the
-/// requests in flight. Every minute (`update_tick`) it writes down token
-/// uses and runs a scheduled update check when one is due.
+/// requests in flight, waiting for them no longer than
+/// [`Config::shutdown_timeout`] (connections with no request in flight are
+/// closed within [`DRAIN_GRACE`]). Every minute (`update_tick`) it writes
+/// down token uses and runs a scheduled update check when one is due.
 pub async fn serve(
     listener: tokio::net::TcpListener,
     org: Organiser,
@@ -195,13 +208,8 @@ pub async fn serve(
             }
         })
     });
-    let app = router(org.clone(), config);
-    let result = axum::serve(
-        listener,
-        app.into_make_service_with_connect_info::<SocketAddr>(),
-    )
-    .with_graceful_shutdown(shutdown)
-    .await;
+    let app = router(org.clone(), config.clone());
+    conn::run(listener, app, &config, shutdown).await;
     if let Some(ticker) = ticker {
         ticker.abort();
     }
@@ -210,7 +218,7 @@ pub async fn serve(
     if let Ok(Err(error)) = flushed {
         tracing::warn!(%error, "recording token use failed");
     }
-    result
+    Ok(())
 }
 
 /// A future that completes on SIGINT (Ctrl-C) or SIGTERM. The handlers are

@@ -154,6 +154,24 @@ impl TestServer {
         self.bare(method, path).bearer_auth(&self.local_token)
     }
 
+    /// The server's address, `127.0.0.1:PORT`.
+    pub fn addr(&self) -> &str {
+        self.url.trim_start_matches("http://")
+    }
+
+    /// Stops the server as SIGTERM would, and gives how long it took to
+    /// stop serving.
+    pub fn stop(mut self) -> std::time::Duration {
+        let started = std::time::Instant::now();
+        if let Some(stop) = self.shutdown.take() {
+            let _ = stop.send(());
+        }
+        if let Some(thread) = self.thread.take() {
+            let _ = thread.join();
+        }
+        started.elapsed()
+    }
+
     pub fn advance(&self, secs: i64) {
         self.clock.advance_secs(secs);
     }
