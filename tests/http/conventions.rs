@@ -495,4 +495,14 @@ fn head_says_the_length_of_the_get() {
         assert_eq!(declared, get_length, "{path}");
         assert!(head.bytes().unwrap().is_empty(), "{path}");
     }
+    // Discovery at the root, which needs no token, too.
+    let get = s.bare("GET", "//.well-known/organiser").send().unwrap();
+    let get_length = get.bytes().unwrap().len();
+    let head = s.bare("HEAD", "//.well-known/organiser").send().unwrap();
+    assert_eq!(head.status(), 200);
+    assert_eq!(
+        head.headers()["content-length"],
+        get_length.to_string().as_str()
+    );
+    assert!(head.bytes().unwrap().is_empty());
 }
