@@ -2,6 +2,7 @@
 //! `Organiser::open_for_reading(dir)` for commands that only read, and
 //! `Organiser::in_memory()`; a new or older store is migrated and given
 //! its owner, and the engine is wired to the registry of record kinds.
+//! Also whether an open store is usable (`health`, for `GET /healthz`).
 
 use std::path::{Path, PathBuf};
 use std::sync::{Arc, RwLock};
