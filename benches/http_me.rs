@@ -431,6 +431,7 @@ fn start_real(org: Organiser, workers: usize) -> Running {
         rate_limit: 0,
         local_token: None,
         update_tick: None,
+        ..organiser_server::Config::default()
     };
     Running::start("real", workers, move |listener, stop| async move {
         organiser_server::serve(listener, org, config, async {

@@ -55,3 +55,8 @@ pub use resources::*;
 pub use secrets::{KEY_FILE as SECRET_KEY_FILE, SecretKey, write_private};
 pub use store::{OpenError, RawExport};
 pub use text::squish;
+
+/// The date and time library whose types the API uses (`Timestamp`,
+/// `civil::Date`, `SignedDuration`, `tz::TimeZone`, `Zoned`), re-exported
+/// so that callers have the very version the core was built with.
+pub use jiff;

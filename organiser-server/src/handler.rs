@@ -11,6 +11,7 @@ use subtle::ConstantTimeEq;
 
 use crate::AppState;
 use crate::error::{ApiError, json_body};
+use crate::origin::Origin;
 use crate::session::SESSION_COOKIE;
 
 const API_PREFIX: &str = "/api/v1";
@@ -22,9 +23,11 @@ pub(crate) async fn api(
     if let Some(refusal) = crate::middleware::refused(&state, &request) {
         return refusal;
     }
+    let peer = crate::origin::peer(&request);
     let (parts, body) = request.into_parts();
     let (method, uri, headers) = (&parts.method, &parts.uri, &parts.headers);
-    match translate(&state, method, uri, headers, body).await {
+    let origin = Origin::new(&state.config, peer, headers);
+    match translate(&state, &origin, method, uri, headers, body).await {
         Ok(Translated::Core(request)) => {
             // Reads take microseconds on a snapshot: the core answers them
             // here rather than paying for a hop to the blocking pool.
@@ -42,7 +45,7 @@ pub(crate) async fn api(
             }
         }
         Ok(Translated::Discovery) => {
-            let discovery = state.org.discovery(&base_url(headers));
+            let discovery = state.org.discovery(&origin.base_url());
             match serde_json::to_string(&discovery) {
                 Ok(body) => (StatusCode::OK, json_body(body)).into_response(),
                 Err(e) => ApiError(Error::Internal(e.to_string())).into_response(),
@@ -50,6 +53,31 @@ pub(crate) async fn api(
         }
         Err(error) => ApiError(error).into_response(),
     }
+}
+
+/// `GET /healthz`: 200 `{"status":"ok"}` while the store answers a read,
+/// 503 `{"status":"unavailable"}` when it does not. It needs no token,
+/// says nothing of the owner and is not rate limited: health checkers poll.
+pub(crate) async fn health(State(state): State<AppState>) -> Response {
+    health_answer(state.org.health())
+}
+
+fn health_answer(health: Result<(), Error>) -> Response {
+    let (status, body) = match health {
+        Ok(()) => (StatusCode::OK, r#"{"status":"ok"}"#),
+        Err(error) => {
+            tracing::error!(%error, "health check: the store is unavailable");
+            (
+                StatusCode::SERVICE_UNAVAILABLE,
+                r#"{"status":"unavailable"}"#,
+            )
+        }
+    };
+    let mut response = (status, json_body(body)).into_response();
+    response
+        .headers_mut()
+        .insert(header::CACHE_CONTROL, HeaderValue::from_static("no-store"));
+    response
 }
 
 // Made once per request and moved once: boxing the large variant would add
@@ -60,28 +88,9 @@ enum Translated {
     Discovery,
 }
 
-/// The address the client reached us at, for discovery.
-fn base_url(headers: &HeaderMap) -> String {
-    let host = headers
-        .get("x-forwarded-host")
-        .or_else(|| headers.get(header::HOST))
-        .and_then(|h| h.to_str().ok())
-        .unwrap_or("localhost");
-    let scheme = if plain_http(headers) { "http" } else { "https" };
-    format!("{scheme}://{host}")
-}
-
-/// Whether the request came over plain HTTP: we serve no TLS ourselves, so
-/// only a proxy saying `X-Forwarded-Proto: https` makes it secure.
-fn plain_http(headers: &HeaderMap) -> bool {
-    !headers
-        .get("x-forwarded-proto")
-        .and_then(|v| v.to_str().ok())
-        .is_some_and(|v| v.eq_ignore_ascii_case("https"))
-}
-
 async fn translate(
     state: &AppState,
+    origin: &Origin<'_>,
     method: &HttpMethod,
     uri: &Uri,
     headers: &HeaderMap,
@@ -119,9 +128,9 @@ async fn translate(
         body,
         auth,
         idempotency_key,
-        plain_http: plain_http(headers),
+        plain_http: origin.plain_http(),
         base_url: if is_discovery(api_path) {
-            base_url(headers)
+            origin.base_url()
         } else {
             String::new()
         },
@@ -227,7 +236,95 @@ pub(crate) async fn read_body(
     }
     serde_json::from_slice(&bytes)
         .map(Some)
-        .map_err(|e| Error::InvalidJson(format!("The body is not valid JSON: {e}")))
+        .map_err(|e| Error::InvalidJson(invalid_json_message(&e)))
+}
+
+/// What is wrong with a body that does not parse, in plain words and with
+/// its place: "The body is not valid JSON: expected a value at line 1,
+/// column 7." serde_json's own wording ("EOF while parsing a list") is
+/// for programmers; its error's kind and place are all we take from it.
+fn invalid_json_message(error: &serde_json::Error) -> String {
+    use serde_json::error::Category;
+    // serde_json says only the category as data; the exact kind is in its
+    // text, which the table below turns into ours (a kind it does not
+    // know falls back to its category).
+    const KINDS: &[(&str, &str)] = &[
+        (
+            "EOF while parsing a list",
+            "it ends before a list is closed",
+        ),
+        (
+            "EOF while parsing an object",
+            "it ends before an object is closed",
+        ),
+        (
+            "EOF while parsing a string",
+            "it ends before a string is closed",
+        ),
+        (
+            "EOF while parsing a value",
+            "it ends where a value was expected",
+        ),
+        ("expected `:`", "expected a colon after an object's key"),
+        (
+            "expected `,` or `]`",
+            "expected a comma or the end of a list",
+        ),
+        (
+            "expected `,` or `}`",
+            "expected a comma or the end of an object",
+        ),
+        ("expected ident", "expected true, false or null"),
+        ("expected value", "expected a value"),
+        ("expected `\"`", "expected a key in double quotes"),
+        ("invalid escape", "a string has an invalid backslash escape"),
+        ("invalid number", "a number is malformed"),
+        ("number out of range", "a number is out of range"),
+        (
+            "invalid unicode code point",
+            "a string holds an invalid character",
+        ),
+        (
+            "control character",
+            "a string holds a control character (such as a line break) that must be escaped",
+        ),
+        ("key must be a string", "an object's key must be a string"),
+        (
+            "lone leading surrogate",
+            "a string has an incomplete \\u escape",
+        ),
+        (
+            "unexpected end of hex escape",
+            "a string has an incomplete \\u escape",
+        ),
+        ("trailing comma", "expected another item after a comma"),
+        ("trailing characters", "something follows the JSON value"),
+        ("recursion limit exceeded", "it is nested too deeply"),
+    ];
+    let text = error.to_string();
+    let what = KINDS
+        .iter()
+        .find(|(theirs, _)| text.starts_with(theirs))
+        .map(|(_, ours)| *ours)
+        .unwrap_or(match error.classify() {
+            Category::Eof => "it ends too early",
+            Category::Syntax => "it is malformed",
+            Category::Data => "it does not have the expected shape",
+            Category::Io => "it could not be read",
+        });
+    // serde_json counts columns from 1; column 0 is a line's break, which
+    // belongs to the end of the line before.
+    match (error.line(), error.column()) {
+        (0, _) => format!("The body is not valid JSON: {what}."),
+        (1, 0) => format!("The body is not valid JSON: {what} at its start."),
+        (line, 0) => format!(
+            "The body is not valid JSON: {what} at the end of line {}.",
+            line - 1
+        ),
+        (line, column) => {
+            format!("The body is not valid JSON: {what} at line {line}, column {column}.")
+        }
+    }
 }
 
 /// The core's answer as HTTP. A HEAD answer keeps the GET's body here:
@@ -244,4 +341,122 @@ fn render(response: organiser_core::Response) -> Response {
             .insert("idempotent-replayed", HeaderValue::from_static("true"));
     }
     out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::{health_answer, invalid_json_message};
+    use axum::http::StatusCode;
+
+    #[tokio::test]
+    async fn an_unusable_store_is_503_unavailable() {
+        let body = |response: axum::response::Response| async {
+            let bytes = axum::body::to_bytes(response.into_body(), 1024)
+                .await
+                .unwrap();
+            String::from_utf8(bytes.to_vec()).unwrap()
+        };
+        let ok = health_answer(Ok(()));
+        assert_eq!(ok.status(), StatusCode::OK);
+        assert_eq!(body(ok).await, r#"{"status":"ok"}"#);
+        let failed = health_answer(Err(organiser_core::Error::Storage("disk gone".into())));
+        assert_eq!(failed.status(), StatusCode::SERVICE_UNAVAILABLE);
+        assert_eq!(failed.headers()["content-type"], "application/json");
+        assert_eq!(body(failed).await, r#"{"status":"unavailable"}"#);
+    }
+
+    fn message(body: &str) -> String {
+        let error = serde_json::from_str::<serde_json::Value>(body).unwrap_err();
+        invalid_json_message(&error)
+    }
+
+    #[test]
+    fn invalid_json_is_said_in_plain_words_with_its_place() {
+        for (body, expected) in [
+            ("{\"a\": }", "expected a value at line 1, column 7"),
+            (
+                "{\"a\": [1, 2",
+                "it ends before a list is closed at line 1, column 11",
+            ),
+            (
+                "{\"a\": 1",
+                "it ends before an object is closed at line 1, column 7",
+            ),
+            (
+                "{\"a\": \"text",
+                "it ends before a string is closed at line 1, column 11",
+            ),
+            (
+                "{\"a\":",
+                "it ends where a value was expected at line 1, column 5",
+            ),
+            (
+                " ",
+                "it ends where a value was expected at line 1, column 1",
+            ),
+            (
+                "nul",
+                "it ends where a value was expected at line 1, column 3",
+            ),
+            (
+                "{\"a\" 1}",
+                "expected a colon after an object's key at line 1, column 6",
+            ),
+            (
+                "[1 2]",
+                "expected a comma or the end of a list at line 1, column 4",
+            ),
+            (
+                "{\"a\": 1 \"b\": 2}",
+                "expected a comma or the end of an object at line 1, column 9",
+            ),
+            ("nux", "expected true, false or null at line 1, column 3"),
+            (
+                "{'a': 1}",
+                "an object's key must be a string at line 1, column 2",
+            ),
+            (
+                "\"\\q\"",
+                "a string has an invalid backslash escape at line 1, column 3",
+            ),
+            ("-x", "a number is malformed at line 1, column 2"),
+            ("1e999", "a number is out of range at line 1, column 5"),
+            (
+                "\"a\nb\"",
+                "a string holds a control character (such as a line break) that must be escaped at the end of line 1",
+            ),
+            (
+                "{1: 2}",
+                "an object's key must be a string at line 1, column 2",
+            ),
+            (
+                "\"\\ud800\"",
+                "a string has an incomplete \\u escape at line 1, column 8",
+            ),
+            (
+                "[1,]",
+                "expected another item after a comma at line 1, column 4",
+            ),
+            (
+                "{} x",
+                "something follows the JSON value at line 1, column 4",
+            ),
+        ] {
+            assert_eq!(
+                message(body),
+                format!("The body is not valid JSON: {expected}."),
+                "{body:?}"
+            );
+        }
+        let deep = "[".repeat(200);
+        assert_eq!(
+            message(&deep),
+            "The body is not valid JSON: it is nested too deeply at line 1, column 128."
+        );
+        let not_utf8 = serde_json::from_slice::<serde_json::Value>(b"\"\xff\"").unwrap_err();
+        assert_eq!(
+            invalid_json_message(&not_utf8),
+            "The body is not valid JSON: a string holds an invalid character at line 1, column 2."
+        );
+    }
 }

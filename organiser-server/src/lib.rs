@@ -2,8 +2,10 @@
 //!
 //! It decides transport matters only (DESIGN.md "The core"): authentication
 //! headers and cookies, 401, 411, 413, 415, 429, `invalid_json`, the
-//! `X-Service-Version` and `X-Request-Id` headers, request logs and
-//! graceful shutdown. Every API request becomes one
+//! `X-Service-Version` and `X-Request-Id` headers, request logs, which
+//! proxies' `X-Forwarded-*` headers to believe, `GET /healthz`, and
+//! connections (the header timeout, `Connection: close` after a body left
+//! unread, a bounded graceful shutdown). Every API request becomes one
 //! [`organiser_core::Request`] handed to [`Organiser::handle`].
 //!
 //! ```no_run
@@ -15,24 +17,27 @@
 //! ```
 #![forbid(unsafe_code)]
 
+mod conn;
 mod error;
 mod handler;
 mod middleware;
+mod origin;
 mod rate_limit;
 mod server_file;
 mod session;
 
 use std::future::Future;
-use std::net::SocketAddr;
 use std::sync::Arc;
 use std::time::Duration;
 
 use axum::Router;
-use axum::routing::{any, post};
+use axum::routing::{any, get, post};
 use organiser_core::Organiser;
 use tower_http::request_id::{PropagateRequestIdLayer, SetRequestIdLayer};
 use tower_http::set_header::SetResponseHeaderLayer;
 
+pub use conn::DRAIN_GRACE;
+pub use origin::{TrustedProxies, parse_public_url};
 pub use rate_limit::RateLimiter;
 pub use server_file::{SERVER_FILE, ServerFile, ServerInfo};
 
@@ -47,6 +52,20 @@ pub struct Config {
     /// How often to see whether a scheduled update check is due; `None`
     /// never runs scheduled checks.
     pub update_tick: Option<Duration>,
+    /// How long a client may take to send a request's head, on a new
+    /// connection or between requests on a kept-alive one; the connection
+    /// is closed after it.
+    pub header_read_timeout: Duration,
+    /// How long shutdown waits for the requests in flight before it drops
+    /// their connections.
+    pub shutdown_timeout: Duration,
+    /// The proxies whose `X-Forwarded-For`, `X-Forwarded-Host` and
+    /// `X-Forwarded-Proto` are believed (`ORGANISER_TRUSTED_PROXIES`).
+    pub trusted_proxies: TrustedProxies,
+    /// The address clients reach the server at, for discovery's
+    /// `base_url` (`ORGANISER_PUBLIC_URL`); `None` takes it from the
+    /// request.
+    pub public_url: Option<String>,
 }
 
 impl Default for Config {
@@ -55,20 +74,38 @@ impl Default for Config {
             rate_limit: organiser_core::limits::GENERAL_RATE_PER_MINUTE,
             local_token: None,
             update_tick: Some(Duration::from_secs(60)),
+            header_read_timeout: Duration::from_secs(10),
+            shutdown_timeout: Duration::from_secs(5),
+            trusted_proxies: TrustedProxies::none(),
+            public_url: None,
         }
     }
 }
 
 impl Config {
-    /// The defaults with `ORGANISER_RATE_LIMIT` applied; an error names a
-    /// malformed value.
+    /// The defaults with `ORGANISER_RATE_LIMIT`,
+    /// `ORGANISER_TRUSTED_PROXIES` and `ORGANISER_PUBLIC_URL` applied; an
+    /// error names a malformed value.
     pub fn from_env() -> Result<Config, String> {
+        Config::from_vars(|name| std::env::var(name).ok())
+    }
+
+    /// [`Config::from_env`] over any source of variables (tests).
+    fn from_vars(var: impl Fn(&str) -> Option<String>) -> Result<Config, String> {
         let mut config = Config::default();
-        if let Ok(value) = std::env::var("ORGANISER_RATE_LIMIT") {
+        if let Some(value) = var("ORGANISER_RATE_LIMIT") {
             config.rate_limit = value
                 .trim()
                 .parse()
                 .map_err(|_| format!("ORGANISER_RATE_LIMIT must be a whole number of requests per minute (0 turns it off), not {value:?}"))?;
+        }
+        if let Some(value) = var("ORGANISER_TRUSTED_PROXIES") {
+            config.trusted_proxies = value
+                .parse()
+                .map_err(|e| format!("ORGANISER_TRUSTED_PROXIES: {e}"))?;
+        }
+        if let Some(value) = var("ORGANISER_PUBLIC_URL").filter(|v| !v.trim().is_empty()) {
+            config.public_url = Some(parse_public_url(&value)?);
         }
         Ok(config)
     }
@@ -122,6 +159,7 @@ pub fn router(org: Organiser, config: Config) -> Router {
                 .delete(session::sign_out)
                 .fallback(handler::api),
         )
+        .route("/healthz", get(handler::health).fallback(handler::api))
         .fallback(any(handler::api))
         .layer(
             tower::ServiceBuilder::new()
@@ -131,7 +169,7 @@ pub fn router(org: Organiser, config: Config) -> Router {
                     middleware::SERVICE_VERSION.clone(),
                     version,
                 ))
-                .layer(middleware::RequestLogLayer)
+                .layer(middleware::RequestLogLayer(state.clone()))
                 .layer(tower_http::catch_panic::CatchPanicLayer::custom(
                     error::panic_response,
                 )),
@@ -172,8 +210,10 @@ fn log_update_check(system: &organiser_core::System) {
 }
 
 /// Serves `org` on `listener` until `shutdown` completes, then finishes the
-/// requests in flight. Every minute (`update_tick`) it writes down token
-/// uses and runs a scheduled update check when one is due.
+/// requests in flight, waiting for them no longer than
+/// [`Config::shutdown_timeout`] (connections with no request in flight are
+/// closed within [`DRAIN_GRACE`]). Every minute (`update_tick`) it writes
+/// down token uses and runs a scheduled update check when one is due.
 pub async fn serve(
     listener: tokio::net::TcpListener,
     org: Organiser,
@@ -206,13 +246,8 @@ pub async fn serve(
             }
         })
     });
-    let app = router(org.clone(), config);
-    let result = axum::serve(
-        listener,
-        app.into_make_service_with_connect_info::<SocketAddr>(),
-    )
-    .with_graceful_shutdown(shutdown)
-    .await;
+    let app = router(org.clone(), config.clone());
+    conn::run(listener, app, &config, shutdown).await;
     if let Some(ticker) = ticker {
         ticker.abort();
     }
@@ -221,7 +256,7 @@ pub async fn serve(
     if let Ok(Err(error)) = flushed {
         tracing::warn!(%error, "recording token use failed");
     }
-    result
+    Ok(())
 }
 
 /// A future that completes on SIGINT (Ctrl-C) or SIGTERM. The handlers are
@@ -249,4 +284,55 @@ pub fn shutdown_signal() -> std::io::Result<impl Future<Output = ()> + Send + 's
         let _ = tokio::signal::ctrl_c().await;
         tracing::info!("shutting down: finishing requests in flight");
     })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn from(vars: &[(&str, &str)]) -> Result<Config, String> {
+        Config::from_vars(|name| {
+            vars.iter()
+                .find(|(n, _)| *n == name)
+                .map(|(_, v)| (*v).to_owned())
+        })
+    }
+
+    #[test]
+    fn the_environment_sets_the_limit_the_proxies_and_the_public_url() {
+        let config = from(&[]).unwrap();
+        assert_eq!(config.rate_limit, 300);
+        assert!(config.trusted_proxies.is_empty());
+        assert_eq!(config.public_url, None);
+
+        let config = from(&[
+            ("ORGANISER_RATE_LIMIT", " 0 "),
+            ("ORGANISER_TRUSTED_PROXIES", "127.0.0.1, 10.0.0.0/8"),
+            ("ORGANISER_PUBLIC_URL", "https://organiser.example.com/"),
+        ])
+        .unwrap();
+        assert_eq!(config.rate_limit, 0);
+        assert!(config.trusted_proxies.contains("10.2.3.4".parse().unwrap()));
+        assert_eq!(
+            config.public_url.as_deref(),
+            Some("https://organiser.example.com")
+        );
+        // Blank is unset.
+        assert_eq!(
+            from(&[("ORGANISER_PUBLIC_URL", " ")]).unwrap().public_url,
+            None
+        );
+    }
+
+    #[test]
+    fn a_malformed_setting_is_named() {
+        for (name, value) in [
+            ("ORGANISER_RATE_LIMIT", "lots"),
+            ("ORGANISER_TRUSTED_PROXIES", "my-proxy"),
+            ("ORGANISER_PUBLIC_URL", "organiser.example.com"),
+        ] {
+            let error = from(&[(name, value)]).unwrap_err();
+            assert!(error.contains(name), "{error}");
+        }
+    }
 }

@@ -6,13 +6,12 @@
 //! The layers are plain tower services (no boxing on the way), and the log
 //! layer costs nothing when no subscriber listens.
 
-use std::net::SocketAddr;
 use std::sync::OnceLock;
 use std::sync::atomic::{AtomicU64, Ordering};
 use std::task::{Context, Poll};
 use std::time::Instant;
 
-use axum::extract::{ConnectInfo, Request};
+use axum::extract::Request;
 use axum::http::{HeaderName, HeaderValue, Method};
 use axum::response::{IntoResponse, Response};
 use futures_util::future::{BoxFuture, Either, FutureExt};
@@ -22,6 +21,7 @@ use tower_http::request_id::{MakeRequestId, RequestId};
 
 use crate::AppState;
 use crate::error::ApiError;
+use crate::origin::Origin;
 
 pub(crate) static SERVICE_VERSION: HeaderName = HeaderName::from_static("x-service-version");
 
@@ -55,22 +55,28 @@ impl MakeRequestId for CounterId {
     }
 }
 
-/// Logs each request (method, path, status, duration, peer, request id)
-/// when a subscriber listens to `organiser::request`.
-#[derive(Clone, Copy, Default)]
-pub(crate) struct RequestLogLayer;
+/// Logs each request (method, path, status, duration, the client's
+/// address, request id) when a subscriber listens to `organiser::request`.
+/// The address is the peer's, or behind a trusted proxy the client's it
+/// forwarded.
+#[derive(Clone)]
+pub(crate) struct RequestLogLayer(pub(crate) AppState);
 
 impl<S> Layer<S> for RequestLogLayer {
     type Service = RequestLog<S>;
 
     fn layer(&self, inner: S) -> RequestLog<S> {
-        RequestLog { inner }
+        RequestLog {
+            inner,
+            state: self.0.clone(),
+        }
     }
 }
 
 #[derive(Clone)]
 pub(crate) struct RequestLog<S> {
     inner: S,
+    state: AppState,
 }
 
 impl<S, B> Service<Request> for RequestLog<S>
@@ -94,10 +100,7 @@ where
         }
         let method = request.method().clone();
         let path = request.uri().path().to_owned();
-        let peer = request
-            .extensions()
-            .get::<ConnectInfo<SocketAddr>>()
-            .map(|c| c.0);
+        let peer = Origin::of(&self.state.config, &request).client();
         let id = request
             .headers()
             .get("x-request-id")
@@ -116,7 +119,7 @@ where
                     path = %path,
                     status = response.status().as_u16(),
                     duration_us = started.elapsed().as_micros() as u64,
-                    peer = %peer.map(|p| p.ip().to_string()).unwrap_or_default(),
+                    peer = %peer.map(|ip| ip.to_string()).unwrap_or_default(),
                 );
                 Ok(response)
             }
@@ -131,10 +134,7 @@ pub(crate) fn refused(state: &AppState, request: &Request) -> Option<Response> {
     if state.general.is_off() && state.update_checks.is_off() {
         return None;
     }
-    let ip = request
-        .extensions()
-        .get::<ConnectInfo<SocketAddr>>()
-        .map(|c| c.0.ip())?;
+    let ip = Origin::of(&state.config, request).client()?;
     let now = state.org.now();
     let update_check =
         request.method() == Method::POST && request.uri().path() == "/api/v1/system/update_check";

@@ -38,16 +38,48 @@ impl TestServer {
 
     /// Serves an existing store.
     pub fn serve(org: Organiser, clock: ManualClock, rate_limit: u32) -> TestServer {
+        TestServer::serve_with(
+            org,
+            clock,
+            organiser_server::Config {
+                rate_limit,
+                ..TestServer::config()
+            },
+        )
+    }
+
+    /// The configuration [`TestServer::start`] serves with: no rate limit,
+    /// no scheduled update checks.
+    pub fn config() -> organiser_server::Config {
+        organiser_server::Config {
+            rate_limit: 0,
+            update_tick: None,
+            ..organiser_server::Config::default()
+        }
+    }
+
+    /// A fresh store served with `config` (its `local_token` is the
+    /// test's).
+    pub fn configured(config: organiser_server::Config) -> TestServer {
+        let setup = Setup::default();
+        let clock = ManualClock::at(setup.now);
+        let mut options = setup.options;
+        options.clock = Arc::new(clock.clone());
+        TestServer::serve_with(Organiser::in_memory_with(options), clock, config)
+    }
+
+    /// Serves an existing store with `config`.
+    pub fn serve_with(
+        org: Organiser,
+        clock: ManualClock,
+        mut config: organiser_server::Config,
+    ) -> TestServer {
         let local_token = "local_test_token_0123456789abcdef".to_owned();
         let token = org
             .create_token(&Auth::Local, "tests", None)
             .unwrap()
             .secret;
-        let config = organiser_server::Config {
-            rate_limit,
-            local_token: Some(local_token.clone()),
-            update_tick: None,
-        };
+        config.local_token = Some(local_token.clone());
         let (addr_tx, addr_rx) = mpsc::channel();
         let (stop_tx, stop_rx) = tokio::sync::oneshot::channel::<()>();
         let served = org.clone();
@@ -121,6 +153,24 @@ impl TestServer {
     /// As the owner at the machine (the local administrator token).
     pub fn local(&self, method: &str, path: &str) -> reqwest::blocking::RequestBuilder {
         self.bare(method, path).bearer_auth(&self.local_token)
+    }
+
+    /// The server's address, `127.0.0.1:PORT`.
+    pub fn addr(&self) -> &str {
+        self.url.trim_start_matches("http://")
+    }
+
+    /// Stops the server as SIGTERM would, and gives how long it took to
+    /// stop serving.
+    pub fn stop(mut self) -> std::time::Duration {
+        let started = std::time::Instant::now();
+        if let Some(stop) = self.shutdown.take() {
+            let _ = stop.send(());
+        }
+        if let Some(thread) = self.thread.take() {
+            let _ = thread.join();
+        }
+        started.elapsed()
     }
 
     pub fn advance(&self, secs: i64) {

@@ -173,6 +173,35 @@ fn malformed_json_is_400_invalid_json() {
     }
 }
 
+/// Issue 7, defect 12: the message says what is wrong in plain words, and
+/// where, rather than quoting the parser.
+#[test]
+fn invalid_json_says_what_is_wrong_and_where() {
+    let s = TestServer::start();
+    for (body, message) in [
+        (
+            "{\"appearance\": }",
+            "The body is not valid JSON: expected a value at line 1, column 16.",
+        ),
+        (
+            "{\"appearance\": {\"accent\": \"jade\"",
+            "The body is not valid JSON: it ends before an object is closed at line 1, column 32.",
+        ),
+        (
+            "{\"appearance\": {}}\n]",
+            "The body is not valid JSON: something follows the JSON value at line 2, column 1.",
+        ),
+    ] {
+        let reply = send(
+            s.req("PATCH", "/appearance")
+                .header("content-type", "application/json")
+                .body(body),
+        )
+        .expect_error(400, "invalid_json", None);
+        assert_eq!(reply.body["error"]["message"], message, "{body}");
+    }
+}
+
 /// Sends raw HTTP/1.1 and reads the status line and body the server
 /// answers with. `body` is written only when given; a server that answers
 /// before reading it all may close the connection, so a failed write is
@@ -466,4 +495,14 @@ fn head_says_the_length_of_the_get() {
         assert_eq!(declared, get_length, "{path}");
         assert!(head.bytes().unwrap().is_empty(), "{path}");
     }
+    // Discovery at the root, which needs no token, too.
+    let get = s.bare("GET", "//.well-known/organiser").send().unwrap();
+    let get_length = get.bytes().unwrap().len();
+    let head = s.bare("HEAD", "//.well-known/organiser").send().unwrap();
+    assert_eq!(head.status(), 200);
+    assert_eq!(
+        head.headers()["content-length"],
+        get_length.to_string().as_str()
+    );
+    assert!(head.bytes().unwrap().is_empty());
 }

@@ -1,5 +1,6 @@
 //! Document 1, "System and updates", what the server adds: the limit of
-//! 10 update checks a minute, and `plain_http` from `X-Forwarded-Proto`.
+//! 10 update checks a minute, and `plain_http` from a trusted proxy's
+//! `X-Forwarded-Proto`.
 //! The rules of `/system` are tested in process (tests/rules/system.rs).
 
 use serde_json::json;
@@ -17,13 +18,33 @@ fn release_server(manifests: &ManifestServer, rate_limit: u32) -> TestServer {
 }
 
 /// Moved from `a_development_build_cannot_check`: the server says whether
-/// the request came over plain HTTP.
+/// the request came over plain HTTP; only a trusted proxy can say it did
+/// not (issue 7, defect 12).
 #[test]
 fn plain_http_is_false_behind_a_tls_proxy() {
-    let s = TestServer::start();
-    assert_eq!(s.get("/system").expect(200).data()["plain_http"], true);
-    let behind_tls = send(s.req("GET", "/system").header("x-forwarded-proto", "https"));
+    let proxied = TestServer::configured(organiser_server::Config {
+        trusted_proxies: "127.0.0.1".parse().unwrap(),
+        ..TestServer::config()
+    });
+    assert_eq!(
+        proxied.get("/system").expect(200).data()["plain_http"],
+        true
+    );
+    let behind_tls = send(
+        proxied
+            .req("GET", "/system")
+            .header("x-forwarded-proto", "https"),
+    );
     assert_eq!(behind_tls.data()["plain_http"], false);
+
+    // Anyone else saying so is not believed.
+    let direct = TestServer::start();
+    let claimed = send(
+        direct
+            .req("GET", "/system")
+            .header("x-forwarded-proto", "https"),
+    );
+    assert_eq!(claimed.data()["plain_http"], true);
 }
 
 #[test]
