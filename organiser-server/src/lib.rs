@@ -1,4 +1,5 @@
-//! The HTTP adapter of Organiser: serves the JSON API of `spec/` over axum.
+//! The HTTP adapter of Organiser: serves the JSON API (its reference is
+//! `docs/openapi.json`, served at `/api/v1/openapi.json`) over axum.
 //!
 //! It decides transport matters only (DESIGN.md "The core"): authentication
 //! headers and cookies, 401, 411, 413, 415, 429, `invalid_json`, the
