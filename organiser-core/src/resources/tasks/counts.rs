@@ -15,14 +15,14 @@ use serde::{Deserialize, Serialize};
 
 use super::TaskStatus;
 use super::home::Home;
-use super::index::{Attrs, TodaySet, counter};
+use super::index::{Attrs, TodaySet, counter, keys};
 use super::query::{Range, TaskQuery, View, parse_home};
 use crate::engine::Cx;
 use crate::error::{Details, Error, Result};
 use crate::ids::Id;
 use crate::list::Query;
 use crate::resources::task_lists::tables::TASK_LISTS_BY_POSITION;
-use crate::resources::tasks::tables::TASKS_CLOSED;
+use crate::resources::tasks::tables::{TASKS_CLOSED, TASKS_OPEN_BY_DEADLINE};
 use crate::store::key::{Key, tail_id};
 use crate::store::{Dir, Tables};
 use crate::time::add_days;
@@ -157,8 +157,9 @@ fn count_range<T: Tables>(
     Ok(n)
 }
 
-/// How many tasks `view` lists now, read from the counters; `None` for the
-/// views no counter describes (`due_not_today`, `today_queue`).
+/// How many tasks `view` lists now, read from the counters (and, for
+/// `today_queue`, the tasks due today); `None` for `due_not_today`, which
+/// no counter describes.
 pub(crate) fn view_total<T: Tables>(cx: &Cx<'_, T>, view: View) -> Result<Option<u64>> {
     let today = cx.today();
     let soon = add_days(today, 15);
@@ -185,7 +186,25 @@ pub(crate) fn view_total<T: Tables>(cx: &Cx<'_, T>, view: View) -> Result<Option
                 + status(TaskStatus::WontDo)?
                 + status(TaskStatus::Archived)?
         }
-        View::DueNotToday | View::TodayQueue => return Ok(None),
+        View::TodayQueue => {
+            // Started, plus the tasks due by today that have not started:
+            // every one due by today, less the overdue ones that started
+            // (a counter) and those due today that started (a day's walk).
+            let started = counter::get(cx, &counter::today())?;
+            let due =
+                counter::sum_dates(cx, counter::deadline_all(), None, Some(add_days(today, 1)))?;
+            let overdue_started = counter::get(cx, &counter::overdue_today())?;
+            let due_today = Range::between(
+                TASKS_OPEN_BY_DEADLINE,
+                keys::date_bound(Some(today)).into_vec(),
+                Some(keys::date_bound(Some(add_days(today, 1))).into_vec()),
+                true,
+            );
+            let due_today_started =
+                count_range(cx, &due_today, |a| a.start.is_some_and(|s| s <= today))?;
+            (started + due).saturating_sub(overdue_started + due_today_started)
+        }
+        View::DueNotToday => return Ok(None),
     }))
 }
 

@@ -574,4 +574,31 @@ fn a_write_that_fails_leaves_the_store_as_it_was() {
     assert_eq!(counts.inbox, 0, "the counters rolled back with the records");
 }
 
+/// The today queue's `total_count` comes from the counters (and a walk of
+/// the day's deadlines): it equals the listing's length, with tasks both
+/// started and due counted once, on the day and after the day changes.
+#[test]
+fn the_today_queue_is_counted_without_walking_it() {
+    let (org, clock, work) = sample();
+    t("started and overdue")
+        .start("2026-03-05")
+        .deadline("2026-03-08")
+        .list(work)
+        .make(&org);
+    t("started and due today")
+        .start("2026-03-09")
+        .deadline("2026-03-10")
+        .make(&org);
+    t("due tomorrow, starts tomorrow")
+        .start("2026-03-11")
+        .deadline("2026-03-11")
+        .list(work)
+        .make(&org);
+    for day in 0..4 {
+        let listed = titles(&org, "view=today_queue").len() as u64;
+        assert_eq!(total(&org, "view=today_queue"), listed, "day +{day}");
+        clock.advance_secs(24 * 3600);
+    }
+}
+
 mod storage;
