@@ -196,7 +196,13 @@ impl Backend {
         let client = reqwest::blocking::Client::builder()
             .timeout(timeout)
             .build()
-            .map_err(|e| CliError::msg(format!("HTTP client: {e}")))?;
+            .map_err(|e| {
+                // Most often: no CA certificates on the machine.
+                CliError::msg(format!(
+                    "cannot set up the HTTP client ({}); are CA certificates installed (ca-certificates)?",
+                    chain(&e)
+                ))
+            })?;
         Ok(Backend::Remote {
             url: url.trim_end_matches('/').to_owned(),
             token: token.to_owned(),
