@@ -64,7 +64,7 @@ enum Command {
     Serve(commands::serve::Serve),
     /// Show (or change) the owner.
     Me(commands::me::MeCommand),
-    /// Set the owner's password (read from standard input).
+    /// Set the owner's password (asked for on a terminal, else read from standard input).
     Password(commands::password::Password),
     /// Show the version and update status, check for an update, or turn
     /// the daily checks on or off.

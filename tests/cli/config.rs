@@ -167,6 +167,9 @@ fn default_view_is_what_tasks_shows_with_no_subcommand() {
 
     dir.config("default_view = \"inbox\"\n");
     assert!(first_line(dir.run(&["tasks"])).starts_with("Inbox"));
+    // Every view the command line takes, `started` included.
+    dir.config("default_view = \"started\"\n");
+    assert!(first_line(dir.run(&["tasks"])).starts_with("Started"));
     dir.config("default_view = \"list My work\"\n");
     let out = dir.run(&["tasks"]).success();
     assert!(out.stdout.starts_with("My work"), "{out:?}");

@@ -18,11 +18,12 @@ struct ViewWords {
 
 impl TasksAction {
     /// Whether this shows a view (and changes nothing).
-    fn is_view(&self) -> bool {
+    pub(super) fn is_view(&self) -> bool {
         use TasksAction as A;
         matches!(
             self,
             A::Today
+                | A::Started
                 | A::Overview
                 | A::Planned
                 | A::Someday

@@ -92,18 +92,10 @@ impl TasksCommand {
         // With no subcommand, the configuration file's `default_view`.
         let action = self.action.or_else(default_view::configured);
         let action = action.unwrap_or(A::Today);
-        let client = match action {
-            A::Today
-            | A::Started
-            | A::Overview
-            | A::Planned
-            | A::Someday
-            | A::Due
-            | A::Logbook
-            | A::Inbox
-            | A::List(_)
-            | A::Show(_) => global.reader()?,
-            _ => global.writer()?,
+        let client = if action.is_view() || matches!(action, A::Show(_)) {
+            global.reader()?
+        } else {
+            global.writer()?
         };
         let s = Session {
             global,
