@@ -18,6 +18,7 @@ mod discovery;
 mod licence;
 mod notices;
 mod openapi;
+mod people;
 mod system;
 mod task_lists;
 mod tasks;
