@@ -142,6 +142,32 @@ fn task_list_routes_are_served() {
 }
 
 #[test]
+fn people_routes_are_served() {
+    let s = TestServer::start();
+    let made = s
+        .post(
+            "/people",
+            json!({"person": {"name": "Ada", "relationships": ["friend"],
+                "email_addresses": [{"address": "ada@example.org"}]}}),
+        )
+        .expect(201);
+    let person = id(made.data());
+    let path = format!("/people/{person}");
+    assert_eq!(s.get(&path).expect(200).data(), made.data());
+    let patched = s
+        .patch(&path, json!({"person": {"name": "Ada Lovelace"}}))
+        .expect(200);
+    assert_eq!(patched.data()["name"], "Ada Lovelace");
+    let put = s
+        .put(&path, json!({"person": {"relationships": []}}))
+        .expect(200);
+    assert_eq!(put.data()["relationships"], json!([]));
+    let page = s.get("/people?order=name&limit=1&count=true").expect(200);
+    assert_eq!(page.body["meta"]["total_count"], 1);
+    s.get("/people?relationship=family").expect(200);
+}
+
+#[test]
 fn task_routes_are_served() {
     let s = TestServer::start();
     let made = s

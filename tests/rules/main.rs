@@ -11,6 +11,7 @@ mod common;
 mod account;
 mod deletions;
 mod licence;
+mod people;
 mod read_only;
 mod system;
 mod task_counts;

@@ -66,7 +66,6 @@ impl Filter {
     }
 
     /// Only the keys that begin with `prefix`; `scope` names it in cursors.
-    #[allow(dead_code)] // The first filtered listings come with people and notes.
     pub(crate) fn prefix(prefix: Key, scope: impl Into<String>) -> Filter {
         Filter {
             prefix: Some(prefix.into_vec()),

@@ -34,6 +34,10 @@ pub use licence::{
 };
 pub use notices::{LicenceText, NoticeGroup, NoticePackage, Notices, notices};
 pub use openapi::OPENAPI;
+pub use people::{
+    Avatar, Company, Connection, EmailAddress, KeyDate, Person, PersonInput, PersonQuery,
+    PhoneNumber, Position, SocialProfile,
+};
 pub use system::{
     Manifest, ManifestRelease, SignedManifest, System, SystemChange, UpdateInfo, UpdateStatus,
 };
@@ -79,6 +83,7 @@ static RESOURCES: &[(&[Endpoint], Routes)] = &[
     (deletions::ENDPOINTS, deletions::routes),
     (task_lists::ENDPOINTS, task_lists::routes),
     (tasks::ENDPOINTS, tasks::routes),
+    (people::ENDPOINTS, people::routes),
 ];
 
 /// The route of `req`: the route arms of the resource that declares its
@@ -126,6 +131,7 @@ pub(crate) static TABLES: &[&[Tbl]] = &[
     account::tables::TABLES,
     task_lists::tables::TABLES,
     tasks::tables::TABLES,
+    people::tables::TABLES,
 ];
 
 /// Every kind of record.
@@ -146,6 +152,8 @@ pub(crate) static MIGRATIONS: &[Step] = &[
         tasks::store_records_compactly(tx)?;
         task_lists::store_records_compactly(tx)
     },
+    // 4: people and companies.
+    |tx| schema::create_tables(tx, &[people::tables::TABLES]),
 ];
 
 /// What the engine is wired to.

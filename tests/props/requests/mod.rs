@@ -707,7 +707,14 @@ fn every_route_of_the_table_is_served() {
     let token = store
         .call(&Call::new(Post, "/api_tokens").body(json!({"api_token": {"name": "t"}})))
         .expect(201);
+    let person = store
+        .call(&Call::new(Post, "/people").body(json!({"person": {"name": "P"}})))
+        .expect(201);
     let ids = [
+        (
+            "/people/",
+            person.data()["id"].as_str().unwrap_or_default().to_owned(),
+        ),
         (
             "/task_lists/",
             list.data()["id"].as_str().unwrap_or_default().to_owned(),

@@ -120,6 +120,10 @@ pub(crate) const ROUTES: &[Route] = &[
         &[400, 401, 403, 404, 409, 415, 429],
     ),
     route(&[Get], "/task_counts", LIST),
+    list("/people", LIST),
+    create("/people", CREATE, "people"),
+    route(&[Get], "/people/{id}", READ_ONE),
+    route(&[Patch, Put], "/people/{id}", CHANGE),
 ];
 
 /// The routes that answer without credentials; `/openapi.json` answers
@@ -132,7 +136,8 @@ pub(super) const UNSERVED: &[&str] = &[
     "/projects",
     "/projects/{id}",
     "/projects/{id}/activity",
-    "/people",
+    "/people/{id}/restoration",
+    "/person_links",
     "/notes/{id}/restoration",
     "/search",
     "/categories",

@@ -1,13 +1,1128 @@
-//! People (document 3, "Person", "KeyDate", "SocialProfile", "Position",
-//! and the rows of PersonFields): being built for issue 8.
+//! People (document 3, "Person", "KeyDate", "EmailAddress", "PhoneNumber",
+//! "SocialProfile", "Position", "Company", and PersonFields with its row
+//! rules): a person and its rows in one record, companies made and
+//! deleted as positions name them, and the listing by name, creation or
+//! change, filtered by relationship.
 //!
-//! What stands so far are the rules a person's fields obey, each its own
-//! module with its tests: the nested rows ([`rows`]), key dates
-//! ([`key_dates`]) and social profiles ([`social`]). The record, its
-//! tables, its operations and its routes come next, and use them; until
-//! then nothing outside the tests calls them.
-#![cfg_attr(not(test), allow(dead_code))]
+//! Being built for issue 8: deleting and restoring people, person links
+//! (`connections`), photos and the companies' own endpoints come next.
 
+mod api;
+pub(crate) mod companies;
 pub(crate) mod key_dates;
+mod record;
 pub(crate) mod rows;
 pub(crate) mod social;
+pub(crate) mod tables;
+
+pub(crate) use api::{ENDPOINTS, routes};
+pub use companies::Company;
+
+use jiff::Timestamp;
+use serde::{Deserialize, Serialize};
+use serde_json::{Map, Value};
+
+use crate::engine::{Cx, WriteCx};
+use crate::error::{Details, Error, Result};
+use crate::ids::Id;
+use crate::input::{Field, record};
+use crate::list::{Direction, Filter, ListParams, Listing, Order, Page, Query};
+use crate::resources::vocabulary::{RELATIONSHIPS, SOCIAL_PLATFORMS};
+use crate::store::Tables;
+use crate::store::key::{Key, tail_id};
+use crate::text::{char_len, fold_case, squish, squished_required};
+use key_dates::KeyDatePatch;
+use record::PersonRecord;
+use rows::{Merged, SentRow};
+use tables::{
+    PEOPLE, PEOPLE_BY_NAME, PEOPLE_BY_RELATIONSHIP, PEOPLE_BY_RELATIONSHIP_NAME,
+    PEOPLE_BY_RELATIONSHIP_UPDATED, PEOPLE_BY_UPDATED,
+};
+
+/// The longest name, label, email address, phone number and link.
+mod limit {
+    pub(super) const NAME: usize = 100;
+    pub(super) const LABEL: usize = 100;
+    pub(super) const ADDRESS: usize = 254;
+    pub(super) const NUMBER: usize = 50;
+    pub(super) const URL: usize = 2048;
+}
+
+/// A person as the API shows it.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Person {
+    /// ID.
+    pub id: Id,
+    /// Squished, not blank.
+    pub name: String,
+    /// The photo (`url`, `thumb_url`, `large_url`), or null.
+    pub avatar: Option<Avatar>,
+    /// Birthdays, anniversaries, ...
+    pub key_dates: Vec<KeyDate>,
+    /// Email addresses, in the order added.
+    pub email_addresses: Vec<EmailAddress>,
+    /// Phone numbers, in the order added.
+    pub phone_numbers: Vec<PhoneNumber>,
+    /// Social profiles and websites, in the order added.
+    pub social_profiles: Vec<SocialProfile>,
+    /// Jobs, in the order added.
+    pub positions: Vec<Position>,
+    /// Relationships to the owner (vocabulary keys), in the vocabulary's order.
+    pub relationships: Vec<String>,
+    /// Links to other people (read only; changed through `/person_links`).
+    pub connections: Vec<Connection>,
+    /// When the person was made.
+    #[serde(with = "crate::time::serde_timestamp")]
+    pub created_at: Timestamp,
+    /// When the person or any of its rows last changed.
+    #[serde(with = "crate::time::serde_timestamp")]
+    pub updated_at: Timestamp,
+}
+
+/// A person's photo.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Avatar {
+    /// The photo as uploaded (a redirect).
+    pub url: String,
+    /// 128 px square, WebP.
+    pub thumb_url: String,
+    /// 256 px square, WebP.
+    pub large_url: String,
+}
+
+/// A key date of a person.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct KeyDate {
+    /// ID.
+    pub id: Id,
+    /// A key of the vocabulary's `key_date_kinds`.
+    pub kind: String,
+    /// Names an `other` date or adds to any other kind.
+    pub label: Option<String>,
+    /// 1 to 31.
+    pub day: i8,
+    /// 1 to 12.
+    pub month: i8,
+    /// The year, when known.
+    pub year: Option<i16>,
+    /// When it was added.
+    #[serde(with = "crate::time::serde_timestamp")]
+    pub created_at: Timestamp,
+    /// When it last changed.
+    #[serde(with = "crate::time::serde_timestamp")]
+    pub updated_at: Timestamp,
+}
+
+/// An email address of a person.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct EmailAddress {
+    /// ID.
+    pub id: Id,
+    /// The address.
+    pub address: String,
+    /// "home", "work", ...
+    pub label: Option<String>,
+    /// When it was added.
+    #[serde(with = "crate::time::serde_timestamp")]
+    pub created_at: Timestamp,
+    /// When it last changed.
+    #[serde(with = "crate::time::serde_timestamp")]
+    pub updated_at: Timestamp,
+}
+
+/// A phone number of a person.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct PhoneNumber {
+    /// ID.
+    pub id: Id,
+    /// The number as written.
+    pub number: String,
+    /// "mobile", "home", ...
+    pub label: Option<String>,
+    /// When it was added.
+    #[serde(with = "crate::time::serde_timestamp")]
+    pub created_at: Timestamp,
+    /// When it last changed.
+    #[serde(with = "crate::time::serde_timestamp")]
+    pub updated_at: Timestamp,
+}
+
+/// A social profile or website of a person.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct SocialProfile {
+    /// ID.
+    pub id: Id,
+    /// The link (`https://` added when it had no scheme).
+    pub url: String,
+    /// A key of the vocabulary's `social_platforms`.
+    pub platform: String,
+    /// Whether `platform` was read from the link.
+    pub platform_detected: bool,
+    /// A label.
+    pub label: Option<String>,
+    /// When it was added.
+    #[serde(with = "crate::time::serde_timestamp")]
+    pub created_at: Timestamp,
+    /// When it last changed.
+    #[serde(with = "crate::time::serde_timestamp")]
+    pub updated_at: Timestamp,
+}
+
+/// A job of a person.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Position {
+    /// ID.
+    pub id: Id,
+    /// The title, or null.
+    pub title: Option<String>,
+    /// The company, or null.
+    pub company_id: Option<Id>,
+    /// When it was added.
+    #[serde(with = "crate::time::serde_timestamp")]
+    pub created_at: Timestamp,
+    /// When it last changed.
+    #[serde(with = "crate::time::serde_timestamp")]
+    pub updated_at: Timestamp,
+}
+
+/// A link from a person to another one, as the person shows it.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Connection {
+    /// The person link's ID.
+    pub id: Id,
+    /// The other person.
+    pub person_id: Id,
+    /// The role, as this person sees it.
+    pub kind: String,
+    /// The link's note.
+    pub note: Option<String>,
+}
+
+/// `{person: PersonFields}`, read before the transaction: the types
+/// checked, the rows' meaning checked against the stored person.
+#[derive(Debug, Clone, Default, PartialEq)]
+pub struct PersonInput {
+    /// The name (`Some("")` for null: refused as blank).
+    pub name: Option<String>,
+    /// An upload's `signed_id`, or null to remove the photo.
+    pub avatar: Field<String>,
+    /// The whole set of relationships.
+    pub relationships: Option<Vec<String>>,
+    /// The rows sent, by array, as sent.
+    pub rows: Map<String, Value>,
+}
+
+/// The row arrays of PersonFields.
+const ROW_ARRAYS: [&str; 5] = [
+    "key_dates",
+    "email_addresses",
+    "phone_numbers",
+    "social_profiles",
+    "positions",
+];
+
+/// Reads `{person: ...}`: a field of the wrong type is 422 on it, except
+/// `avatar`, which is 400 when it is neither a string nor null.
+pub(crate) fn parse(body: Option<&Value>) -> Result<PersonInput> {
+    let mut f = record(body, "person")?;
+    let mut input = PersonInput::default();
+    match f.raw("avatar") {
+        Field::Value(Value::String(s)) => input.avatar = Field::Value(s.clone()),
+        Field::Value(_) => {
+            return Err(Error::bad_param(
+                "avatar",
+                "must be an upload's signed_id or null",
+            ));
+        }
+        Field::Null => input.avatar = Field::Null,
+        Field::Absent => {}
+    }
+    match f.string("name") {
+        Field::Value(n) => input.name = Some(n),
+        Field::Null => input.name = Some(String::new()),
+        Field::Absent => {}
+    }
+    match f.raw("relationships") {
+        Field::Absent => {}
+        Field::Null => input.relationships = Some(Vec::new()),
+        Field::Value(Value::Array(keys)) => {
+            let keys: Option<Vec<String>> =
+                keys.iter().map(|k| k.as_str().map(str::to_owned)).collect();
+            match keys {
+                Some(keys) => input.relationships = Some(keys),
+                None => f.add("relationships", "must be an array of relationship keys"),
+            }
+        }
+        Field::Value(_) => f.add("relationships", "must be an array of relationship keys"),
+    }
+    let mut shapes = Details::new();
+    for array in ROW_ARRAYS {
+        match f.raw(array) {
+            Field::Absent | Field::Null => {}
+            Field::Value(value) => {
+                // The shape of the rows, here; their meaning in the transaction.
+                rows::read(array, value, &mut shapes);
+                input.rows.insert(array.to_owned(), value.clone());
+            }
+        }
+    }
+    for (field, phrases) in shapes.iter() {
+        for phrase in phrases {
+            f.add(field, phrase.clone());
+        }
+    }
+    f.finish()?;
+    Ok(input)
+}
+
+/// A person and whether it is deleted.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub(crate) struct PersonRow {
+    pub(crate) person: Person,
+    pub(crate) deleted_at: Option<Timestamp>,
+}
+
+fn load_row<T: Tables>(cx: &Cx<'_, T>, id: Id) -> Result<Option<PersonRow>> {
+    let record: Option<PersonRecord> = cx.get_record(PEOPLE, &id.to_bytes())?;
+    Ok(record.map(|r| r.into_row()))
+}
+
+fn load_live<T: Tables>(cx: &Cx<'_, T>, id: Id) -> Result<Person> {
+    match load_row(cx, id)? {
+        Some(PersonRow {
+            person,
+            deleted_at: None,
+        }) => Ok(person),
+        _ => Err(Error::NotFound),
+    }
+}
+
+/// The tags a person is found under by `relationship`: each key, and
+/// `family` once when any is of the family group.
+fn relationship_tags(person: &Person) -> Vec<String> {
+    let mut tags = person.relationships.clone();
+    let family = person.relationships.iter().any(|key| {
+        RELATIONSHIPS
+            .iter()
+            .any(|r| r.key == key && r.group == "family")
+    });
+    if family && !tags.iter().any(|t| t == "family") {
+        tags.push("family".to_owned());
+    }
+    tags
+}
+
+/// Adds (or removes) a live person's index entries.
+fn index(cx: &WriteCx<'_>, person: &Person, add: bool) -> Result<()> {
+    let name = fold_case(&person.name);
+    let mut entries = vec![
+        (PEOPLE_BY_NAME, Key::new().str(&name).id(person.id)),
+        (
+            PEOPLE_BY_UPDATED,
+            Key::new().timestamp(person.updated_at).id(person.id),
+        ),
+    ];
+    for tag in relationship_tags(person) {
+        entries.push((PEOPLE_BY_RELATIONSHIP, Key::new().str(&tag).id(person.id)));
+        entries.push((
+            PEOPLE_BY_RELATIONSHIP_NAME,
+            Key::new().str(&tag).str(&name).id(person.id),
+        ));
+        entries.push((
+            PEOPLE_BY_RELATIONSHIP_UPDATED,
+            Key::new()
+                .str(&tag)
+                .timestamp(person.updated_at)
+                .id(person.id),
+        ));
+    }
+    for (table, key) in entries {
+        if add {
+            cx.index(table, key.as_slice())?;
+        } else {
+            cx.remove(table, key.as_slice())?;
+        }
+    }
+    Ok(())
+}
+
+fn save(cx: &WriteCx<'_>, row: &PersonRow) -> Result<()> {
+    cx.put_record(
+        PEOPLE,
+        &row.person.id.to_bytes(),
+        &PersonRecord::from_row(row),
+    )
+}
+
+/// The relationships to store: known keys, once each, in the vocabulary's
+/// order.
+fn check_relationships(details: &mut Details, keys: &[String]) -> Vec<String> {
+    let unknown: Vec<&str> = keys
+        .iter()
+        .filter(|k| !RELATIONSHIPS.iter().any(|r| r.key == k.as_str()))
+        .map(String::as_str)
+        .collect();
+    if !unknown.is_empty() {
+        details.add(
+            "relationships",
+            format!("has unknown keys: {}", unknown.join(", ")),
+        );
+    }
+    RELATIONSHIPS
+        .iter()
+        .filter(|r| keys.iter().any(|k| k == r.key))
+        .map(|r| r.key.to_owned())
+        .collect()
+}
+
+/// A row's optional label: squished, blank is null, at most
+/// [`limit::LABEL`] characters.
+fn label(
+    fields: &Map<String, Value>,
+    base: Option<Option<String>>,
+    mistakes: &mut Vec<(&'static str, String)>,
+) -> Option<String> {
+    let sent = match fields.get("label") {
+        None => return base.flatten(),
+        Some(Value::Null) => None,
+        Some(Value::String(s)) => Some(squish(s)).filter(|s| !s.is_empty()),
+        Some(_) => {
+            mistakes.push(("label", "must be a string".to_owned()));
+            return None;
+        }
+    };
+    if sent.as_deref().is_some_and(|l| char_len(l) > limit::LABEL) {
+        mistakes.push((
+            "label",
+            format!("is too long (maximum is {} characters)", limit::LABEL),
+        ));
+    }
+    sent
+}
+
+/// A row's required text field `name`: squished, not blank, at most `max`
+/// characters; the stored value when not sent.
+fn required_text(
+    fields: &Map<String, Value>,
+    name: &'static str,
+    base: Option<&str>,
+    max: usize,
+    mistakes: &mut Vec<(&'static str, String)>,
+) -> String {
+    let text = match fields.get(name) {
+        None => base.map(str::to_owned).unwrap_or_default(),
+        Some(Value::Null) => String::new(),
+        Some(Value::String(s)) => squish(s),
+        Some(_) => {
+            mistakes.push((name, "must be a string".to_owned()));
+            return String::new();
+        }
+    };
+    if text.is_empty() {
+        mistakes.push((name, "can't be blank".to_owned()));
+    } else if char_len(&text) > max {
+        mistakes.push((name, format!("is too long (maximum is {max} characters)")));
+    }
+    text
+}
+
+/// The values of an email address row.
+#[derive(Debug, Clone, PartialEq, Eq)]
+struct EmailValues {
+    address: String,
+    label: Option<String>,
+}
+
+/// The values of a phone number row.
+#[derive(Debug, Clone, PartialEq, Eq)]
+struct PhoneValues {
+    number: String,
+    label: Option<String>,
+}
+
+/// The values of a social profile row.
+#[derive(Debug, Clone, PartialEq, Eq)]
+struct SocialValues {
+    url: String,
+    platform: String,
+    platform_detected: bool,
+    label: Option<String>,
+}
+
+/// The values of a position row.
+#[derive(Debug, Clone, PartialEq, Eq)]
+struct PositionValues {
+    title: Option<String>,
+    company_id: Option<Id>,
+}
+
+type Mistakes = Vec<(&'static str, String)>;
+
+fn email_row(
+    base: Option<&EmailValues>,
+    row: &SentRow<'_>,
+) -> Result<Option<EmailValues>, Mistakes> {
+    let mut mistakes = Vec::new();
+    let address = required_text(
+        row.fields,
+        "address",
+        base.map(|b| b.address.as_str()),
+        limit::ADDRESS,
+        &mut mistakes,
+    );
+    let plausible = address
+        .split_once('@')
+        .is_some_and(|(user, host)| !user.is_empty() && !host.is_empty() && !host.contains('@'));
+    if !address.is_empty() && !plausible {
+        mistakes.push(("address", "is not an email address".to_owned()));
+    }
+    let label = label(row.fields, base.map(|b| b.label.clone()), &mut mistakes);
+    if mistakes.is_empty() {
+        Ok(Some(EmailValues { address, label }))
+    } else {
+        Err(mistakes)
+    }
+}
+
+fn phone_row(
+    base: Option<&PhoneValues>,
+    row: &SentRow<'_>,
+) -> Result<Option<PhoneValues>, Mistakes> {
+    let mut mistakes = Vec::new();
+    let number = required_text(
+        row.fields,
+        "number",
+        base.map(|b| b.number.as_str()),
+        limit::NUMBER,
+        &mut mistakes,
+    );
+    if !number.is_empty() && !number.chars().any(|c| c.is_ascii_digit()) {
+        mistakes.push(("number", "has no digits".to_owned()));
+    }
+    let label = label(row.fields, base.map(|b| b.label.clone()), &mut mistakes);
+    if mistakes.is_empty() {
+        Ok(Some(PhoneValues { number, label }))
+    } else {
+        Err(mistakes)
+    }
+}
+
+fn social_row(
+    base: Option<&SocialValues>,
+    row: &SentRow<'_>,
+) -> Result<Option<SocialValues>, Mistakes> {
+    let mut mistakes = Vec::new();
+    let sent_url = matches!(row.fields.get("url"), Some(Value::String(_)));
+    let url = required_text(
+        row.fields,
+        "url",
+        base.map(|b| b.url.as_str()),
+        limit::URL,
+        &mut mistakes,
+    );
+    let url = social::normalise_url(&url);
+    let platform = match row.fields.get("platform") {
+        // Not sent: as stored, unless the link changed and it was detected.
+        None => match base {
+            Some(b) if !(sent_url && b.platform_detected) => Some(b.platform.clone()),
+            _ => None,
+        },
+        Some(Value::Null) => None,
+        Some(Value::String(p)) if SOCIAL_PLATFORMS.iter().any(|c| c.key == p) => Some(p.clone()),
+        Some(_) => {
+            let keys: Vec<&str> = SOCIAL_PLATFORMS.iter().map(|c| c.key).collect();
+            mistakes.push(("platform", format!("is not one of {}", keys.join(", "))));
+            None
+        }
+    };
+    let (platform, platform_detected) = social::platform(&url, platform.as_deref());
+    let label = label(row.fields, base.map(|b| b.label.clone()), &mut mistakes);
+    if mistakes.is_empty() {
+        Ok(Some(SocialValues {
+            url,
+            platform,
+            platform_detected,
+            label,
+        }))
+    } else {
+        Err(mistakes)
+    }
+}
+
+/// A position row: a title or a company. `company_name` is resolved to a
+/// company in the transaction (found ignoring case or made).
+fn position_row(
+    cx: &WriteCx<'_>,
+    base: Option<&PositionValues>,
+    row: &SentRow<'_>,
+) -> Result<std::result::Result<Option<PositionValues>, Mistakes>> {
+    let mut mistakes = Vec::new();
+    let title = match row.fields.get("title") {
+        None => base.and_then(|b| b.title.clone()),
+        Some(Value::Null) => None,
+        Some(Value::String(s)) => Some(squish(s)).filter(|s| !s.is_empty()),
+        Some(_) => {
+            mistakes.push(("title", "must be a string".to_owned()));
+            None
+        }
+    };
+    if title
+        .as_deref()
+        .is_some_and(|t| char_len(t) > crate::limits::text::POSITION_TITLE)
+    {
+        mistakes.push((
+            "title",
+            format!(
+                "is too long (maximum is {} characters)",
+                crate::limits::text::POSITION_TITLE
+            ),
+        ));
+    }
+    let by_id = row.fields.get("company_id");
+    let by_name = row.fields.get("company_name");
+    let sent = |v: Option<&Value>| v.is_some_and(|v| !v.is_null());
+    let mut company_id = base.and_then(|b| b.company_id);
+    if sent(by_id) && sent(by_name) {
+        mistakes.push(("company_name", "can't be sent with company_id".to_owned()));
+    } else if let Some(by_id) = by_id {
+        match by_id {
+            Value::Null => company_id = None,
+            Value::String(s) => match Id::parse(s) {
+                Some(id) if companies::get(cx, id)?.is_some() => company_id = Some(id),
+                _ => mistakes.push(("company_id", "is not a company".to_owned())),
+            },
+            _ => mistakes.push(("company_id", "is not a company".to_owned())),
+        }
+    } else if let Some(by_name) = by_name {
+        match by_name {
+            Value::Null => company_id = None,
+            Value::String(s) => {
+                let name = squish(s);
+                if name.is_empty() {
+                    company_id = None;
+                } else if char_len(&name) > crate::limits::text::COMPANY_NAME {
+                    mistakes.push((
+                        "company_name",
+                        format!(
+                            "is too long (maximum is {} characters)",
+                            crate::limits::text::COMPANY_NAME
+                        ),
+                    ));
+                } else if mistakes.is_empty() {
+                    company_id = Some(companies::find_or_add(cx, &name)?);
+                }
+            }
+            _ => mistakes.push(("company_name", "must be a string".to_owned())),
+        }
+    }
+    if mistakes.is_empty() && title.is_none() && company_id.is_none() {
+        mistakes.push(("title", "can't be blank without a company".to_owned()));
+    }
+    Ok(if mistakes.is_empty() {
+        Ok(Some(PositionValues { title, company_id }))
+    } else {
+        Err(mistakes)
+    })
+}
+
+/// The rows of `array` after the request, or the stored ones when it sent
+/// none.
+fn merged<T: Clone + PartialEq>(
+    input: &PersonInput,
+    array: &str,
+    stored: Vec<(Id, T)>,
+    details: &mut Details,
+    apply: impl FnMut(Option<&T>, &SentRow<'_>) -> Result<Option<T>, Mistakes>,
+) -> Vec<Merged<T>> {
+    match input.rows.get(array) {
+        None => stored
+            .into_iter()
+            .map(|(id, values)| Merged {
+                id: Some(id),
+                values,
+                changed: false,
+            })
+            .collect(),
+        Some(value) => {
+            let mut ignored = Details::new();
+            let sent = rows::read(array, value, &mut ignored);
+            rows::merge(array, &stored, &sent, details, apply)
+        }
+    }
+}
+
+/// Rows with their IDs and times: a kept row as it was, a changed one with
+/// a new `updated_at`, a new one with a new ID.
+fn stamp<T, R>(
+    cx: &WriteCx<'_>,
+    rows: Vec<Merged<T>>,
+    before: &[R],
+    id_of: impl Fn(&R) -> Id,
+    times_of: impl Fn(&R) -> (Timestamp, Timestamp),
+    make: impl Fn(Id, T, Timestamp, Timestamp) -> R,
+) -> Vec<R>
+where
+    R: Clone,
+{
+    let now = cx.now();
+    rows.into_iter()
+        .map(|row| match row.id {
+            Some(id) => {
+                let old = before.iter().find(|r| id_of(r) == id);
+                let (created, updated) = old.map(&times_of).unwrap_or((now, now));
+                match (old, row.changed) {
+                    (Some(old), false) => old.clone(),
+                    _ => make(
+                        id,
+                        row.values,
+                        created,
+                        if row.changed { now } else { updated },
+                    ),
+                }
+            }
+            None => make(cx.new_id(), row.values, now, now),
+        })
+        .collect()
+}
+
+/// The person `before` (none for a new one) changed by `input`, checked
+/// whole; companies a position names by a new name are made on the way
+/// (the transaction is dropped when the request fails).
+fn apply(cx: &WriteCx<'_>, before: Option<&Person>, input: &PersonInput) -> Result<Person> {
+    let mut details = Details::new();
+    let today = cx.today();
+    let name = match (&input.name, before) {
+        (Some(name), _) => squished_required(&mut details, "name", name, limit::NAME),
+        (None, Some(b)) => b.name.clone(),
+        (None, None) => {
+            details.add("name", "can't be blank");
+            String::new()
+        }
+    };
+    if let Field::Value(_) = input.avatar {
+        // Photos come with uploads: no signed id names an unused upload yet.
+        details.add("avatar", "is not an unused avatar upload");
+    }
+    let relationships = match &input.relationships {
+        Some(keys) => check_relationships(&mut details, keys),
+        None => before.map(|b| b.relationships.clone()).unwrap_or_default(),
+    };
+    let empty = Vec::new();
+    let old_dates = before.map_or(&empty, |b| &b.key_dates);
+    let stored = old_dates
+        .iter()
+        .map(|d| {
+            let values = key_dates::KeyDateValues {
+                kind: d.kind.clone(),
+                label: d.label.clone(),
+                day: d.day,
+                month: d.month,
+                year: d.year,
+            };
+            (d.id, values)
+        })
+        .collect();
+    let dates = merged(input, "key_dates", stored, &mut details, |base, row| {
+        let mut mistakes = Vec::new();
+        let patch = KeyDatePatch::read(row.fields, &mut mistakes);
+        if !mistakes.is_empty() {
+            return Err(mistakes);
+        }
+        patch.apply(base, today)
+    });
+    // At most one birthday: the later row is refused.
+    if dates.iter().filter(|d| d.values.kind == "birthday").count() > 1
+        && let Some(value) = input.rows.get("key_dates")
+    {
+        let mut ignored = Details::new();
+        let sent = rows::read("key_dates", value, &mut ignored);
+        let stored_birthday = old_dates.iter().any(|d| {
+            d.kind == "birthday" && dates.iter().any(|m| m.id == Some(d.id) && !m.changed)
+        });
+        let mut seen = stored_birthday;
+        for row in &sent {
+            if row.fields.get("kind").and_then(Value::as_str) == Some("birthday") && !row.destroy {
+                if seen {
+                    details.add(
+                        rows::key("key_dates", row.index, "kind"),
+                        "a person has one birthday",
+                    );
+                }
+                seen = true;
+            }
+        }
+        if !details.iter().any(|(k, _)| k.starts_with("key_dates")) {
+            details.add("key_dates", "a person has one birthday");
+        }
+    }
+    let emails = merged(
+        input,
+        "email_addresses",
+        before.map_or_else(Vec::new, |b| {
+            b.email_addresses
+                .iter()
+                .map(|e| {
+                    (
+                        e.id,
+                        EmailValues {
+                            address: e.address.clone(),
+                            label: e.label.clone(),
+                        },
+                    )
+                })
+                .collect()
+        }),
+        &mut details,
+        email_row,
+    );
+    let phones = merged(
+        input,
+        "phone_numbers",
+        before.map_or_else(Vec::new, |b| {
+            b.phone_numbers
+                .iter()
+                .map(|p| {
+                    (
+                        p.id,
+                        PhoneValues {
+                            number: p.number.clone(),
+                            label: p.label.clone(),
+                        },
+                    )
+                })
+                .collect()
+        }),
+        &mut details,
+        phone_row,
+    );
+    let socials = merged(
+        input,
+        "social_profiles",
+        before.map_or_else(Vec::new, |b| {
+            b.social_profiles
+                .iter()
+                .map(|s| {
+                    (
+                        s.id,
+                        SocialValues {
+                            url: s.url.clone(),
+                            platform: s.platform.clone(),
+                            platform_detected: s.platform_detected,
+                            label: s.label.clone(),
+                        },
+                    )
+                })
+                .collect()
+        }),
+        &mut details,
+        social_row,
+    );
+    let mut failure = None;
+    let positions = merged(
+        input,
+        "positions",
+        before.map_or_else(Vec::new, |b| {
+            b.positions
+                .iter()
+                .map(|p| {
+                    (
+                        p.id,
+                        PositionValues {
+                            title: p.title.clone(),
+                            company_id: p.company_id,
+                        },
+                    )
+                })
+                .collect()
+        }),
+        &mut details,
+        |base, row| match position_row(cx, base, row) {
+            Ok(outcome) => outcome,
+            Err(e) => {
+                failure.get_or_insert(e);
+                Ok(base.cloned())
+            }
+        },
+    );
+    if let Some(e) = failure {
+        return Err(e);
+    }
+    details.into_validation()?;
+
+    let now = cx.now();
+    let mut person = Person {
+        id: before.map_or_else(|| cx.new_id(), |b| b.id),
+        name,
+        avatar: before.and_then(|b| b.avatar.clone()),
+        key_dates: stamp(
+            cx,
+            dates,
+            old_dates,
+            |d| d.id,
+            |d| (d.created_at, d.updated_at),
+            |id, v, created_at, updated_at| KeyDate {
+                id,
+                kind: v.kind,
+                label: v.label,
+                day: v.day,
+                month: v.month,
+                year: v.year,
+                created_at,
+                updated_at,
+            },
+        ),
+        email_addresses: stamp(
+            cx,
+            emails,
+            before.map_or(&[][..], |b| &b.email_addresses),
+            |e| e.id,
+            |e| (e.created_at, e.updated_at),
+            |id, v, created_at, updated_at| EmailAddress {
+                id,
+                address: v.address,
+                label: v.label,
+                created_at,
+                updated_at,
+            },
+        ),
+        phone_numbers: stamp(
+            cx,
+            phones,
+            before.map_or(&[][..], |b| &b.phone_numbers),
+            |p| p.id,
+            |p| (p.created_at, p.updated_at),
+            |id, v, created_at, updated_at| PhoneNumber {
+                id,
+                number: v.number,
+                label: v.label,
+                created_at,
+                updated_at,
+            },
+        ),
+        social_profiles: stamp(
+            cx,
+            socials,
+            before.map_or(&[][..], |b| &b.social_profiles),
+            |s| s.id,
+            |s| (s.created_at, s.updated_at),
+            |id, v, created_at, updated_at| SocialProfile {
+                id,
+                url: v.url,
+                platform: v.platform,
+                platform_detected: v.platform_detected,
+                label: v.label,
+                created_at,
+                updated_at,
+            },
+        ),
+        positions: stamp(
+            cx,
+            positions,
+            before.map_or(&[][..], |b| &b.positions),
+            |p| p.id,
+            |p| (p.created_at, p.updated_at),
+            |id, v, created_at, updated_at| Position {
+                id,
+                title: v.title,
+                company_id: v.company_id,
+                created_at,
+                updated_at,
+            },
+        ),
+        relationships,
+        connections: before.map_or_else(Vec::new, |b| b.connections.clone()),
+        created_at: before.map_or(now, |b| b.created_at),
+        updated_at: before.map_or(now, |b| b.updated_at),
+    };
+    if before != Some(&person) {
+        person.updated_at = now;
+    }
+    Ok(person)
+}
+
+/// Counts the companies positions name: one more for each company a
+/// position of `after` names, one less for each of `before` (a company no
+/// position names any more is deleted).
+fn count_companies(cx: &WriteCx<'_>, before: &[Position], after: &[Position]) -> Result<()> {
+    let mut delta: Vec<(Id, i64)> = Vec::new();
+    let mut add = |id: Id, by: i64| match delta.iter_mut().find(|(d, _)| *d == id) {
+        Some((_, n)) => *n += by,
+        None => delta.push((id, by)),
+    };
+    for p in after {
+        if let Some(id) = p.company_id {
+            add(id, 1);
+        }
+    }
+    for p in before {
+        if let Some(id) = p.company_id {
+            add(id, -1);
+        }
+    }
+    // Additions first, so a company moved between rows is never at zero.
+    delta.sort_by_key(|(_, by)| std::cmp::Reverse(*by));
+    for (id, by) in delta {
+        if by != 0 {
+            companies::count_use(cx, id, by)?;
+        }
+    }
+    Ok(())
+}
+
+/// `POST /people`.
+pub(crate) fn create(cx: &mut WriteCx<'_>, input: &PersonInput) -> Result<Person> {
+    let person = apply(cx, None, input)?;
+    count_companies(cx, &[], &person.positions)?;
+    index(cx, &person, true)?;
+    save(
+        cx,
+        &PersonRow {
+            person: person.clone(),
+            deleted_at: None,
+        },
+    )?;
+    Ok(person)
+}
+
+/// `GET /people/{id}`.
+pub(crate) fn get<T: Tables>(cx: &Cx<'_, T>, id: Id) -> Result<Person> {
+    load_live(cx, id)
+}
+
+/// `PATCH /people/{id}`: only what is sent changes; rows as the row rules
+/// say.
+pub(crate) fn change(cx: &mut WriteCx<'_>, id: Id, input: &PersonInput) -> Result<Person> {
+    let before = load_live(cx, id)?;
+    let person = apply(cx, Some(&before), input)?;
+    if person == before {
+        return Ok(person);
+    }
+    count_companies(cx, &before.positions, &person.positions)?;
+    index(cx, &before, false)?;
+    index(cx, &person, true)?;
+    save(
+        cx,
+        &PersonRow {
+            person: person.clone(),
+            deleted_at: None,
+        },
+    )?;
+    Ok(person)
+}
+
+/// `GET /people` parameters.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct PersonQuery {
+    /// A relationship key, or `family` for any family one.
+    pub relationship: Option<String>,
+    /// `name` (default), `created_at`, `updated_at`, `id`; direction,
+    /// updated_since, cursor, limit, count.
+    pub params: ListParams,
+}
+
+const UPDATED: Order = Order {
+    name: "updated_at",
+    index: PEOPLE_BY_UPDATED,
+    direction: Direction::Asc,
+};
+
+/// `GET /people`: live people by name (default), creation, change or id.
+/// IDs are made in creation order, so `created_at` and `id` walk the same
+/// keys.
+static LISTING: Listing = Listing {
+    name: "people",
+    orders: &[
+        Order {
+            name: "name",
+            index: PEOPLE_BY_NAME,
+            direction: Direction::Asc,
+        },
+        Order {
+            name: "created_at",
+            index: PEOPLE,
+            direction: Direction::Asc,
+        },
+        UPDATED,
+        Order {
+            name: "id",
+            index: PEOPLE,
+            direction: Direction::Asc,
+        },
+    ],
+    updated: Some(&UPDATED),
+    every: PEOPLE_BY_NAME,
+};
+
+const BY_RELATIONSHIP_UPDATED: Order = Order {
+    name: "updated_at",
+    index: PEOPLE_BY_RELATIONSHIP_UPDATED,
+    direction: Direction::Asc,
+};
+
+/// `GET /people?relationship=…`: the same orders on the indexes led by the
+/// relationship.
+static BY_RELATIONSHIP: Listing = Listing {
+    name: "people",
+    orders: &[
+        Order {
+            name: "name",
+            index: PEOPLE_BY_RELATIONSHIP_NAME,
+            direction: Direction::Asc,
+        },
+        Order {
+            name: "created_at",
+            index: PEOPLE_BY_RELATIONSHIP,
+            direction: Direction::Asc,
+        },
+        BY_RELATIONSHIP_UPDATED,
+        Order {
+            name: "id",
+            index: PEOPLE_BY_RELATIONSHIP,
+            direction: Direction::Asc,
+        },
+    ],
+    updated: Some(&BY_RELATIONSHIP_UPDATED),
+    every: PEOPLE_BY_RELATIONSHIP,
+};
+
+impl PersonQuery {
+    pub(crate) fn parse(query: &Query) -> Result<PersonQuery> {
+        let params = LISTING.params(query)?;
+        let relationship = match query.get("relationship") {
+            None => None,
+            Some(key) if key == "family" || RELATIONSHIPS.iter().any(|r| r.key == key) => {
+                Some(key.to_owned())
+            }
+            Some(_) => {
+                return Err(Error::bad_param(
+                    "relationship",
+                    "must be a relationship key of the vocabulary, or family",
+                ));
+            }
+        };
+        Ok(PersonQuery {
+            relationship,
+            params,
+        })
+    }
+}
+
+/// `GET /people`.
+pub(crate) fn list<T: Tables>(cx: &Cx<'_, T>, q: &PersonQuery) -> Result<Page<Person>> {
+    let load = |k: &[u8]| {
+        Ok(match load_row(cx, tail_id(k))? {
+            Some(PersonRow {
+                person,
+                deleted_at: None,
+            }) => Some(person),
+            _ => None,
+        })
+    };
+    match &q.relationship {
+        None => LISTING.page(&cx.tx, &cx.org.secret, &q.params, &Filter::default(), load),
+        Some(tag) => {
+            let filter = Filter::prefix(Key::new().str(tag), format!("relationship={tag}"));
+            BY_RELATIONSHIP.page(&cx.tx, &cx.org.secret, &q.params, &filter, load)
+        }
+    }
+}

@@ -1,0 +1,78 @@
+//! The people's operations (document 3, "People"), each declared once for
+//! the typed method and the route arm.
+
+use super::{Person, PersonInput, PersonQuery, change, create, get, list, parse};
+use crate::engine::Organiser;
+use crate::engine::endpoint::Endpoint;
+use crate::engine::op::{ReadOp, Route, WriteOp};
+use crate::engine::request::{Method, Request, Response};
+use crate::error::{Error, Result};
+use crate::ids::Id;
+use crate::list::Page;
+
+static LIST: ReadOp = ReadOp::SETTLED.kept();
+static GET: ReadOp = ReadOp::SETTLED;
+static CREATE: WriteOp = WriteOp::LICENSED.idempotent();
+static CHANGE: WriteOp = WriteOp::LICENSED;
+
+impl Organiser {
+    /// `GET /people`.
+    pub fn people(&self, query: &PersonQuery) -> Result<Page<Person>> {
+        self.inner.read_op(&LIST, |cx| list(cx, query))
+    }
+
+    /// `POST /people`.
+    pub fn create_person(&self, input: &PersonInput) -> Result<Person> {
+        self.inner.write_op(&CREATE, |cx| create(cx, input))
+    }
+
+    /// `GET /people/{id}`.
+    pub fn person(&self, id: Id) -> Result<Person> {
+        self.inner.read_op(&GET, |cx| get(cx, id))
+    }
+
+    /// `PATCH /people/{id}`.
+    pub fn change_person(&self, id: Id, input: &PersonInput) -> Result<Person> {
+        self.inner.write_op(&CHANGE, |cx| change(cx, id, input))
+    }
+}
+
+/// The routes of [`routes`].
+pub(crate) static ENDPOINTS: &[Endpoint] = {
+    use Method::{Get, Patch, Post, Put};
+    &[
+        Endpoint::new(Get, "/people"),
+        Endpoint::new(Post, "/people"),
+        Endpoint::new(Get, "/people/{id}"),
+        Endpoint::new(Patch, "/people/{id}"),
+        Endpoint::new(Put, "/people/{id}"),
+    ]
+};
+
+/// `/people`.
+pub(crate) fn routes<'r>(req: &'r Request, segments: &[&'r str]) -> Result<Route<'r>> {
+    use Method::{Get, Patch, Post, Put};
+    let body = req.body.as_ref();
+    Ok(match (req.method, segments) {
+        (Get, ["people"]) => {
+            let query = PersonQuery::parse(&req.query)?;
+            LIST.route(move |cx| Ok(Response::json(200, &list(cx, &query)?)))
+        }
+        (Post, ["people"]) => CREATE.route(
+            move || parse(body),
+            |cx, input| Ok(Response::data(201, &create(cx, &input)?)),
+        ),
+        (Get, ["people", id]) => {
+            let id = Id::from_path(id)?;
+            GET.route(move |cx| Ok(Response::data(200, &get(cx, id)?)))
+        }
+        (Patch | Put, ["people", id]) => {
+            let id = Id::from_path(id)?;
+            CHANGE.route(
+                move || parse(body),
+                move |cx, input| Ok(Response::data(200, &change(cx, id, &input)?)),
+            )
+        }
+        _ => return Err(Error::NotFound),
+    })
+}

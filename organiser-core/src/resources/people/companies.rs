@@ -1,0 +1,116 @@
+//! Companies (document 3, "Company"): made when a position names one by a
+//! name no company has (ignoring case), and deleted, with a `company`
+//! deletion record, when no position names it any more.
+
+use jiff::Timestamp;
+use serde::{Deserialize, Serialize};
+
+use super::tables::{COMPANIES, COMPANIES_BY_NAME};
+use crate::engine::{Cx, WriteCx};
+use crate::error::Result;
+use crate::ids::Id;
+use crate::resources::deletions;
+use crate::store::codec::{self, Record};
+use crate::store::key::{Key, tail_id};
+use crate::store::{Dir, Tables};
+use crate::text::fold_case;
+
+/// The deletion type of a company.
+pub(crate) const KIND: &str = "company";
+
+/// A company as the API shows it.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Company {
+    /// ID.
+    pub id: Id,
+    /// As first written; matching ignores case.
+    pub name: String,
+    /// When it was made.
+    #[serde(with = "crate::time::serde_timestamp")]
+    pub created_at: Timestamp,
+    /// When it last changed.
+    #[serde(with = "crate::time::serde_timestamp")]
+    pub updated_at: Timestamp,
+}
+
+/// A stored company, with how many positions name it.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+struct CompanyRecord {
+    name: String,
+    #[serde(with = "codec::instant")]
+    created_at: Timestamp,
+    #[serde(with = "codec::instant")]
+    updated_at: Timestamp,
+    uses: u64,
+}
+
+impl Record for CompanyRecord {
+    const NAME: &'static str = "company";
+    const FORMAT: u8 = 1;
+}
+
+fn name_key(name: &str, id: Id) -> Key {
+    Key::new().str(&fold_case(name)).id(id)
+}
+
+/// The company with this ID.
+pub(crate) fn get<T: Tables>(cx: &Cx<'_, T>, id: Id) -> Result<Option<Company>> {
+    let record: Option<CompanyRecord> = cx.get_record(COMPANIES, &id.to_bytes())?;
+    Ok(record.map(|r| Company {
+        id,
+        name: r.name,
+        created_at: r.created_at,
+        updated_at: r.updated_at,
+    }))
+}
+
+/// The company named `name` ignoring case.
+pub(crate) fn named<T: Tables>(cx: &Cx<'_, T>, name: &str) -> Result<Option<Id>> {
+    let prefix = Key::new().str(&fold_case(name)).into_vec();
+    let mut found = None;
+    cx.scan_prefix(COMPANIES_BY_NAME, &prefix, Dir::Asc, &mut |k, _| {
+        if k.len() == prefix.len() + 16 {
+            found = Some(tail_id(k));
+            return Ok(false);
+        }
+        Ok(true)
+    })?;
+    Ok(found)
+}
+
+/// The company named `name` ignoring case, made when there is none.
+pub(crate) fn find_or_add(cx: &WriteCx<'_>, name: &str) -> Result<Id> {
+    if let Some(id) = named(cx, name)? {
+        return Ok(id);
+    }
+    let id = cx.new_id();
+    let now = cx.now();
+    cx.put_record(
+        COMPANIES,
+        &id.to_bytes(),
+        &CompanyRecord {
+            name: name.to_owned(),
+            created_at: now,
+            updated_at: now,
+            uses: 0,
+        },
+    )?;
+    cx.index(COMPANIES_BY_NAME, name_key(name, id).as_slice())?;
+    Ok(id)
+}
+
+/// Counts one more (`by` 1) or one less (`by` -1) position naming `id`;
+/// a company no position names any more is deleted, with its deletion
+/// record.
+pub(crate) fn count_use(cx: &WriteCx<'_>, id: Id, by: i64) -> Result<()> {
+    let Some(mut record) = cx.get_record::<CompanyRecord>(COMPANIES, &id.to_bytes())? else {
+        return Ok(());
+    };
+    record.uses = record.uses.saturating_add_signed(by);
+    if record.uses == 0 {
+        cx.remove(COMPANIES, &id.to_bytes())?;
+        cx.remove(COMPANIES_BY_NAME, name_key(&record.name, id).as_slice())?;
+        return deletions::record(cx, KIND, id);
+    }
+    cx.put_record(COMPANIES, &id.to_bytes(), &record)
+}
