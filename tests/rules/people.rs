@@ -520,7 +520,15 @@ fn a_company_no_position_names_is_deleted_with_a_deletion_record() {
         json!({"positions": [{"id": bobs, "_destroy": true}]}),
     )
     .expect(200);
-    assert_eq!(deletions(&s), [("company".to_owned(), acme.clone())]);
+    let mut recorded = deletions(&s);
+    recorded.sort();
+    assert_eq!(
+        recorded,
+        [
+            ("company".to_owned(), acme.clone()),
+            ("position".to_owned(), bobs)
+        ]
+    );
     check(
         &s,
         change(&id(&bob), json!({"positions": [{"company_id": acme}]})),
@@ -613,4 +621,129 @@ fn an_unknown_person_is_404() {
     ] {
         check(&s, call, Expect::error(404, "not_found", None));
     }
+}
+
+/// Document 3, "Person delete and restore": gone at once with a deletion
+/// record for the person and each row, the tasks homed in the person
+/// taken along and out of every listing and count; back within 20 seconds;
+/// permanent after.
+#[test]
+fn delete_restore_and_the_permanent_step() {
+    use crate::common::fixtures::{get_task, new_task, titles};
+    let s = Core::start();
+    let ada = new_person(
+        &s,
+        json!({"name": "Ada",
+            "key_dates": [{"kind": "birthday", "day": 10, "month": 12}],
+            "email_addresses": [{"address": "ada@example.org"}],
+            "phone_numbers": [{"number": "1"}],
+            "social_profiles": [{"url": "github.com/ada"}],
+            "positions": [{"title": "Analyst", "company_name": "Acme"}]}),
+    );
+    let person = id(&ada);
+    let acme = ada["positions"][0]["company_id"]
+        .as_str()
+        .unwrap()
+        .to_owned();
+    let task = new_task(&s, json!({"title": "Call Ada", "person_id": person}));
+    assert_eq!(task["person_id"], person);
+    let home = format!("/tasks?person_id={person}");
+    assert_eq!(titles(&s, &home), ["Call Ada"]);
+    let before_counts = s.get("/task_counts").data().clone();
+
+    s.advance(1);
+    s.delete(&format!("/people/{person}")).expect(204);
+    check(
+        &s,
+        Call::get(format!("/people/{person}")),
+        Expect::error(404, "not_found", None),
+    );
+    check(
+        &s,
+        Call::delete(format!("/people/{person}")),
+        Expect::error(404, "not_found", None),
+    );
+    check(
+        &s,
+        change(&person, json!({"name": "x"})),
+        Expect::error(404, "not_found", None),
+    );
+    assert!(all(&s, "/people").is_empty());
+    assert!(all(&s, "/people?relationship=family").is_empty());
+    s.get(&format!("/tasks/{}", id(&task)))
+        .expect_error(404, "not_found", None);
+    assert!(titles(&s, "/tasks").is_empty());
+    // A deleted person is no home for a task.
+    check(
+        &s,
+        Call::post(
+            "/tasks",
+            json!({"task": {"title": "x", "person_id": person}}),
+        ),
+        Expect::invalid("person_id"),
+    );
+    let mut recorded = deletions(&s);
+    recorded.sort();
+    let mut expected: Vec<(String, String)> = vec![
+        ("person".into(), person.clone()),
+        ("task".into(), id(&task)),
+        ("key_date".into(), id(&ada["key_dates"][0])),
+        ("email_address".into(), id(&ada["email_addresses"][0])),
+        ("phone_number".into(), id(&ada["phone_numbers"][0])),
+        ("social_profile".into(), id(&ada["social_profiles"][0])),
+        ("position".into(), id(&ada["positions"][0])),
+    ];
+    expected.sort();
+    assert_eq!(recorded, expected);
+
+    // Within 20 seconds: everything returns, the deletion records go.
+    s.advance(19);
+    let back = send_restore(&s, &person).expect(200).data().clone();
+    assert_eq!(back["positions"], ada["positions"]);
+    assert_eq!(back["key_dates"], ada["key_dates"]);
+    assert_ne!(back["updated_at"], ada["updated_at"]);
+    assert!(deletions(&s).is_empty(), "{:?}", deletions(&s));
+    assert_eq!(get_task(&s, &id(&task))["person_id"], person);
+    assert_eq!(titles(&s, &home), ["Call Ada"]);
+    assert_eq!(s.get("/task_counts").data(), &before_counts);
+    // Restoring a live person returns it as it is.
+    assert_eq!(send_restore(&s, &person).expect(200).data(), &back);
+
+    // Deleted again and 20 seconds pass: permanent. The company only Ada
+    // named goes too.
+    s.delete(&format!("/people/{person}")).expect(204);
+    s.advance(21);
+    send_restore(&s, &person).expect_error(404, "not_found", None);
+    let types: Vec<String> = deletions(&s).into_iter().map(|(t, _)| t).collect();
+    assert!(types.contains(&"company".to_owned()), "{types:?}");
+    assert!(deletions(&s).contains(&("company".to_owned(), acme)));
+    check(
+        &s,
+        Call::post(
+            "/tasks",
+            json!({"task": {"title": "x", "person_id": person}}),
+        ),
+        Expect::invalid("person_id"),
+    );
+}
+
+fn send_restore(s: &Core, person: &str) -> Reply {
+    crate::common::send(s.req("POST", &format!("/people/{person}/restoration")))
+}
+
+#[test]
+fn a_row_removed_by_a_patch_leaves_a_deletion_record() {
+    let s = Core::start();
+    let ada = new_person(
+        &s,
+        json!({"name": "Ada", "key_dates": [{"kind": "anniversary", "day": 1, "month": 2}]}),
+    );
+    let date = id(&ada["key_dates"][0]);
+    patch_person(
+        &s,
+        &id(&ada),
+        json!({"key_dates": [{"id": date, "_destroy": true}]}),
+    )
+    .expect(200);
+    assert_eq!(deletions(&s), [("key_date".to_owned(), date)]);
 }

@@ -91,7 +91,9 @@ pub(crate) fn unrecord(cx: &WriteCx<'_>, kind: &str, id: Id) -> Result<()> {
     Ok(())
 }
 
-static LIST: ReadOp = ReadOp::PLAIN;
+/// Settled: a delete that becomes permanent may write deletion records
+/// (a company no position names any more once its person is gone).
+static LIST: ReadOp = ReadOp::SETTLED;
 
 impl Organiser {
     /// `GET /deletions`.

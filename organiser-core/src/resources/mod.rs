@@ -135,10 +135,10 @@ pub(crate) static TABLES: &[&[Tbl]] = &[
 ];
 
 /// Every kind of record.
-pub(crate) static KINDS: &[&RecordKind] = &[&task_lists::KIND, &tasks::KIND];
+pub(crate) static KINDS: &[&RecordKind] = &[&task_lists::KIND, &tasks::KIND, &people::KIND];
 
 /// Every cascade of a delete.
-pub(crate) static CASCADES: &[&Cascade] = &[&tasks::LIST_CASCADE];
+pub(crate) static CASCADES: &[&Cascade] = &[&tasks::LIST_CASCADE, &tasks::PERSON_CASCADE];
 
 /// The store's migration steps: `MIGRATIONS[n]` brings a store of schema
 /// `n` to `n + 1` (`schema::VERSION` is their number).

@@ -124,6 +124,12 @@ pub(crate) const ROUTES: &[Route] = &[
     create("/people", CREATE, "people"),
     route(&[Get], "/people/{id}", READ_ONE),
     route(&[Patch, Put], "/people/{id}", CHANGE),
+    route(&[Delete], "/people/{id}", DELETE),
+    route(
+        &[Post],
+        "/people/{id}/restoration",
+        &[400, 401, 403, 404, 409, 415, 429],
+    ),
 ];
 
 /// The routes that answer without credentials; `/openapi.json` answers
@@ -136,7 +142,6 @@ pub(super) const UNSERVED: &[&str] = &[
     "/projects",
     "/projects/{id}",
     "/projects/{id}/activity",
-    "/people/{id}/restoration",
     "/person_links",
     "/notes/{id}/restoration",
     "/search",

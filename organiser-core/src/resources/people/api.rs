@@ -1,6 +1,7 @@
 //! The people's operations (document 3, "People"), each declared once for
 //! the typed method and the route arm.
 
+use super::lifecycle::{delete, restore};
 use super::{Person, PersonInput, PersonQuery, change, create, get, list, parse};
 use crate::engine::Organiser;
 use crate::engine::endpoint::Endpoint;
@@ -14,6 +15,8 @@ static LIST: ReadOp = ReadOp::SETTLED.kept();
 static GET: ReadOp = ReadOp::SETTLED;
 static CREATE: WriteOp = WriteOp::LICENSED.idempotent();
 static CHANGE: WriteOp = WriteOp::LICENSED;
+static DELETE: WriteOp = WriteOp::LICENSED;
+static RESTORE: WriteOp = WriteOp::LICENSED.idempotent();
 
 impl Organiser {
     /// `GET /people`.
@@ -35,23 +38,35 @@ impl Organiser {
     pub fn change_person(&self, id: Id, input: &PersonInput) -> Result<Person> {
         self.inner.write_op(&CHANGE, |cx| change(cx, id, input))
     }
+
+    /// `DELETE /people/{id}`: restorable for 20 seconds.
+    pub fn delete_person(&self, id: Id) -> Result<()> {
+        self.inner.write_op(&DELETE, |cx| delete(cx, id))
+    }
+
+    /// `POST /people/{id}/restoration`.
+    pub fn restore_person(&self, id: Id) -> Result<Person> {
+        self.inner.write_op(&RESTORE, |cx| restore(cx, id))
+    }
 }
 
 /// The routes of [`routes`].
 pub(crate) static ENDPOINTS: &[Endpoint] = {
-    use Method::{Get, Patch, Post, Put};
+    use Method::{Delete, Get, Patch, Post, Put};
     &[
         Endpoint::new(Get, "/people"),
         Endpoint::new(Post, "/people"),
         Endpoint::new(Get, "/people/{id}"),
         Endpoint::new(Patch, "/people/{id}"),
         Endpoint::new(Put, "/people/{id}"),
+        Endpoint::new(Delete, "/people/{id}"),
+        Endpoint::new(Post, "/people/{id}/restoration"),
     ]
 };
 
 /// `/people`.
 pub(crate) fn routes<'r>(req: &'r Request, segments: &[&'r str]) -> Result<Route<'r>> {
-    use Method::{Get, Patch, Post, Put};
+    use Method::{Delete, Get, Patch, Post, Put};
     let body = req.body.as_ref();
     Ok(match (req.method, segments) {
         (Get, ["people"]) => {
@@ -72,6 +87,17 @@ pub(crate) fn routes<'r>(req: &'r Request, segments: &[&'r str]) -> Result<Route
                 move || parse(body),
                 move |cx, input| Ok(Response::data(200, &change(cx, id, &input)?)),
             )
+        }
+        (Delete, ["people", id]) => {
+            let id = Id::from_path(id)?;
+            DELETE.run(move |cx| {
+                delete(cx, id)?;
+                Ok(Response::no_content())
+            })
+        }
+        (Post, ["people", id, "restoration"]) => {
+            let id = Id::from_path(id)?;
+            RESTORE.run(move |cx| Ok(Response::data(200, &restore(cx, id)?)))
         }
         _ => return Err(Error::NotFound),
     })

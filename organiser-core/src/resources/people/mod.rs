@@ -10,6 +10,7 @@
 mod api;
 pub(crate) mod companies;
 pub(crate) mod key_dates;
+mod lifecycle;
 mod record;
 pub(crate) mod rows;
 pub(crate) mod social;
@@ -22,6 +23,7 @@ use jiff::Timestamp;
 use serde::{Deserialize, Serialize};
 use serde_json::{Map, Value};
 
+use crate::engine::kinds::RecordKind;
 use crate::engine::{Cx, WriteCx};
 use crate::error::{Details, Error, Result};
 use crate::ids::Id;
@@ -38,6 +40,21 @@ use tables::{
     PEOPLE, PEOPLE_BY_NAME, PEOPLE_BY_RELATIONSHIP, PEOPLE_BY_RELATIONSHIP_NAME,
     PEOPLE_BY_RELATIONSHIP_UPDATED, PEOPLE_BY_UPDATED,
 };
+
+/// People: restorable for 20 seconds, and homes of tasks.
+pub(crate) static KIND: RecordKind = RecordKind {
+    purge: Some(lifecycle::purge),
+    is_live: Some(is_live),
+    ..RecordKind::new("person", 3)
+};
+
+/// Whether `id` names a live person.
+fn is_live(cx: &WriteCx<'_>, id: Id) -> Result<bool> {
+    Ok(matches!(
+        load_row(cx, id)?,
+        Some(PersonRow { deleted: None, .. })
+    ))
+}
 
 /// The longest name, label, email address, phone number and link.
 mod limit {
@@ -275,11 +292,18 @@ pub(crate) fn parse(body: Option<&Value>) -> Result<PersonInput> {
     Ok(input)
 }
 
-/// A person and whether it is deleted.
+/// A person and, while it can be restored, its delete.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub(crate) struct PersonRow {
     pub(crate) person: Person,
-    pub(crate) deleted_at: Option<Timestamp>,
+    pub(crate) deleted: Option<Deleted>,
+}
+
+/// When a person was deleted, and what the delete took with it.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub(crate) struct Deleted {
+    pub(crate) at: Timestamp,
+    pub(crate) taken: crate::engine::kinds::Taken,
 }
 
 fn load_row<T: Tables>(cx: &Cx<'_, T>, id: Id) -> Result<Option<PersonRow>> {
@@ -291,7 +315,7 @@ fn load_live<T: Tables>(cx: &Cx<'_, T>, id: Id) -> Result<Person> {
     match load_row(cx, id)? {
         Some(PersonRow {
             person,
-            deleted_at: None,
+            deleted: None,
         }) => Ok(person),
         _ => Err(Error::NotFound),
     }
@@ -978,7 +1002,7 @@ pub(crate) fn create(cx: &mut WriteCx<'_>, input: &PersonInput) -> Result<Person
         cx,
         &PersonRow {
             person: person.clone(),
-            deleted_at: None,
+            deleted: None,
         },
     )?;
     Ok(person)
@@ -998,13 +1022,14 @@ pub(crate) fn change(cx: &mut WriteCx<'_>, id: Id, input: &PersonInput) -> Resul
         return Ok(person);
     }
     count_companies(cx, &before.positions, &person.positions)?;
+    lifecycle::record_removed_rows(cx, &before, &person)?;
     index(cx, &before, false)?;
     index(cx, &person, true)?;
     save(
         cx,
         &PersonRow {
             person: person.clone(),
-            deleted_at: None,
+            deleted: None,
         },
     )?;
     Ok(person)
@@ -1113,7 +1138,7 @@ pub(crate) fn list<T: Tables>(cx: &Cx<'_, T>, q: &PersonQuery) -> Result<Page<Pe
         Ok(match load_row(cx, tail_id(k))? {
             Some(PersonRow {
                 person,
-                deleted_at: None,
+                deleted: None,
             }) => Some(person),
             _ => None,
         })

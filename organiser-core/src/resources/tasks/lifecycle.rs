@@ -37,6 +37,14 @@ pub(crate) static LIST_CASCADE: Cascade = Cascade {
     restore: restore_with_home,
 };
 
+/// A person's delete takes the live tasks homed in the person with it.
+pub(crate) static PERSON_CASCADE: Cascade = Cascade {
+    from: "person",
+    to: "task",
+    delete: |cx, person| delete_with_home(cx, Home::Person(person), person),
+    restore: restore_with_home,
+};
+
 fn take_out(cx: &WriteCx<'_>, mut row: TaskRow, with: Option<Id>) -> Result<()> {
     index::apply(cx, row.task.id, Some(&Attrs::of(&row.task)), None)?;
     deletions::record(cx, KIND.name, row.task.id)?;

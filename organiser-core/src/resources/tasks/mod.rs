@@ -25,7 +25,7 @@ pub use query::{TaskOrder, TaskQuery, View};
 
 pub(crate) use api::{ENDPOINTS, routes};
 pub(crate) use index::counter::count_stored_completions;
-pub(crate) use lifecycle::{KIND, LIST_CASCADE};
+pub(crate) use lifecycle::{KIND, LIST_CASCADE, PERSON_CASCADE};
 pub(crate) use record::store_records_compactly;
 
 use counts::counts;
