@@ -12,6 +12,7 @@ mod account;
 mod deletions;
 mod licence;
 mod people;
+mod person_links;
 mod read_only;
 mod system;
 mod task_counts;

@@ -19,6 +19,7 @@ mod licence;
 mod notices;
 mod openapi;
 mod people;
+mod person_links;
 mod system;
 mod task_lists;
 mod tasks;
@@ -38,6 +39,7 @@ pub use people::{
     Avatar, Company, Connection, EmailAddress, KeyDate, Person, PersonInput, PersonQuery,
     PhoneNumber, Position, SocialProfile,
 };
+pub use person_links::{PersonLink, PersonLinkInput, PersonLinkQuery};
 pub use system::{
     Manifest, ManifestRelease, SignedManifest, System, SystemChange, UpdateInfo, UpdateStatus,
 };
@@ -84,6 +86,7 @@ static RESOURCES: &[(&[Endpoint], Routes)] = &[
     (task_lists::ENDPOINTS, task_lists::routes),
     (tasks::ENDPOINTS, tasks::routes),
     (people::ENDPOINTS, people::routes),
+    (person_links::ENDPOINTS, person_links::routes),
 ];
 
 /// The route of `req`: the route arms of the resource that declares its
@@ -132,13 +135,23 @@ pub(crate) static TABLES: &[&[Tbl]] = &[
     task_lists::tables::TABLES,
     tasks::tables::TABLES,
     people::tables::TABLES,
+    person_links::tables::TABLES,
 ];
 
 /// Every kind of record.
-pub(crate) static KINDS: &[&RecordKind] = &[&task_lists::KIND, &tasks::KIND, &people::KIND];
+pub(crate) static KINDS: &[&RecordKind] = &[
+    &task_lists::KIND,
+    &tasks::KIND,
+    &people::KIND,
+    &person_links::KIND,
+];
 
 /// Every cascade of a delete.
-pub(crate) static CASCADES: &[&Cascade] = &[&tasks::LIST_CASCADE, &tasks::PERSON_CASCADE];
+pub(crate) static CASCADES: &[&Cascade] = &[
+    &tasks::LIST_CASCADE,
+    &tasks::PERSON_CASCADE,
+    &person_links::PERSON_CASCADE,
+];
 
 /// The store's migration steps: `MIGRATIONS[n]` brings a store of schema
 /// `n` to `n + 1` (`schema::VERSION` is their number).
@@ -153,7 +166,7 @@ pub(crate) static MIGRATIONS: &[Step] = &[
         task_lists::store_records_compactly(tx)
     },
     // 4: people and companies.
-    |tx| schema::create_tables(tx, &[people::tables::TABLES]),
+    |tx| schema::create_tables(tx, &[people::tables::TABLES, person_links::tables::TABLES]),
 ];
 
 /// What the engine is wired to.

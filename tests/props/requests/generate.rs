@@ -248,6 +248,9 @@ pub(super) const FIELDS: &[&str] = &[
     "company_name",
     "company_id",
     "_destroy",
+    "related_person_id",
+    "new_person_name",
+    "note",
     "",
 ];
 
@@ -255,6 +258,7 @@ pub(super) const WRAPPERS: &[&str] = &[
     "task",
     "task_list",
     "person",
+    "person_link",
     "me",
     "appearance",
     "system",

@@ -710,7 +710,23 @@ fn every_route_of_the_table_is_served() {
     let person = store
         .call(&Call::new(Post, "/people").body(json!({"person": {"name": "P"}})))
         .expect(201);
+    let other = store
+        .call(&Call::new(Post, "/people").body(json!({"person": {"name": "Q"}})))
+        .expect(201);
+    let link = store
+        .call(
+            &Call::new(Post, "/person_links").body(json!({"person_link": {
+                "person_id": person.data()["id"],
+                "related_person_id": other.data()["id"],
+                "kind": "friend",
+            }})),
+        )
+        .expect(201);
     let ids = [
+        (
+            "/person_links/",
+            link.data()["id"].as_str().unwrap_or_default().to_owned(),
+        ),
         (
             "/people/",
             person.data()["id"].as_str().unwrap_or_default().to_owned(),

@@ -120,6 +120,13 @@ pub(crate) const ROUTES: &[Route] = &[
         &[400, 401, 403, 404, 409, 415, 429],
     ),
     route(&[Get], "/task_counts", LIST),
+    // Links before people: deletes run in this order, and a person's
+    // delete takes its links.
+    list("/person_links", LIST),
+    create("/person_links", CREATE, "person_links"),
+    route(&[Get], "/person_links/{id}", READ_ONE),
+    route(&[Patch, Put], "/person_links/{id}", CHANGE),
+    route(&[Delete], "/person_links/{id}", DELETE),
     list("/people", LIST),
     create("/people", CREATE, "people"),
     route(&[Get], "/people/{id}", READ_ONE),
@@ -142,7 +149,7 @@ pub(super) const UNSERVED: &[&str] = &[
     "/projects",
     "/projects/{id}",
     "/projects/{id}/activity",
-    "/person_links",
+    "/companies",
     "/notes/{id}/restoration",
     "/search",
     "/categories",

@@ -50,10 +50,7 @@ pub(crate) static KIND: RecordKind = RecordKind {
 
 /// Whether `id` names a live person.
 fn is_live(cx: &WriteCx<'_>, id: Id) -> Result<bool> {
-    Ok(matches!(
-        load_row(cx, id)?,
-        Some(PersonRow { deleted: None, .. })
-    ))
+    exists(cx, id)
 }
 
 /// The longest name, label, email address, phone number and link.
@@ -1024,6 +1021,77 @@ pub(crate) fn change(cx: &mut WriteCx<'_>, id: Id, input: &PersonInput) -> Resul
     count_companies(cx, &before.positions, &person.positions)?;
     lifecycle::record_removed_rows(cx, &before, &person)?;
     index(cx, &before, false)?;
+    index(cx, &person, true)?;
+    save(
+        cx,
+        &PersonRow {
+            person: person.clone(),
+            deleted: None,
+        },
+    )?;
+    Ok(person)
+}
+
+/// Whether `id` names a live person (for the resources that name people).
+pub(crate) fn exists<T: Tables>(cx: &Cx<'_, T>, id: Id) -> Result<bool> {
+    Ok(matches!(
+        load_row(cx, id)?,
+        Some(PersonRow { deleted: None, .. })
+    ))
+}
+
+/// Changes the connections of live person `id` (person links), giving it
+/// a new `updated_at`; a person that is not live is left alone.
+pub(crate) fn touch_connections(
+    cx: &WriteCx<'_>,
+    id: Id,
+    change: impl FnOnce(&mut Vec<Connection>),
+) -> Result<()> {
+    let Some(PersonRow {
+        person: before,
+        deleted: None,
+    }) = load_row(cx, id)?
+    else {
+        return Ok(());
+    };
+    let mut person = before.clone();
+    change(&mut person.connections);
+    person.connections.sort_by_key(|c| c.id);
+    person.updated_at = cx.now();
+    index(cx, &before, false)?;
+    index(cx, &person, true)?;
+    save(
+        cx,
+        &PersonRow {
+            person,
+            deleted: None,
+        },
+    )
+}
+
+/// A person's name as stored (squished), its mistakes under `field`.
+pub(crate) fn checked_name(details: &mut Details, name: &str, field: &str) -> String {
+    squished_required(details, field, name, limit::NAME)
+}
+
+/// Makes a person with a name alone (checked by [`checked_name`]): the
+/// `new_person_name` of a person link.
+pub(crate) fn create_named(cx: &WriteCx<'_>, name: String) -> Result<Person> {
+    let now = cx.now();
+    let person = Person {
+        id: cx.new_id(),
+        name,
+        avatar: None,
+        key_dates: Vec::new(),
+        email_addresses: Vec::new(),
+        phone_numbers: Vec::new(),
+        social_profiles: Vec::new(),
+        positions: Vec::new(),
+        relationships: Vec::new(),
+        connections: Vec::new(),
+        created_at: now,
+        updated_at: now,
+    };
     index(cx, &person, true)?;
     save(
         cx,
