@@ -21,6 +21,7 @@ mod openapi;
 mod system;
 mod task_lists;
 mod tasks;
+mod uploads;
 mod vocabulary;
 
 pub(crate) use account::owner;
@@ -41,6 +42,7 @@ pub use tasks::{
     Home, PageCounts, Task, TaskCounts, TaskCountsQuery, TaskInput, TaskListCount, TaskOrder,
     TaskQuery, TaskStatus, View,
 };
+pub use uploads::{Upload, check_raw_header, raw_body_rule};
 pub use vocabulary::{
     CalendarSourceChoice, Choice, ContactLabels, FrequencyChoice, IconChoice, LabelChoices,
     PersonLinkChoice, ProjectStatusChoice, RelationshipChoice, TextLimits, Tone, UploadRule,
@@ -78,6 +80,7 @@ static RESOURCES: &[(&[Endpoint], Routes)] = &[
     (deletions::ENDPOINTS, deletions::routes),
     (task_lists::ENDPOINTS, task_lists::routes),
     (tasks::ENDPOINTS, tasks::routes),
+    (uploads::ENDPOINTS, uploads::routes),
 ];
 
 /// The route of `req`: the route arms of the resource that declares its
@@ -125,10 +128,11 @@ pub(crate) static TABLES: &[&[Tbl]] = &[
     account::tables::TABLES,
     task_lists::tables::TABLES,
     tasks::tables::TABLES,
+    uploads::tables::TABLES,
 ];
 
 /// Every kind of record.
-pub(crate) static KINDS: &[&RecordKind] = &[&task_lists::KIND, &tasks::KIND];
+pub(crate) static KINDS: &[&RecordKind] = &[&task_lists::KIND, &tasks::KIND, &uploads::KIND];
 
 /// Every cascade of a delete.
 pub(crate) static CASCADES: &[&Cascade] = &[&tasks::LIST_CASCADE];
@@ -145,6 +149,8 @@ pub(crate) static MIGRATIONS: &[Step] = &[
         tasks::store_records_compactly(tx)?;
         task_lists::store_records_compactly(tx)
     },
+    // 4: uploads.
+    |tx| schema::create_tables(tx, &[uploads::tables::TABLES]),
 ];
 
 /// What the engine is wired to.

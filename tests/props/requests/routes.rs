@@ -120,6 +120,11 @@ pub(crate) const ROUTES: &[Route] = &[
         &[400, 401, 403, 404, 409, 415, 429],
     ),
     route(&[Get], "/task_counts", LIST),
+    route(
+        &[Post],
+        "/uploads",
+        &[400, 401, 403, 411, 413, 415, 422, 429],
+    ),
 ];
 
 /// The routes that answer without credentials; `/openapi.json` answers
