@@ -99,10 +99,18 @@ impl Inner {
             ));
         }
         idempotency::check_key(key)?;
+        // A raw body (an upload) is named by its query, type and digest.
+        let raw = request.raw.as_ref().map(|raw| {
+            serde_json::json!({
+                "query": request.query.pairs().collect::<Vec<_>>(),
+                "content_type": raw.content_type,
+                "sha256": crate::secrets::to_hex(&crate::secrets::sha256(&raw.bytes)),
+            })
+        });
         let fingerprint = idempotency::fingerprint(
             request.method.as_str(),
             &request.path,
-            request.body.as_ref(),
+            raw.as_ref().or(request.body.as_ref()),
         );
         let claim = match idempotency::begin(self, key, fingerprint)? {
             Begin::Replay { status, body } => {

@@ -247,6 +247,7 @@ impl Organiser {
                 ext: Default::default(),
                 wiring: &crate::resources::WIRING,
                 generation: Default::default(),
+                files: Arc::new(crate::files::Files::new(data_dir.as_deref())),
                 data_dir,
             }),
         };

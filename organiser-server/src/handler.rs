@@ -6,7 +6,7 @@ use axum::extract::State;
 use axum::http::{HeaderMap, HeaderValue, Method as HttpMethod, StatusCode, Uri, header};
 use axum::response::{IntoResponse, Response};
 use organiser_core::limits::MAX_JSON_BODY_BYTES;
-use organiser_core::{APP, Auth, Error, Method, Query, Request};
+use organiser_core::{APP, Auth, Error, Method, Query, RawBody, Request};
 use subtle::ConstantTimeEq;
 
 use crate::AppState;
@@ -111,8 +111,20 @@ async fn translate(
         return Err(Error::NotFound);
     };
     let auth = authenticate(state, headers, method).await?;
-    let body = read_body(headers, body).await?;
-    let query = Query::parse(uri.query().unwrap_or_default())?;
+    let query_text = uri.query().unwrap_or_default();
+    // Uploads take the file's bytes; every other route takes JSON.
+    let (body, raw, query) =
+        match organiser_core::raw_body_rule(core_method, api_path, &Query::default(), &auth) {
+            None => {
+                let body = read_body(headers, body).await?;
+                (body, None, Query::parse(query_text)?)
+            }
+            Some(_) => {
+                let query = Query::parse(query_text)?;
+                let raw = read_raw(core_method, api_path, &query, &auth, headers, body).await?;
+                (None, Some(raw), query)
+            }
+        };
     let idempotency_key = match headers.get("idempotency-key") {
         None => None,
         Some(v) => Some(
@@ -126,6 +138,7 @@ async fn translate(
         path: api_path.to_owned(),
         query,
         body,
+        raw,
         auth,
         idempotency_key,
         plain_http: origin.plain_http(),
@@ -237,6 +250,41 @@ pub(crate) async fn read_body(
     serde_json::from_slice(&bytes)
         .map(Some)
         .map_err(|e| Error::InvalidJson(invalid_json_message(&e)))
+}
+
+/// The raw body of a route that takes bytes (an upload), checked as the
+/// core says before a byte is read: 411 without `Content-Length`, 413 past
+/// the kind's size, 415 for a `Content-Type` the kind does not take.
+async fn read_raw(
+    method: Method,
+    path: &str,
+    query: &Query,
+    auth: &Auth,
+    headers: &HeaderMap,
+    body: Body,
+) -> Result<RawBody, Error> {
+    let rule = organiser_core::raw_body_rule(method, path, query, auth)
+        .ok_or_else(|| Error::Internal("a raw route is no longer raw".into()))??;
+    let declared = headers
+        .get(header::CONTENT_LENGTH)
+        .and_then(|v| v.to_str().ok())
+        .and_then(|v| v.trim().parse::<u64>().ok())
+        .ok_or(Error::LengthRequired)?;
+    let content_type = headers
+        .get(header::CONTENT_TYPE)
+        .and_then(|v| v.to_str().ok())
+        .unwrap_or_default()
+        .to_owned();
+    organiser_core::check_raw_header(rule, &content_type, declared)?;
+    let bytes = axum::body::to_bytes(body, rule.max_bytes as usize)
+        .await
+        .map_err(|_| Error::PayloadTooLarge {
+            limit: rule.max_bytes,
+        })?;
+    Ok(RawBody {
+        content_type,
+        bytes: bytes.into(),
+    })
 }
 
 /// What is wrong with a body that does not parse, in plain words and with

@@ -66,6 +66,8 @@ pub struct Call {
     pub body: Option<Value>,
     pub who: Who,
     pub idempotency_key: Option<String>,
+    /// A raw body (an upload): its `Content-Type` and bytes.
+    pub raw: Option<(String, Vec<u8>)>,
 }
 
 impl Call {
@@ -78,6 +80,7 @@ impl Call {
             body: None,
             who: Who::Token,
             idempotency_key: None,
+            raw: None,
         }
     }
 
@@ -110,6 +113,13 @@ impl Call {
     pub fn body(mut self, body: Option<Value>) -> Call {
         self.body = body;
         self
+    }
+
+    /// `POST /uploads?{query}` with these bytes and `Content-Type`.
+    pub fn upload(query: &str, content_type: &str, bytes: Vec<u8>) -> Call {
+        let mut call = Call::new("POST", format!("/uploads?{query}"));
+        call.raw = Some((content_type.to_owned(), bytes));
+        call
     }
 
     /// Sent by the owner at the machine (the local administrator token).
@@ -298,6 +308,9 @@ impl Core {
         };
         let mut request = Request::new(call.method, path, auth).with_query(query);
         request.body = body;
+        if let Some((content_type, bytes)) = &call.raw {
+            request = request.with_raw(content_type.clone(), bytes.clone());
+        }
         request.idempotency_key = idempotency_key;
         request.plain_http = true;
         Ok(request)

@@ -18,3 +18,4 @@ mod proxies;
 mod routes;
 mod sessions;
 mod system;
+mod uploads;

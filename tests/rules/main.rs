@@ -18,3 +18,4 @@ mod system;
 mod task_counts;
 mod task_lists;
 mod tasks;
+mod uploads;

@@ -57,6 +57,8 @@ pub(crate) struct Inner {
     /// Counts commits, twice each (odd while one becomes visible).
     pub(crate) generation: AtomicU64,
     pub(crate) data_dir: Option<PathBuf>,
+    /// The files beside the store (under `files/`, or in memory).
+    pub(crate) files: Arc<crate::files::Files>,
 }
 
 impl Organiser {
@@ -87,6 +89,13 @@ impl Organiser {
     pub fn raw_export(&self) -> Result<RawExport> {
         let tx = self.inner.store.begin_read()?;
         crate::store::dump(&tx, self.inner.wiring.tables)
+    }
+
+    /// The name of every file kept beside the store (below `files/` in the
+    /// data directory, or in memory for an in-memory store), sorted: for
+    /// consistency checks ("a failed request leaves no file") and support.
+    pub fn stored_files(&self) -> std::io::Result<Vec<String>> {
+        self.inner.files.list()
     }
 
     /// The options the store was opened with.

@@ -64,7 +64,7 @@ pub(crate) struct WriteOp {
 
 /// Prepares a write before its transaction opens (parses the body); the
 /// work then runs in the transaction.
-type Prepare<'r> = Box<dyn FnOnce() -> Result<WriteFn<'r>> + 'r>;
+type Prepare<'r> = Box<dyn FnOnce(&Inner) -> Result<WriteFn<'r>> + 'r>;
 type WriteFn<'r> = Box<dyn FnOnce(&mut WriteCx<'_>) -> Result<Response> + 'r>;
 type ReadFn<'r> = Box<dyn FnOnce(&ReadCx<'_>) -> Result<Response> + 'r>;
 type PlainFn<'r> = Box<dyn FnOnce(&Inner) -> Result<Response> + 'r>;
@@ -101,8 +101,19 @@ impl WriteOp {
         prepare: impl FnOnce() -> Result<I> + 'r,
         run: impl FnOnce(&mut WriteCx<'_>, I) -> Result<Response> + 'r,
     ) -> Route<'r> {
-        let prepare = move || -> Result<WriteFn<'r>> {
-            let input = prepare()?;
+        self.route_with(move |_| prepare(), run)
+    }
+
+    /// As [`WriteOp::route`], for a `prepare` that needs the store's
+    /// handle (not a transaction): slow work such as decoding an upload
+    /// and writing its file, done before the transaction opens.
+    pub(crate) fn route_with<'r, I: 'r>(
+        &'static self,
+        prepare: impl FnOnce(&Inner) -> Result<I> + 'r,
+        run: impl FnOnce(&mut WriteCx<'_>, I) -> Result<Response> + 'r,
+    ) -> Route<'r> {
+        let prepare = move |inner: &Inner| -> Result<WriteFn<'r>> {
+            let input = prepare(inner)?;
             Ok(Box::new(move |cx: &mut WriteCx<'_>| run(cx, input)))
         };
         Route {
@@ -212,7 +223,7 @@ impl Route<'_> {
             RouteKind::Read(op, f) => inner.read_op(op, |cx| keep(inner, op, request, cx, f)),
             RouteKind::Plain(_, f) => f(inner),
             RouteKind::Write(_, prepare) => {
-                let f = prepare()?;
+                let f = prepare(inner)?;
                 inner.write(|cx| {
                     let response = f(cx)?;
                     after(cx, &response)?;

@@ -61,6 +61,9 @@ pub struct Request {
     pub query: Query,
     /// The parsed JSON body, when one was sent.
     pub body: Option<Value>,
+    /// The raw body of a route that takes bytes rather than JSON (uploads;
+    /// see [`crate::raw_body_rule`]), when one was sent.
+    pub raw: Option<RawBody>,
     /// Who is asking.
     pub auth: Auth,
     /// The `Idempotency-Key` header.
@@ -79,6 +82,7 @@ impl Request {
             path: path.into(),
             query: Query::default(),
             body: None,
+            raw: None,
             auth,
             idempotency_key: None,
             plain_http: true,
@@ -110,6 +114,52 @@ impl Request {
     pub fn with_body(mut self, body: Value) -> Request {
         self.body = Some(body);
         self
+    }
+
+    /// With this raw body (an upload's bytes and its `Content-Type`).
+    pub fn with_raw(mut self, content_type: impl Into<String>, bytes: Vec<u8>) -> Request {
+        self.raw = Some(RawBody {
+            content_type: content_type.into(),
+            bytes,
+        });
+        self
+    }
+}
+
+/// The body of a route that takes bytes (an upload): the bytes as sent and
+/// the `Content-Type` header's media type.
+#[derive(Clone, PartialEq, Eq)]
+pub struct RawBody {
+    /// The `Content-Type` header, as sent (parameters included).
+    pub content_type: String,
+    /// The bytes.
+    pub bytes: Vec<u8>,
+}
+
+impl RawBody {
+    /// The media type without parameters, in lower case.
+    pub fn media_type(&self) -> String {
+        media_type(&self.content_type)
+    }
+}
+
+/// `image/png; q=1` as `image/png`: the essence of a `Content-Type`, in
+/// lower case.
+pub fn media_type(content_type: &str) -> String {
+    content_type
+        .split(';')
+        .next()
+        .unwrap_or_default()
+        .trim()
+        .to_ascii_lowercase()
+}
+
+impl std::fmt::Debug for RawBody {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("RawBody")
+            .field("content_type", &self.content_type)
+            .field("bytes", &self.bytes.len())
+            .finish()
     }
 }
 

@@ -23,6 +23,7 @@ mod person_links;
 mod system;
 mod task_lists;
 mod tasks;
+mod uploads;
 mod vocabulary;
 
 pub(crate) use account::owner;
@@ -48,6 +49,7 @@ pub use tasks::{
     Home, PageCounts, Task, TaskCounts, TaskCountsQuery, TaskInput, TaskListCount, TaskOrder,
     TaskQuery, TaskStatus, View,
 };
+pub use uploads::{Upload, check_raw_header, raw_body_rule};
 pub use vocabulary::{
     CalendarSourceChoice, Choice, ContactLabels, FrequencyChoice, IconChoice, LabelChoices,
     PersonLinkChoice, ProjectStatusChoice, RelationshipChoice, TextLimits, Tone, UploadRule,
@@ -87,6 +89,7 @@ static RESOURCES: &[(&[Endpoint], Routes)] = &[
     (tasks::ENDPOINTS, tasks::routes),
     (people::ENDPOINTS, people::routes),
     (person_links::ENDPOINTS, person_links::routes),
+    (uploads::ENDPOINTS, uploads::routes),
 ];
 
 /// The route of `req`: the route arms of the resource that declares its
@@ -136,6 +139,7 @@ pub(crate) static TABLES: &[&[Tbl]] = &[
     tasks::tables::TABLES,
     people::tables::TABLES,
     person_links::tables::TABLES,
+    uploads::tables::TABLES,
 ];
 
 /// Every kind of record.
@@ -144,6 +148,7 @@ pub(crate) static KINDS: &[&RecordKind] = &[
     &tasks::KIND,
     &people::KIND,
     &person_links::KIND,
+    &uploads::KIND,
 ];
 
 /// Every cascade of a delete.
@@ -165,8 +170,10 @@ pub(crate) static MIGRATIONS: &[Step] = &[
         tasks::store_records_compactly(tx)?;
         task_lists::store_records_compactly(tx)
     },
-    // 4: people and companies.
+    // 4: people, companies and person links.
     |tx| schema::create_tables(tx, &[people::tables::TABLES, person_links::tables::TABLES]),
+    // 5: uploads.
+    |tx| schema::create_tables(tx, &[uploads::tables::TABLES]),
 ];
 
 /// What the engine is wired to.

@@ -137,6 +137,11 @@ pub(crate) const ROUTES: &[Route] = &[
         "/people/{id}/restoration",
         &[400, 401, 403, 404, 409, 415, 429],
     ),
+    route(
+        &[Post],
+        "/uploads",
+        &[400, 401, 403, 411, 413, 415, 422, 429],
+    ),
 ];
 
 /// The routes that answer without credentials; `/openapi.json` answers

@@ -1,0 +1,142 @@
+//! Uploads over HTTP, on a store in a real data directory: the raw body's
+//! transport (411 without `Content-Length`, 413 before the body is read,
+//! 415 on the header) and the files written under `files/uploads/`.
+
+use std::io::{Cursor, Read, Write};
+use std::net::TcpStream;
+use std::sync::Arc;
+use std::time::{Duration, Instant};
+
+use organiser::{ManualClock, Options, Organiser};
+
+use crate::common::{Setup, TestServer};
+
+fn on_disk() -> (TestServer, tempfile::TempDir) {
+    let dir = tempfile::tempdir().unwrap();
+    let setup = Setup::default();
+    let clock = ManualClock::at(setup.now);
+    let org = Organiser::open_with(
+        dir.path(),
+        Options {
+            clock: Arc::new(clock.clone()),
+            ..setup.options
+        },
+    )
+    .unwrap();
+    (TestServer::serve(org, clock, 0), dir)
+}
+
+fn jpeg() -> Vec<u8> {
+    let image = image::RgbImage::from_fn(64, 48, |x, y| image::Rgb([x as u8 * 3, y as u8 * 5, 90]));
+    let mut out = Cursor::new(Vec::new());
+    image.write_to(&mut out, image::ImageFormat::Jpeg).unwrap();
+    out.into_inner()
+}
+
+/// Sends `head` (and nothing more) and reads the answer's status line,
+/// within five seconds.
+fn raw_status(s: &TestServer, head: &str) -> (String, Duration) {
+    let mut stream = TcpStream::connect(s.addr()).unwrap();
+    stream
+        .set_read_timeout(Some(Duration::from_secs(5)))
+        .unwrap();
+    let started = Instant::now();
+    stream.write_all(head.as_bytes()).unwrap();
+    let mut answer = Vec::new();
+    let mut buf = [0u8; 4096];
+    while !answer.windows(4).any(|w| w == b"\r\n\r\n") {
+        match stream.read(&mut buf) {
+            Ok(0) | Err(_) => break,
+            Ok(n) => answer.extend_from_slice(&buf[..n]),
+        }
+    }
+    let text = String::from_utf8_lossy(&answer);
+    (
+        text.lines().next().unwrap_or_default().to_owned(),
+        started.elapsed(),
+    )
+}
+
+#[test]
+fn an_upload_is_written_under_files_uploads() {
+    let (s, dir) = on_disk();
+    let bytes = jpeg();
+    let reply = s
+        .req("POST", "/uploads?kind=avatar&filename=me.jpg")
+        .header("content-type", "image/jpeg")
+        .body(bytes.clone())
+        .send()
+        .unwrap();
+    assert_eq!(reply.status(), 201);
+    let body: serde_json::Value = reply.json().unwrap();
+    assert_eq!(body["data"]["content_type"], "image/jpeg");
+    assert_eq!(body["data"]["byte_size"], bytes.len());
+    let files = s.org.stored_files().unwrap();
+    assert_eq!(files.len(), 3, "{files:?}");
+    let file = dir.path().join("files").join(&files[0]);
+    assert_eq!(std::fs::read(&file).unwrap(), bytes);
+    #[cfg(unix)]
+    {
+        use std::os::unix::fs::PermissionsExt;
+        let mode = |p: &std::path::Path| std::fs::metadata(p).unwrap().permissions().mode() & 0o777;
+        assert_eq!(mode(&file), 0o600);
+        assert_eq!(mode(&dir.path().join("files/uploads")), 0o700);
+    }
+    // A corrupt one leaves nothing behind.
+    let reply = s
+        .req("POST", "/uploads?kind=avatar&filename=bad.jpg")
+        .header("content-type", "image/jpeg")
+        .body(bytes[..bytes.len() / 2].to_vec())
+        .send()
+        .unwrap();
+    assert_eq!(reply.status(), 422);
+    assert_eq!(s.org.stored_files().unwrap(), files);
+}
+
+#[test]
+fn transport_is_checked_before_the_body_is_read() {
+    let (s, _dir) = on_disk();
+    let auth = format!("Authorization: Bearer {}\r\n", s.token);
+    let target = "POST /api/v1/uploads?kind=avatar&filename=a.jpg HTTP/1.1\r\nHost: x\r\n";
+    // No Content-Length (a chunked body): 411.
+    let (status, _) = raw_status(
+        &s,
+        &format!("{target}{auth}Content-Type: image/jpeg\r\nTransfer-Encoding: chunked\r\n\r\n"),
+    );
+    assert!(status.contains(" 411 "), "{status}");
+    // Over the kind's limit, with no byte of the body sent: 413 at once.
+    let (status, took) = raw_status(
+        &s,
+        &format!("{target}{auth}Content-Type: image/jpeg\r\nContent-Length: 10485761\r\n\r\n"),
+    );
+    assert!(status.contains(" 413 "), "{status}");
+    assert!(took < Duration::from_secs(2), "{took:?}");
+    // A header type the kind does not take: 415, before the body.
+    let (status, _) = raw_status(
+        &s,
+        &format!("{target}{auth}Content-Type: text/plain\r\nContent-Length: 5000\r\n\r\n"),
+    );
+    assert!(status.contains(" 415 "), "{status}");
+    // A bad kind: 400 on the parameter; no credentials: 401.
+    let (status, _) = raw_status(
+        &s,
+        &format!(
+            "POST /api/v1/uploads?kind=photo&filename=a.jpg HTTP/1.1\r\nHost: x\r\n{auth}Content-Type: image/jpeg\r\nContent-Length: 10\r\n\r\n"
+        ),
+    );
+    assert!(status.contains(" 400 "), "{status}");
+    let (status, _) = raw_status(
+        &s,
+        &format!("{target}Content-Type: image/jpeg\r\nContent-Length: 10\r\n\r\n"),
+    );
+    assert!(status.contains(" 401 "), "{status}");
+    // Through the client too, so the answers are held to the document.
+    let reply = s
+        .req("POST", "/uploads?kind=avatar&filename=a.jpg")
+        .header("content-type", "application/json")
+        .body(jpeg())
+        .send()
+        .unwrap();
+    assert_eq!(reply.status(), 415);
+    assert!(s.org.stored_files().unwrap().is_empty());
+}
