@@ -305,7 +305,10 @@ fn the_listing_and_delete() {
         ids(&format!("/person_links?person_id={b}")),
         [ab.clone(), bc.clone()]
     );
-    assert_eq!(ids(&format!("/person_links?person_id={c}")), vec![bc.clone()]);
+    assert_eq!(
+        ids(&format!("/person_links?person_id={c}")),
+        vec![bc.clone()]
+    );
     assert_eq!(
         ids("/person_links?order=updated_at&direction=desc"),
         [bc.clone(), ab.clone()]
