@@ -747,3 +747,134 @@ fn a_row_removed_by_a_patch_leaves_a_deletion_record() {
     .expect(200);
     assert_eq!(deletions(&s), [("key_date".to_owned(), date)]);
 }
+
+#[test]
+fn companies_are_listed_by_name_and_found_by_prefix() {
+    let s = Core::start();
+    for company in ["Initech", "acme", "Acme Rockets", "Globex"] {
+        new_person(
+            &s,
+            json!({"name": format!("Worker at {company}"), "positions": [{"company_name": company}]}),
+        );
+    }
+    let names = |path: &str| -> Vec<String> {
+        all(&s, path)
+            .iter()
+            .map(|c| c["name"].as_str().unwrap().to_owned())
+            .collect()
+    };
+    assert_eq!(
+        names("/companies"),
+        ["acme", "Acme Rockets", "Globex", "Initech"]
+    );
+    assert_eq!(names("/companies?q=ACME"), ["acme", "Acme Rockets"]);
+    assert_eq!(names("/companies?q=acme%20r"), ["Acme Rockets"]);
+    assert_eq!(names("/companies?q=zzz"), Vec::<String>::new());
+    assert_eq!(names("/companies?order=name&direction=desc")[0], "Initech");
+    let acme = &all(&s, "/companies?q=acme")[0];
+    assert_eq!(
+        s.get(&format!("/companies/{}", id(acme)))
+            .expect(200)
+            .data(),
+        acme
+    );
+    check(
+        &s,
+        Call::get(format!("/companies/{UNKNOWN}")),
+        Expect::error(404, "not_found", None),
+    );
+    for query in [
+        "q=a&order=id",
+        "order=size",
+        "q=a&updated_since=2026-01-01T00:00:00Z",
+    ] {
+        check(
+            &s,
+            Call::get(format!("/companies?{query}")),
+            Expect::error(400, "invalid_parameter", None),
+        );
+    }
+}
+
+/// `GET /upcoming_key_dates`: from today through `days` days, soonest
+/// first, with `years` when the year is known; 29 February on 1 March in
+/// a year without one. Today is 2026-03-10 (UTC).
+#[test]
+fn upcoming_key_dates_fall_in_the_window() {
+    let s = Core::start();
+    let ada = new_person(
+        &s,
+        json!({"name": "Ada", "relationships": ["friend"], "key_dates": [
+            {"kind": "birthday", "day": 10, "month": 3, "year": 1990},
+            {"kind": "anniversary", "day": 9, "month": 3},
+            {"kind": "first_met", "day": 9, "month": 4, "year": 2020},
+        ]}),
+    );
+    new_person(
+        &s,
+        json!({"name": "Leap", "key_dates": [{"kind": "birthday", "day": 29, "month": 2, "year": 2000}]}),
+    );
+    new_person(
+        &s,
+        json!({"name": "Year end", "key_dates": [{"kind": "other", "label": "Hogmanay", "day": 31, "month": 12}]}),
+    );
+    let said = |query: &str| -> Vec<(String, String, Option<i64>)> {
+        let page = s.get(&format!("/upcoming_key_dates{query}")).expect(200);
+        page.data()
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|i| {
+                (
+                    i["date"].as_str().unwrap().to_owned(),
+                    i["person"]["name"].as_str().unwrap().to_owned(),
+                    i["years"].as_i64(),
+                )
+            })
+            .collect()
+    };
+    // The default 30 days: today's birthday (36 years), not yesterday's
+    // anniversary, not 9 April (30 days on is 9 April: included).
+    assert_eq!(
+        said(""),
+        [
+            ("2026-03-10".to_owned(), "Ada".to_owned(), Some(36)),
+            ("2026-04-09".to_owned(), "Ada".to_owned(), Some(6)),
+        ]
+    );
+    assert_eq!(
+        said("?days=0"),
+        [("2026-03-10".to_owned(), "Ada".to_owned(), Some(36))]
+    );
+    // A year ahead: the leap birthday falls on 1 March 2027, the
+    // anniversary with no year has no `years`.
+    let year = said("?days=366");
+    assert_eq!(year.len(), 5, "{year:?}");
+    assert!(
+        year.contains(&("2027-03-01".to_owned(), "Leap".to_owned(), Some(27))),
+        "{year:?}"
+    );
+    assert!(
+        year.contains(&("2027-03-09".to_owned(), "Ada".to_owned(), None)),
+        "{year:?}"
+    );
+    assert!(
+        year.contains(&("2026-12-31".to_owned(), "Year end".to_owned(), None)),
+        "{year:?}"
+    );
+    let page = s.get("/upcoming_key_dates?days=366&limit=2").expect(200);
+    assert_eq!(page.data().as_array().unwrap().len(), 2);
+    assert_eq!(page.body["meta"]["has_more"], true);
+    assert_eq!(page.data()[0]["person"]["relationships"], json!(["friend"]));
+    assert_eq!(page.data()[0]["key_date"]["kind"], "birthday");
+    for query in ["days=367", "days=-1", "days=soon", "limit=0"] {
+        check(
+            &s,
+            Call::get(format!("/upcoming_key_dates?{query}")),
+            Expect::error(400, "invalid_parameter", None),
+        );
+    }
+    // A deleted person's dates are not upcoming.
+    s.delete(&format!("/people/{}", id(&ada))).expect(204);
+    assert!(said("").is_empty());
+}

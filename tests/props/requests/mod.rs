@@ -708,7 +708,10 @@ fn every_route_of_the_table_is_served() {
         .call(&Call::new(Post, "/api_tokens").body(json!({"api_token": {"name": "t"}})))
         .expect(201);
     let person = store
-        .call(&Call::new(Post, "/people").body(json!({"person": {"name": "P"}})))
+        .call(
+            &Call::new(Post, "/people").body(json!({"person": {"name": "P",
+            "positions": [{"company_name": "C"}]}})),
+        )
         .expect(201);
     let other = store
         .call(&Call::new(Post, "/people").body(json!({"person": {"name": "Q"}})))
@@ -723,6 +726,13 @@ fn every_route_of_the_table_is_served() {
         )
         .expect(201);
     let ids = [
+        (
+            "/companies/",
+            person.data()["positions"][0]["company_id"]
+                .as_str()
+                .unwrap_or_default()
+                .to_owned(),
+        ),
         (
             "/person_links/",
             link.data()["id"].as_str().unwrap_or_default().to_owned(),

@@ -137,6 +137,9 @@ pub(crate) const ROUTES: &[Route] = &[
         "/people/{id}/restoration",
         &[400, 401, 403, 404, 409, 415, 429],
     ),
+    list("/companies", LIST),
+    route(&[Get], "/companies/{id}", READ_ONE),
+    route(&[Get], "/upcoming_key_dates", LIST),
     route(
         &[Post],
         "/uploads",
@@ -154,7 +157,6 @@ pub(super) const UNSERVED: &[&str] = &[
     "/projects",
     "/projects/{id}",
     "/projects/{id}/activity",
-    "/companies",
     "/notes/{id}/restoration",
     "/search",
     "/categories",

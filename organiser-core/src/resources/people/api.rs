@@ -1,7 +1,9 @@
 //! The people's operations (document 3, "People"), each declared once for
 //! the typed method and the route arm.
 
+use super::companies::{self, Company, CompanyQuery};
 use super::lifecycle::{delete, restore};
+use super::upcoming::{self, UpcomingKeyDates, UpcomingQuery};
 use super::{Person, PersonInput, PersonQuery, change, create, get, list, parse};
 use crate::engine::Organiser;
 use crate::engine::endpoint::Endpoint;
@@ -39,6 +41,22 @@ impl Organiser {
         self.inner.write_op(&CHANGE, |cx| change(cx, id, input))
     }
 
+    /// `GET /companies`.
+    pub fn companies(&self, query: &CompanyQuery) -> Result<Page<Company>> {
+        self.inner.read_op(&LIST, |cx| companies::list(cx, query))
+    }
+
+    /// `GET /companies/{id}`.
+    pub fn company(&self, id: Id) -> Result<Company> {
+        self.inner
+            .read_op(&GET, |cx| companies::get(cx, id)?.ok_or(Error::NotFound))
+    }
+
+    /// `GET /upcoming_key_dates`.
+    pub fn upcoming_key_dates(&self, query: UpcomingQuery) -> Result<UpcomingKeyDates> {
+        self.inner.read_op(&GET, |cx| upcoming::upcoming(cx, query))
+    }
+
     /// `DELETE /people/{id}`: restorable for 20 seconds.
     pub fn delete_person(&self, id: Id) -> Result<()> {
         self.inner.write_op(&DELETE, |cx| delete(cx, id))
@@ -61,6 +79,9 @@ pub(crate) static ENDPOINTS: &[Endpoint] = {
         Endpoint::new(Put, "/people/{id}"),
         Endpoint::new(Delete, "/people/{id}"),
         Endpoint::new(Post, "/people/{id}/restoration"),
+        Endpoint::new(Get, "/companies"),
+        Endpoint::new(Get, "/companies/{id}"),
+        Endpoint::new(Get, "/upcoming_key_dates"),
     ]
 };
 
@@ -98,6 +119,21 @@ pub(crate) fn routes<'r>(req: &'r Request, segments: &[&'r str]) -> Result<Route
         (Post, ["people", id, "restoration"]) => {
             let id = Id::from_path(id)?;
             RESTORE.run(move |cx| Ok(Response::data(200, &restore(cx, id)?)))
+        }
+        (Get, ["upcoming_key_dates"]) => {
+            let query = UpcomingQuery::parse(&req.query)?;
+            GET.route(move |cx| Ok(Response::json(200, &upcoming::upcoming(cx, query)?)))
+        }
+        (Get, ["companies"]) => {
+            let query = CompanyQuery::parse(&req.query)?;
+            LIST.route(move |cx| Ok(Response::json(200, &companies::list(cx, &query)?)))
+        }
+        (Get, ["companies", id]) => {
+            let id = Id::from_path(id)?;
+            GET.route(move |cx| {
+                let company = companies::get(cx, id)?.ok_or(Error::NotFound)?;
+                Ok(Response::data(200, &company))
+            })
         }
         _ => return Err(Error::NotFound),
     })

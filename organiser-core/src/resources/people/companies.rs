@@ -5,10 +5,11 @@
 use jiff::Timestamp;
 use serde::{Deserialize, Serialize};
 
-use super::tables::{COMPANIES, COMPANIES_BY_NAME};
+use super::tables::{COMPANIES, COMPANIES_BY_NAME, COMPANIES_BY_UPDATED};
 use crate::engine::{Cx, WriteCx};
-use crate::error::Result;
+use crate::error::{Error, Result};
 use crate::ids::Id;
+use crate::list::{Direction, Filter, ListParams, Listing, Order, Page, Query};
 use crate::resources::deletions;
 use crate::store::codec::{self, Record};
 use crate::store::key::{Key, tail_id};
@@ -51,6 +52,10 @@ impl Record for CompanyRecord {
 
 fn name_key(name: &str, id: Id) -> Key {
     Key::new().str(&fold_case(name)).id(id)
+}
+
+fn updated_key(at: Timestamp, id: Id) -> Key {
+    Key::new().timestamp(at).id(id)
 }
 
 /// The company with this ID.
@@ -96,6 +101,7 @@ pub(crate) fn find_or_add(cx: &WriteCx<'_>, name: &str) -> Result<Id> {
         },
     )?;
     cx.index(COMPANIES_BY_NAME, name_key(name, id).as_slice())?;
+    cx.index(COMPANIES_BY_UPDATED, updated_key(now, id).as_slice())?;
     Ok(id)
 }
 
@@ -110,7 +116,86 @@ pub(crate) fn count_use(cx: &WriteCx<'_>, id: Id, by: i64) -> Result<()> {
     if record.uses == 0 {
         cx.remove(COMPANIES, &id.to_bytes())?;
         cx.remove(COMPANIES_BY_NAME, name_key(&record.name, id).as_slice())?;
+        cx.remove(
+            COMPANIES_BY_UPDATED,
+            updated_key(record.updated_at, id).as_slice(),
+        )?;
         return deletions::record(cx, KIND, id);
     }
     cx.put_record(COMPANIES, &id.to_bytes(), &record)
+}
+
+/// `GET /companies` parameters.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct CompanyQuery {
+    /// Companies whose name begins with this, ignoring case.
+    pub q: Option<String>,
+    /// `name` (default), `id`, `updated_at`; direction, updated_since,
+    /// cursor, limit, count.
+    pub params: ListParams,
+}
+
+const UPDATED: Order = Order {
+    name: "updated_at",
+    index: COMPANIES_BY_UPDATED,
+    direction: Direction::Asc,
+};
+
+/// `GET /companies`: by name (ignoring case), id or change.
+static LISTING: Listing = Listing {
+    name: "companies",
+    orders: &[
+        Order {
+            name: "name",
+            index: COMPANIES_BY_NAME,
+            direction: Direction::Asc,
+        },
+        Order {
+            name: "id",
+            index: COMPANIES,
+            direction: Direction::Asc,
+        },
+        UPDATED,
+    ],
+    updated: Some(&UPDATED),
+    every: COMPANIES_BY_NAME,
+};
+
+impl CompanyQuery {
+    pub(crate) fn parse(query: &Query) -> Result<CompanyQuery> {
+        let params = LISTING.params(query)?;
+        let q = query.get("q").map(str::trim).filter(|q| !q.is_empty());
+        if q.is_some() && params.order.as_deref().is_some_and(|o| o != "name") {
+            return Err(Error::bad_param(
+                "order",
+                "with q, companies are listed by name",
+            ));
+        }
+        if q.is_some() && params.updated_since.is_some() {
+            return Err(Error::bad_param(
+                "updated_since",
+                "is not accepted with q (companies are listed by name)",
+            ));
+        }
+        Ok(CompanyQuery {
+            q: q.map(str::to_owned),
+            params,
+        })
+    }
+}
+
+/// `GET /companies`.
+pub(crate) fn list<T: Tables>(cx: &Cx<'_, T>, query: &CompanyQuery) -> Result<Page<Company>> {
+    let filter = match &query.q {
+        None => Filter::default(),
+        Some(q) => {
+            // The folded name's bytes without the string's end: a prefix.
+            let mut key = Key::new().str(&fold_case(q)).into_vec();
+            key.truncate(key.len().saturating_sub(2));
+            Filter::prefix(Key::new().bytes(&key), format!("q={q}"))
+        }
+    };
+    LISTING.page(&cx.tx, &cx.org.secret, &query.params, &filter, |k| {
+        get(cx, tail_id(k))
+    })
 }

@@ -211,7 +211,6 @@ fn number(
 
 /// The first day on or after `from` that a date of `day`/`month` falls on:
 /// 29 February falls on 1 March in a year without one.
-#[cfg_attr(not(test), allow(dead_code))] // GET /upcoming_key_dates comes next.
 pub(crate) fn next_occurrence(day: i8, month: i8, from: Date) -> Date {
     let on = |year: i16| {
         Date::new(year, month, day).unwrap_or_else(|_| {
@@ -229,7 +228,6 @@ pub(crate) fn next_occurrence(day: i8, month: i8, from: Date) -> Date {
 
 /// How many years a date of `year` has on `occurrence` (an anniversary's
 /// count, an age on a birthday).
-#[cfg_attr(not(test), allow(dead_code))] // GET /upcoming_key_dates comes next.
 pub(crate) fn years_on(year: Option<i16>, occurrence: Date) -> Option<i16> {
     year.map(|y| occurrence.year() - y)
 }

@@ -15,9 +15,11 @@ mod record;
 pub(crate) mod rows;
 pub(crate) mod social;
 pub(crate) mod tables;
+mod upcoming;
 
 pub(crate) use api::{ENDPOINTS, routes};
-pub use companies::Company;
+pub use companies::{Company, CompanyQuery};
+pub use upcoming::{PersonBrief, UpcomingKeyDate, UpcomingKeyDates, UpcomingMeta, UpcomingQuery};
 
 use jiff::Timestamp;
 use serde::{Deserialize, Serialize};
@@ -343,6 +345,9 @@ fn index(cx: &WriteCx<'_>, person: &Person, add: bool) -> Result<()> {
             Key::new().timestamp(person.updated_at).id(person.id),
         ),
     ];
+    for date in &person.key_dates {
+        entries.push((tables::KEY_DATES_BY_DAY, upcoming::day_key(date, person.id)));
+    }
     for tag in relationship_tags(person) {
         entries.push((PEOPLE_BY_RELATIONSHIP, Key::new().str(&tag).id(person.id)));
         entries.push((

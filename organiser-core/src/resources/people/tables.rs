@@ -17,8 +17,13 @@ pub(crate) const PEOPLE_BY_RELATIONSHIP_NAME: Tbl = table("people_by_relationshi
 pub(crate) const PEOPLE_BY_RELATIONSHIP_UPDATED: Tbl = table("people_by_relationship_updated");
 /// Companies by id.
 pub(crate) const COMPANIES: Tbl = table("companies");
-/// Companies: (folded name, id), to find one ignoring case.
+/// Companies: (folded name, id), to find one ignoring case and list by name.
 pub(crate) const COMPANIES_BY_NAME: Tbl = table("companies_by_name");
+/// Companies: (updated_at, id).
+pub(crate) const COMPANIES_BY_UPDATED: Tbl = table("companies_by_updated");
+/// Live people's key dates: (month, day, person, key date), for the
+/// upcoming ones.
+pub(crate) const KEY_DATES_BY_DAY: Tbl = table("key_dates_by_day");
 
 /// Every table of this resource.
 pub(crate) const TABLES: &[Tbl] = &[
@@ -30,4 +35,6 @@ pub(crate) const TABLES: &[Tbl] = &[
     PEOPLE_BY_RELATIONSHIP_UPDATED,
     COMPANIES,
     COMPANIES_BY_NAME,
+    COMPANIES_BY_UPDATED,
+    KEY_DATES_BY_DAY,
 ];
