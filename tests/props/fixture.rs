@@ -141,8 +141,13 @@ impl Store {
         let response = self.org.handle(request);
         crate::openapi::check(&crate::openapi::Seen {
             method: request.method.as_str(),
-            // The core takes a path with or without its leading slash.
-            path: &format!("/api/v1/{}", request.path.trim_start_matches('/')),
+            // The core takes a path with or without its leading slash; its
+            // path has no query, so a `?` in it is a character of a segment
+            // (escaped here, as a client would send it).
+            path: &format!(
+                "/api/v1/{}",
+                request.path.trim_start_matches('/').replace('?', "%3F")
+            ),
             status: response.status,
             content_type: response.body.as_ref().map(|_| "application/json"),
             body: response.body.as_deref().unwrap_or_default(),

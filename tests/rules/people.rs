@@ -878,3 +878,28 @@ fn upcoming_key_dates_fall_in_the_window() {
     s.delete(&format!("/people/{}", id(&ada))).expect(204);
     assert!(said("").is_empty());
 }
+
+/// `GET /people/{id}/meetings`: the events of the calendar feeds that name
+/// the person; with no feed in the store (the calendar comes later), none.
+#[test]
+fn meetings_take_a_limit_and_need_a_live_person() {
+    let s = Core::start();
+    let ada = new_person(&s, json!({"name": "Ada"}));
+    let page = s
+        .get(&format!("/people/{}/meetings?limit=5", id(&ada)))
+        .expect(200);
+    assert_eq!(
+        page.body,
+        json!({"data": [], "meta": {"limit": 5, "has_more": false}})
+    );
+    check(
+        &s,
+        Call::get(format!("/people/{}/meetings?limit=soon", id(&ada))),
+        Expect::bad_param(Some("limit")),
+    );
+    check(
+        &s,
+        Call::get(format!("/people/{UNKNOWN}/meetings")),
+        Expect::error(404, "not_found", None),
+    );
+}

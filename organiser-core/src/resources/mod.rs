@@ -37,9 +37,9 @@ pub use licence::{
 pub use notices::{LicenceText, NoticeGroup, NoticePackage, Notices, notices};
 pub use openapi::OPENAPI;
 pub use people::{
-    Avatar, Company, CompanyQuery, Connection, EmailAddress, KeyDate, Person, PersonBrief,
-    PersonInput, PersonQuery, PhoneNumber, Position, SocialProfile, UpcomingKeyDate,
-    UpcomingKeyDates, UpcomingMeta, UpcomingQuery,
+    Avatar, Company, CompanyQuery, Connection, EmailAddress, KeyDate, Meetings, MeetingsQuery,
+    Person, PersonBrief, PersonInput, PersonQuery, PhoneNumber, Position, SocialProfile,
+    UpcomingKeyDate, UpcomingKeyDates, UpcomingMeta, UpcomingQuery,
 };
 pub use person_links::{PersonLink, PersonLinkInput, PersonLinkQuery};
 pub use system::{

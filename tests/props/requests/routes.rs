@@ -137,6 +137,7 @@ pub(crate) const ROUTES: &[Route] = &[
         "/people/{id}/restoration",
         &[400, 401, 403, 404, 409, 415, 429],
     ),
+    route(&[Get], "/people/{id}/meetings", &[400, 401, 404, 429]),
     list("/companies", LIST),
     route(&[Get], "/companies/{id}", READ_ONE),
     route(&[Get], "/upcoming_key_dates", LIST),

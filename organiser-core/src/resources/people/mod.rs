@@ -19,7 +19,10 @@ mod upcoming;
 
 pub(crate) use api::{ENDPOINTS, routes};
 pub use companies::{Company, CompanyQuery};
-pub use upcoming::{PersonBrief, UpcomingKeyDate, UpcomingKeyDates, UpcomingMeta, UpcomingQuery};
+pub use upcoming::{
+    Meetings, MeetingsQuery, PersonBrief, UpcomingKeyDate, UpcomingKeyDates, UpcomingMeta,
+    UpcomingQuery,
+};
 
 use jiff::Timestamp;
 use serde::{Deserialize, Serialize};

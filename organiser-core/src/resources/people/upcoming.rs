@@ -226,3 +226,41 @@ pub(crate) fn upcoming<T: Tables>(cx: &Cx<'_, T>, q: UpcomingQuery) -> Result<Up
         },
     })
 }
+
+/// `GET /people/{id}/meetings` parameters: `limit`, a whole number from 1
+/// (default 10, at most 100).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct MeetingsQuery {
+    /// The most events.
+    pub limit: u64,
+}
+
+impl MeetingsQuery {
+    pub(crate) fn parse(query: &Query) -> Result<MeetingsQuery> {
+        let limit = query.whole("limit", 1)?.unwrap_or(10).min(MOST_LIMIT);
+        Ok(MeetingsQuery { limit })
+    }
+}
+
+/// `{data: [CalendarEvent], meta: {limit, has_more}}`.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Meetings {
+    /// The person's upcoming event occurrences, soonest first.
+    pub data: Vec<serde_json::Value>,
+    /// The limit and whether more fall in the 60 days.
+    pub meta: UpcomingMeta,
+}
+
+/// `GET /people/{id}/meetings`: the person's upcoming event occurrences
+/// from the calendar feeds. Calendar feeds come with the calendar (issue
+/// 12): until a store has one, no event names anyone.
+pub(crate) fn meetings<T: Tables>(cx: &Cx<'_, T>, id: Id, q: MeetingsQuery) -> Result<Meetings> {
+    load_live(cx, id)?;
+    Ok(Meetings {
+        data: Vec::new(),
+        meta: UpcomingMeta {
+            limit: q.limit,
+            has_more: false,
+        },
+    })
+}
