@@ -6,9 +6,10 @@
 //! into the record, `{data, meta}` into a [`Page`].
 
 use organiser_core::{
-    ApiToken, Auth, Home, Id, Licence, ListParams, Me, Method, NewToken, OwnerChange, Page, Query,
-    Request, System, Task, TaskCounts, TaskCountsQuery, TaskInput, TaskList, TaskListInput,
-    TaskListQuery, TaskQuery, time::format_timestamp,
+    ApiToken, Auth, Company, Home, Id, Licence, ListParams, Me, Method, NewToken, OwnerChange,
+    Page, Person, PersonLink, PersonLinkQuery, PersonQuery, Query, Request, System, Task,
+    TaskCounts, TaskCountsQuery, TaskInput, TaskList, TaskListInput, TaskListQuery, TaskQuery,
+    UpcomingKeyDates, UpcomingQuery, time::format_timestamp,
 };
 use serde::de::DeserializeOwned;
 use serde::{Deserialize, Serialize};
@@ -242,6 +243,106 @@ impl Client {
     /// `POST /task_lists/{id}/restoration`.
     pub(crate) fn restore_task_list(&self, id: Id) -> Result<Reply<TaskList>, CliError> {
         self.data(request(Post, format!("/task_lists/{id}/restoration")))
+    }
+
+    /// `GET /people`.
+    pub(crate) fn people(&self, query: &PersonQuery) -> Result<Reply<Page<Person>>, CliError> {
+        let mut pairs = Vec::new();
+        if let Some(relationship) = &query.relationship {
+            pairs.push(("relationship", relationship.clone()));
+        }
+        list_params(&query.params, query.params.order.as_deref(), &mut pairs);
+        let query = Query::from_pairs(pairs);
+        read(self.send(request(Get, "/people").with_query(query))?)
+    }
+
+    /// `GET /people/{id}`.
+    pub(crate) fn person(&self, id: Id) -> Result<Reply<Person>, CliError> {
+        self.data(request(Get, format!("/people/{id}")))
+    }
+
+    /// `POST /people` with the person's fields (PersonFields: `name`,
+    /// `relationships`, the row arrays), as the API reads them.
+    pub(crate) fn create_person(
+        &self,
+        fields: &Map<String, Value>,
+    ) -> Result<Reply<Person>, CliError> {
+        self.data(request(Post, "/people").with_body(wrapped("person", fields)?))
+    }
+
+    /// `PATCH /people/{id}`: only the fields sent change; rows as the
+    /// API's row rules say.
+    pub(crate) fn change_person(
+        &self,
+        id: Id,
+        fields: &Map<String, Value>,
+    ) -> Result<Reply<Person>, CliError> {
+        let body = wrapped("person", fields)?;
+        self.data(request(Patch, format!("/people/{id}")).with_body(body))
+    }
+
+    /// `DELETE /people/{id}`.
+    pub(crate) fn delete_person(&self, id: Id) -> Result<(), CliError> {
+        self.send(request(Delete, format!("/people/{id}")))
+            .map(drop)
+    }
+
+    /// `POST /people/{id}/restoration`.
+    pub(crate) fn restore_person(&self, id: Id) -> Result<Reply<Person>, CliError> {
+        self.data(request(Post, format!("/people/{id}/restoration")))
+    }
+
+    /// `GET /companies/{id}`.
+    pub(crate) fn company(&self, id: Id) -> Result<Reply<Company>, CliError> {
+        self.data(request(Get, format!("/companies/{id}")))
+    }
+
+    /// `GET /upcoming_key_dates`.
+    pub(crate) fn upcoming_key_dates(
+        &self,
+        query: UpcomingQuery,
+    ) -> Result<Reply<UpcomingKeyDates>, CliError> {
+        let pairs = vec![
+            ("days", query.days.to_string()),
+            ("limit", query.limit.to_string()),
+        ];
+        let query = Query::from_pairs(pairs);
+        read(self.send(request(Get, "/upcoming_key_dates").with_query(query))?)
+    }
+
+    /// `GET /person_links`.
+    pub(crate) fn person_links(
+        &self,
+        query: &PersonLinkQuery,
+    ) -> Result<Reply<Page<PersonLink>>, CliError> {
+        let mut pairs = Vec::new();
+        if let Some(person) = query.person_id {
+            pairs.push(("person_id", person.to_string()));
+        }
+        list_params(&query.params, query.params.order.as_deref(), &mut pairs);
+        let query = Query::from_pairs(pairs);
+        read(self.send(request(Get, "/person_links").with_query(query))?)
+    }
+
+    /// `POST /person_links`: `person_id` has the role `kind` (a key, as
+    /// typed) to `related_person_id`.
+    pub(crate) fn create_person_link(
+        &self,
+        person_id: Id,
+        kind: &str,
+        related_person_id: Id,
+    ) -> Result<Reply<PersonLink>, CliError> {
+        let body = serde_json::json!({"person_link": {
+            "person_id": person_id,
+            "kind": kind,
+            "related_person_id": related_person_id,
+        }});
+        self.data(request(Post, "/person_links").with_body(body))
+    }
+
+    /// `GET /vocabulary`, as JSON (the CLI reads the few lists it needs).
+    pub(crate) fn vocabulary(&self) -> Result<Reply<Value>, CliError> {
+        self.data(request(Get, "/vocabulary"))
     }
 
     /// Sends a request whose answer is `{data: T}`.

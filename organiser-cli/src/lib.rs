@@ -75,6 +75,10 @@ enum Command {
     Tasks(commands::tasks::TasksCommand),
     /// Task lists: show, add, rename, move, rm, restore.
     Lists(commands::lists::ListsCommand),
+    /// People: show, add, edit, link, rm, restore.
+    People(commands::people::PeopleCommand),
+    /// Birthdays and other key dates coming up.
+    Birthdays(commands::people::birthdays::Birthdays),
     /// Give the space deleted records left back to the file system (stop the server first).
     Compact(commands::compact::Compact),
     /// Print a shell's completion script (bash, zsh, fish, elvish, powershell).
@@ -177,6 +181,8 @@ fn run(cli: Cli) -> Result<(), CliError> {
         Command::Licence(c) => c.run(&global),
         Command::Tasks(c) => c.run(&global),
         Command::Lists(c) => c.run(&global),
+        Command::People(c) => c.run(&global),
+        Command::Birthdays(c) => c.run(&global),
         Command::Compact(c) => c.run(&global),
         Command::Completions(c) => c.run(),
         Command::Man(c) => c.run(),

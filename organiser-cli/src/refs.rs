@@ -1,6 +1,6 @@
 //! How commands name records (docs/cli.md, "Naming a record"): one rule for
 //! every family of records, so what a person typed becomes an ID the same
-//! way for tasks, lists, and later people and projects.
+//! way for tasks, lists, people, and later projects.
 //!
 //! A reference is, in this order:
 //!
@@ -39,7 +39,7 @@ const SHORT: usize = 6;
 const CANDIDATES_SHOWN: usize = 8;
 
 /// A family of records the command line lists and names: tasks, lists,
-/// and later people, projects, notes.
+/// people, and later projects, notes.
 pub(crate) trait Family: Sized {
     /// One record, as messages say it: "task".
     const ONE: &'static str;

@@ -21,6 +21,7 @@ mod init;
 mod licence;
 mod lists;
 mod noops;
+mod people;
 mod serve;
 mod show;
 mod tasks;

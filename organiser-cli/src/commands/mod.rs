@@ -10,6 +10,7 @@ pub(crate) mod lists;
 pub(crate) mod man;
 pub(crate) mod me;
 pub(crate) mod password;
+pub(crate) mod people;
 pub(crate) mod serve;
 pub(crate) mod system;
 pub(crate) mod tasks;

@@ -1,7 +1,7 @@
-//! `organiser tasks add TITLE [--list NAME] [--start D] [--deadline D] [--expires D]`.
+//! `organiser tasks add TITLE [--list NAME | --person P] [--start D] [--deadline D] [--expires D]`.
 
 use clap::Args;
-use organiser_core::TaskInput;
+use organiser_core::{Field, Person, TaskInput};
 
 use super::{DateArgs, HomeArgs};
 use crate::commands::Session;
@@ -18,6 +18,9 @@ pub(super) struct Add {
     /// The list to put it in.
     #[arg(long)]
     list: Option<String>,
+    /// The person whose task it is (their row number, name, short ID or ID).
+    #[arg(long, conflicts_with = "list")]
+    person: Option<String>,
 }
 
 impl Add {
@@ -29,6 +32,9 @@ impl Add {
             inbox: false,
         };
         home.apply(&s.refs, &mut input)?;
+        if let Some(person) = &self.person {
+            input.person_id = Field::Value(s.refs.id::<Person>(person)?);
+        }
         let made = s
             .client
             .create_task(&input)

@@ -252,6 +252,7 @@ const FLAGS: &[(&str, &str)] = &[
     ("deadline_on", "--deadline"),
     ("expires_on", "--expires"),
     ("task_list_id", "--list"),
+    ("person_id", "--person"),
     ("position", "--position"),
 ];
 

@@ -3,6 +3,7 @@
 //! zone, soonest first, shaped as the calendar's `key_dates`. 29 February
 //! falls on 1 March in a year without one.
 
+use std::collections::{HashMap, HashSet};
 use std::ops::Bound;
 
 use jiff::civil::Date;
@@ -148,7 +149,10 @@ pub(crate) fn upcoming<T: Tables>(cx: &Cx<'_, T>, q: UpcomingQuery) -> Result<Up
         Key::new().tag(2).tag(29).into_vec(),
         Some(Key::new().tag(2).tag(30).into_vec()),
     ));
+    // The keys in the order read, once each (29 February may be read
+    // twice); sets and maps keep a year's window linear.
     let mut found: Vec<(Id, Id)> = Vec::new();
+    let mut seen: HashSet<(Id, Id)> = HashSet::new();
     for (lo, hi) in &ranges {
         let hi = match hi {
             Some(hi) => Bound::Excluded(hi.as_slice()),
@@ -165,7 +169,7 @@ pub(crate) fn upcoming<T: Tables>(cx: &Cx<'_, T>, q: UpcomingQuery) -> Result<Up
                 let _day = r.tag();
                 let person = r.id();
                 let date = r.id();
-                if !found.contains(&(person, date)) {
+                if seen.insert((person, date)) {
                     found.push((person, date));
                 }
                 Ok(true)
@@ -173,14 +177,13 @@ pub(crate) fn upcoming<T: Tables>(cx: &Cx<'_, T>, q: UpcomingQuery) -> Result<Up
         )?;
     }
     let mut items = Vec::new();
-    let mut people: Vec<Person> = Vec::new();
+    let mut people: HashMap<Id, Person> = HashMap::new();
     for (person_id, date_id) in found {
-        let person = match people.iter().find(|p| p.id == person_id) {
-            Some(p) => p.clone(),
+        let person = match people.get(&person_id) {
+            Some(p) => p,
             None => {
                 let p = load_live(cx, person_id)?;
-                people.push(p.clone());
-                p
+                people.entry(person_id).or_insert(p)
             }
         };
         let Some(key_date) = person.key_dates.iter().find(|d| d.id == date_id) else {
@@ -202,19 +205,13 @@ pub(crate) fn upcoming<T: Tables>(cx: &Cx<'_, T>, q: UpcomingQuery) -> Result<Up
             },
         });
     }
-    items.sort_by(|a, b| {
+    items.sort_by_cached_key(|item| {
         (
-            a.date,
-            fold_case(&a.person.name),
-            a.person.id,
-            a.key_date.id,
+            item.date,
+            fold_case(&item.person.name),
+            item.person.id,
+            item.key_date.id,
         )
-            .cmp(&(
-                b.date,
-                fold_case(&b.person.name),
-                b.person.id,
-                b.key_date.id,
-            ))
     });
     let has_more = items.len() as u64 > q.limit;
     items.truncate(q.limit as usize);

@@ -1,0 +1,528 @@
+//! People on a store of 5,000 people, each with three email addresses, two
+//! phone numbers, two key dates and a position at one of 200 companies:
+//! the first page of `GET /people`, one person, and the typed listing, in
+//! process; and `organiser people show NAME` from a cold process.
+//!
+//! ```text
+//! cargo bench --bench people
+//! BENCH_REGENERATE=1 cargo bench --bench people     # build the store again
+//! ```
+//!
+//! The store is generated once through the public API (one transaction per
+//! person, as an app would write them) and kept in
+//! `target/bench-people-5000`; it is made again when missing or when
+//! `BENCH_REGENERATE=1`. The reads run on the system clock (the store's
+//! trial starts when it is generated).
+//!
+//! Environment: `BENCH_PEOPLE` (default 5000), `BENCH_COMPANIES` (200),
+//! `BENCH_RUNS` (runs per measurement, default 500), `BENCH_CLI_RUNS` (30).
+
+use std::path::{Path, PathBuf};
+use std::process::{Command, ExitCode, Stdio};
+use std::time::{Duration, Instant};
+
+use organiser::{
+    AppearanceChange, Auth, Id, ListParams, Method, Organiser, PersonInput, PersonQuery, Query,
+    Request,
+};
+use serde_json::{Map, Value, json};
+
+/// A page.
+const PAGE: usize = 50;
+/// The target of every in-process read (median).
+const TARGET_READ: Duration = Duration::from_millis(1);
+/// The target of `organiser people show NAME` (median).
+const TARGET_CLI: Duration = Duration::from_millis(10);
+/// The file beside the store that says it is complete.
+const DONE: &str = "bench-people.json";
+
+fn main() -> ExitCode {
+    // `cargo bench` passes `--bench`; `cargo test --all-targets` builds and
+    // runs this target without it, and should not generate a store.
+    if !std::env::args().any(|arg| arg == "--bench") {
+        println!("people: a benchmark; run it with `cargo bench --bench people`");
+        return ExitCode::SUCCESS;
+    }
+    match run() {
+        Ok(()) => ExitCode::SUCCESS,
+        Err(message) => {
+            eprintln!("people: {message}");
+            ExitCode::FAILURE
+        }
+    }
+}
+
+fn env_number(name: &str, default: usize) -> Result<usize, String> {
+    match std::env::var(name) {
+        Ok(v) => v
+            .parse()
+            .map_err(|_| format!("{name}={v:?} is not a whole number")),
+        Err(_) => Ok(default),
+    }
+}
+
+/// `target/` (the bench runs as `target/release/deps/people-<hash>`).
+fn target_dir() -> Result<PathBuf, String> {
+    if let Some(dir) = std::env::var_os("CARGO_TARGET_DIR") {
+        return Ok(PathBuf::from(dir));
+    }
+    let exe = std::env::current_exe().map_err(|e| format!("where am I: {e}"))?;
+    exe.ancestors()
+        .nth(3)
+        .map(Path::to_path_buf)
+        .ok_or_else(|| format!("cannot find target/ from {}", exe.display()))
+}
+
+fn run() -> Result<(), String> {
+    let people = env_number("BENCH_PEOPLE", 5000)?;
+    let companies = env_number("BENCH_COMPANIES", 200)?;
+    let runs = env_number("BENCH_RUNS", 500)?;
+    let cli_runs = env_number("BENCH_CLI_RUNS", 30)?;
+    let dir = target_dir()?.join(format!("bench-people-{people}"));
+    let regenerate = std::env::var_os("BENCH_REGENERATE").is_some_and(|v| v != "0");
+    if regenerate || !dir.join(DONE).exists() {
+        let _ = std::fs::remove_dir_all(&dir);
+        std::fs::create_dir_all(&dir).map_err(|e| format!("{}: {e}", dir.display()))?;
+        let start = Instant::now();
+        generate(&dir, people, companies)?;
+        println!(
+            "generated {people} people in {:.1} s",
+            start.elapsed().as_secs_f64()
+        );
+        std::fs::write(dir.join(DONE), json!({"people": people}).to_string())
+            .map_err(|e| e.to_string())?;
+    }
+    let size = dir_size(&dir.join(organiser::STORE_FILE));
+    let org = Organiser::open(&dir).map_err(|e| format!("open {}: {e}", dir.display()))?;
+
+    // A person in the middle of the listing, and its name.
+    let first: Value = org
+        .handle(&get("/people", &format!("limit={PAGE}"))?)
+        .json_value();
+    let items = first["data"].as_array().cloned().unwrap_or_default();
+    if items.len() != PAGE {
+        return Err(format!("GET /people gave {} people: {first}", items.len()));
+    }
+    let ids: Vec<Id> = items
+        .iter()
+        .filter_map(|p| p["id"].as_str().and_then(Id::parse))
+        .collect();
+    let name = items[PAGE / 2]["name"].as_str().unwrap_or("").to_owned();
+
+    println!("\nin-process, {runs} runs each:");
+    let mut rows = Vec::new();
+    let page = get("/people", &format!("limit={PAGE}"))?;
+    checked(&org, &page)?;
+    rows.push(row(
+        "GET /people?limit=50, handle (kept listing)",
+        time(20, runs, || {
+            std::hint::black_box(org.handle(&page));
+        }),
+        Some(TARGET_READ),
+    ));
+    rows.push(row(
+        "GET /people?limit=50, handle, first read after a commit",
+        time_between(
+            5,
+            runs,
+            || {
+                org.change_appearance(AppearanceChange::default())
+                    .expect("a commit");
+            },
+            || {
+                std::hint::black_box(org.handle(&page));
+            },
+        ),
+        Some(TARGET_READ),
+    ));
+    let one: Vec<Request> = ids
+        .iter()
+        .map(|id| Request::new(Method::Get, format!("/people/{id}"), Auth::Local))
+        .collect();
+    for request in &one {
+        checked(&org, request)?;
+    }
+    let mut n = 0;
+    rows.push(row(
+        "GET /people/{id}, handle",
+        time(20, runs, || {
+            n += 1;
+            std::hint::black_box(org.handle(&one[n % one.len()]));
+        }),
+        Some(TARGET_READ),
+    ));
+    let query = PersonQuery {
+        relationship: None,
+        params: ListParams {
+            limit: PAGE,
+            ..ListParams::default()
+        },
+    };
+    org.people(&query).map_err(|e| e.to_string())?;
+    rows.push(row(
+        "org.people(limit 50), typed",
+        time(20, runs, || {
+            std::hint::black_box(org.people(&query).expect("people"));
+        }),
+        Some(TARGET_READ),
+    ));
+    rows.push(row(
+        "org.person(id), typed",
+        time(20, runs, || {
+            n += 1;
+            std::hint::black_box(org.person(ids[n % ids.len()]).expect("a person"));
+        }),
+        Some(TARGET_READ),
+    ));
+    drop(org);
+
+    println!("\ncold process, {cli_runs} runs:");
+    match organiser_binary() {
+        Ok(binary) => {
+            let mut samples = Vec::new();
+            for i in 0..cli_runs + 2 {
+                let took = run_cli(&binary, &dir, &["people", "show", &name])?;
+                if i >= 2 {
+                    samples.push(took);
+                }
+            }
+            rows.push(row(
+                &format!("organiser people show {name:?}"),
+                stats(samples),
+                Some(TARGET_CLI),
+            ));
+        }
+        Err(e) => println!("  skipped: {e}"),
+    }
+
+    println!("\n## People on {people} people\n");
+    println!(
+        "{people} people, each with 3 email addresses, 2 phone numbers, 2 key dates and a position (one of {companies} companies). Store: {}.\n",
+        mib(size)
+    );
+    println!(
+        "| measurement | median | p90 | runs | target | result |\n|---|---:|---:|---:|---:|---|"
+    );
+    let mut missed = 0;
+    for r in &rows {
+        let (target, result) = match r.target {
+            Some(t) if r.stats.median <= t => (format!("≤ {}", ms(t)), "met"),
+            Some(t) => {
+                missed += 1;
+                (format!("≤ {}", ms(t)), "**missed**")
+            }
+            None => (String::new(), ""),
+        };
+        println!(
+            "| {} | {} | {} | {} | {target} | {result} |",
+            r.name,
+            ms(r.stats.median),
+            ms(r.stats.p90),
+            r.stats.runs
+        );
+    }
+    println!(
+        "\n{}",
+        if missed == 0 {
+            "every target met".to_owned()
+        } else {
+            format!("{missed} target(s) missed")
+        }
+    );
+    Ok(())
+}
+
+// ---------------------------------------------------------------- the store
+
+/// A small deterministic generator (xorshift), so every run builds the same store.
+struct Rng(u64);
+
+impl Rng {
+    fn next(&mut self) -> u64 {
+        self.0 ^= self.0 << 13;
+        self.0 ^= self.0 >> 7;
+        self.0 ^= self.0 << 17;
+        self.0
+    }
+
+    fn below(&mut self, n: usize) -> usize {
+        (self.next() % n as u64) as usize
+    }
+
+    fn pick<'a>(&mut self, items: &[&'a str]) -> &'a str {
+        items[self.below(items.len())]
+    }
+}
+
+const FIRST: &[&str] = &[
+    "Ada",
+    "Alan",
+    "Grace",
+    "Edsger",
+    "Barbara",
+    "Donald",
+    "Frances",
+    "John",
+    "Margaret",
+    "Ken",
+    "Dennis",
+    "Radia",
+    "Tim",
+    "Hedy",
+    "Niklaus",
+    "Sophie",
+    "Leslie",
+    "Katherine",
+    "Claude",
+    "Annie",
+    "Linus",
+    "Shafi",
+    "Judea",
+    "Evelyn",
+    "Tony",
+    "Jean",
+    "Robin",
+    "Mary",
+    "Vint",
+    "Lynn",
+];
+const LAST: &[&str] = &[
+    "Lovelace",
+    "Turing",
+    "Hopper",
+    "Dijkstra",
+    "Liskov",
+    "Knuth",
+    "Allen",
+    "McCarthy",
+    "Hamilton",
+    "Thompson",
+    "Ritchie",
+    "Perlman",
+    "Berners-Lee",
+    "Lamarr",
+    "Wirth",
+    "Wilson",
+    "Lamport",
+    "Johnson",
+    "Shannon",
+    "Easley",
+    "Torvalds",
+    "Goldwasser",
+    "Pearl",
+    "Boyd",
+    "Hoare",
+    "Sammet",
+    "Milner",
+    "Keller",
+    "Cerf",
+    "Conway",
+];
+const TITLES: &[&str] = &[
+    "Engineer",
+    "Designer",
+    "Manager",
+    "Director",
+    "Analyst",
+    "Consultant",
+    "Teacher",
+    "Nurse",
+];
+const RELATIONSHIPS: &[&str] = &["friend", "colleague", "client", "cousin", "neighbour"];
+
+/// One person's fields, as an app sends them.
+fn person(rng: &mut Rng, i: usize, companies: usize) -> PersonInput {
+    let first = rng.pick(FIRST);
+    let last = rng.pick(LAST);
+    let name = format!("{first} {last} {i}");
+    let handle = format!("{}.{}{i}", first.to_lowercase(), last.to_lowercase());
+    let mut rows = Map::new();
+    rows.insert(
+        "email_addresses".into(),
+        json!([
+            {"address": format!("{handle}@home.example"), "label": "home"},
+            {"address": format!("{handle}@work.example"), "label": "work"},
+            {"address": format!("{handle}@other.example")},
+        ]),
+    );
+    rows.insert(
+        "phone_numbers".into(),
+        json!([
+            {"number": format!("+44 7700 {:06}", rng.below(1_000_000)), "label": "mobile"},
+            {"number": format!("+44 20 {:04} {:04}", rng.below(10_000), rng.below(10_000)), "label": "work"},
+        ]),
+    );
+    rows.insert(
+        "key_dates".into(),
+        json!([
+            {"kind": "birthday", "day": 1 + rng.below(28), "month": 1 + rng.below(12), "year": 1950 + rng.below(55)},
+            {"kind": "anniversary", "day": 1 + rng.below(28), "month": 1 + rng.below(12)},
+        ]),
+    );
+    rows.insert(
+        "positions".into(),
+        json!([{"title": rng.pick(TITLES), "company_name": format!("Company {}", rng.below(companies))}]),
+    );
+    PersonInput {
+        name: Some(name),
+        relationships: Some(vec![rng.pick(RELATIONSHIPS).to_owned()]),
+        rows,
+        ..PersonInput::default()
+    }
+}
+
+fn generate(dir: &Path, people: usize, companies: usize) -> Result<(), String> {
+    let org = Organiser::open(dir).map_err(|e| format!("open {}: {e}", dir.display()))?;
+    let mut rng = Rng(0x9E37_79B9_7F4A_7C15);
+    for i in 0..people {
+        org.create_person(&person(&mut rng, i, companies))
+            .map_err(|e| format!("person {i}: {e}"))?;
+    }
+    Ok(())
+}
+
+// ---------------------------------------------------------------- timing
+
+fn get(path: &str, query: &str) -> Result<Request, String> {
+    let query = Query::parse(query).map_err(|e| format!("query {query:?}: {e}"))?;
+    Ok(Request::new(Method::Get, path, Auth::Local).with_query(query))
+}
+
+/// Fails unless `request` is answered 200.
+fn checked(org: &Organiser, request: &Request) -> Result<(), String> {
+    let response = org.handle(request);
+    if response.status != 200 {
+        return Err(format!(
+            "{} answered {}: {}",
+            request.path,
+            response.status,
+            response.json_value()
+        ));
+    }
+    Ok(())
+}
+
+#[derive(Clone, Copy)]
+struct Stats {
+    median: Duration,
+    p90: Duration,
+    runs: usize,
+}
+
+fn stats(mut samples: Vec<Duration>) -> Stats {
+    samples.sort_unstable();
+    let at = |q: f64| samples[((samples.len() - 1) as f64 * q).round() as usize];
+    Stats {
+        median: at(0.5),
+        p90: at(0.9),
+        runs: samples.len(),
+    }
+}
+
+/// Runs `f` `warmup` times untimed, then `runs` times timed one by one.
+fn time(warmup: usize, runs: usize, mut f: impl FnMut()) -> Stats {
+    time_between(warmup, runs, || {}, &mut f)
+}
+
+/// As [`time`], with `between` run untimed before every call.
+fn time_between(
+    warmup: usize,
+    runs: usize,
+    mut between: impl FnMut(),
+    mut f: impl FnMut(),
+) -> Stats {
+    for _ in 0..warmup {
+        between();
+        f();
+    }
+    let samples = (0..runs.max(1))
+        .map(|_| {
+            between();
+            let start = Instant::now();
+            f();
+            start.elapsed()
+        })
+        .collect();
+    stats(samples)
+}
+
+struct Row {
+    name: String,
+    stats: Stats,
+    target: Option<Duration>,
+}
+
+fn row(name: &str, stats: Stats, target: Option<Duration>) -> Row {
+    println!(
+        "  {:<58} median {:>9}  p90 {:>9}",
+        name,
+        ms(stats.median),
+        ms(stats.p90)
+    );
+    Row {
+        name: name.to_owned(),
+        stats,
+        target,
+    }
+}
+
+// ---------------------------------------------------------------- the CLI
+
+/// The `organiser` binary `cargo bench` built next to this bench.
+fn organiser_binary() -> Result<PathBuf, String> {
+    if let Some(path) = option_env!("CARGO_BIN_EXE_organiser").map(PathBuf::from)
+        && path.exists()
+    {
+        return Ok(path);
+    }
+    let exe = std::env::current_exe().map_err(|e| e.to_string())?;
+    exe.parent()
+        .and_then(Path::parent)
+        .map(|dir| dir.join("organiser"))
+        .filter(|p| p.exists())
+        .ok_or_else(|| "the organiser binary is missing: run `cargo build --release`".to_owned())
+}
+
+/// Wall time of one run with stdout to /dev/null; fails on a failed run.
+fn run_cli(binary: &Path, dir: &Path, args: &[&str]) -> Result<Duration, String> {
+    let mut cmd = Command::new(binary);
+    cmd.arg("--data-dir")
+        .arg(dir)
+        .args(args)
+        .env("NO_COLOR", "1")
+        .env_remove("ORGANISER_URL")
+        .env_remove("ORGANISER_TOKEN")
+        .env_remove("ORGANISER_DATA_DIR")
+        .env_remove("ORGANISER_CONFIG")
+        .stdin(Stdio::null())
+        .stdout(Stdio::null())
+        .stderr(Stdio::piped());
+    let start = Instant::now();
+    let out = cmd
+        .output()
+        .map_err(|e| format!("{}: {e}", binary.display()))?;
+    let took = start.elapsed();
+    if !out.status.success() {
+        return Err(format!(
+            "organiser {}: {} {}",
+            args.join(" "),
+            out.status,
+            String::from_utf8_lossy(&out.stderr)
+        ));
+    }
+    Ok(took)
+}
+
+// ---------------------------------------------------------------- report
+
+fn ms(d: Duration) -> String {
+    format!("{:.3} ms", d.as_secs_f64() * 1e3)
+}
+
+fn mib(bytes: u64) -> String {
+    format!("{:.1} MiB", bytes as f64 / (1024.0 * 1024.0))
+}
+
+fn dir_size(file: &Path) -> u64 {
+    std::fs::metadata(file).map_or(0, |m| m.len())
+}

@@ -1,0 +1,55 @@
+//! `organiser people add NAME... [--email E]... [--phone N]... [--birthday
+//! D] [--relationship KEY]...`.
+
+use clap::Args;
+use serde_json::json;
+
+use super::{Birthday, Fields};
+use crate::commands::Session;
+use crate::error::CliError;
+use crate::output;
+
+#[derive(Debug, Args)]
+pub(super) struct Add {
+    /// The name: every word, no quotes needed (`people add Ada Lovelace`).
+    #[arg(required = true, num_args = 1..)]
+    name: Vec<String>,
+    /// An email address (again for more).
+    #[arg(long, value_name = "ADDRESS")]
+    email: Vec<String>,
+    /// A phone number (again for more).
+    #[arg(long, value_name = "NUMBER")]
+    phone: Vec<String>,
+    /// The birthday: YYYY-MM-DD, or --MM-DD without the year.
+    #[arg(long, value_name = "DATE", allow_hyphen_values = true)]
+    birthday: Option<String>,
+    /// A relationship to you, a key of the vocabulary (`friend`,
+    /// `colleague`, `sibling`, ...; again for more).
+    #[arg(long, value_name = "KEY")]
+    relationship: Vec<String>,
+}
+
+impl Add {
+    pub(super) fn run(self, s: &Session<'_>) -> Result<(), CliError> {
+        let birthday = self.birthday.as_deref().map(Birthday::parse).transpose()?;
+        let mut fields = Fields::default();
+        fields.set("name", json!(self.name.join(" ")), "the name");
+        if !self.relationship.is_empty() {
+            fields.set("relationships", json!(self.relationship), "--relationship");
+        }
+        fields.rows("email_addresses", "address", &self.email, "--email");
+        fields.rows("phone_numbers", "number", &self.phone, "--phone");
+        if let Some(birthday) = &birthday {
+            fields.birthday(birthday, None);
+        }
+        let made = s
+            .client
+            .create_person(&fields.fields)
+            .map_err(|e| fields.naming(e))?;
+        let person = &made.data;
+        s.global.said(
+            &made.body,
+            format!("Added {} ({})", person.name, output::short_id(person.id)),
+        )
+    }
+}

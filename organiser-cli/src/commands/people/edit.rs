@@ -1,0 +1,78 @@
+//! `organiser people edit P [--name NAME] [--add-email E]... [--add-phone
+//! N]... [--birthday D] [--relationship KEY]...`.
+
+use clap::Args;
+use organiser_core::Person;
+use serde_json::json;
+
+use super::{Birthday, Fields};
+use crate::commands::Session;
+use crate::error::CliError;
+
+#[derive(Debug, Args)]
+pub(super) struct Edit {
+    /// The person: their row number, name, short ID or ID.
+    person: String,
+    /// The new name.
+    #[arg(long)]
+    name: Option<String>,
+    /// Add an email address (again for more).
+    #[arg(long, value_name = "ADDRESS")]
+    add_email: Vec<String>,
+    /// Add a phone number (again for more).
+    #[arg(long, value_name = "NUMBER")]
+    add_phone: Vec<String>,
+    /// The birthday (replacing the one they have): YYYY-MM-DD, or --MM-DD
+    /// without the year.
+    #[arg(long, value_name = "DATE", allow_hyphen_values = true)]
+    birthday: Option<String>,
+    /// The relationships to you, replacing those they have (again for
+    /// more; `none` for none).
+    #[arg(long, value_name = "KEY")]
+    relationship: Vec<String>,
+}
+
+impl Edit {
+    pub(super) fn run(self, s: &Session<'_>) -> Result<(), CliError> {
+        let nothing = self.name.is_none()
+            && self.add_email.is_empty()
+            && self.add_phone.is_empty()
+            && self.birthday.is_none()
+            && self.relationship.is_empty();
+        if nothing {
+            return Err(CliError::usage(
+                "nothing to change: give --name, --add-email, --add-phone, --birthday or --relationship",
+            ));
+        }
+        let birthday = self.birthday.as_deref().map(Birthday::parse).transpose()?;
+        let person = s.refs.record::<Person>(&self.person)?;
+        let mut fields = Fields::default();
+        if let Some(name) = &self.name {
+            fields.set("name", json!(name), "--name");
+        }
+        if !self.relationship.is_empty() {
+            let keys: Vec<&String> = self
+                .relationship
+                .iter()
+                .filter(|k| !k.eq_ignore_ascii_case("none"))
+                .collect();
+            fields.set("relationships", json!(keys), "--relationship");
+        }
+        fields.rows("email_addresses", "address", &self.add_email, "--add-email");
+        fields.rows("phone_numbers", "number", &self.add_phone, "--add-phone");
+        if let Some(birthday) = &birthday {
+            let current = person
+                .key_dates
+                .iter()
+                .find(|d| d.kind == "birthday")
+                .map(|d| d.id);
+            fields.birthday(birthday, current);
+        }
+        let changed = s
+            .client
+            .change_person(person.id, &fields.fields)
+            .map_err(|e| fields.naming(e))?;
+        s.global
+            .said(&changed.body, format!("Changed {}", changed.data.name))
+    }
+}
