@@ -251,6 +251,9 @@ impl Client {
         if let Some(relationship) = &query.relationship {
             pairs.push(("relationship", relationship.clone()));
         }
+        if let Some(q) = &query.q {
+            pairs.push(("q", q.clone()));
+        }
         list_params(&query.params, query.params.order.as_deref(), &mut pairs);
         let query = Query::from_pairs(pairs);
         read(self.send(request(Get, "/people").with_query(query))?)
@@ -302,10 +305,13 @@ impl Client {
         &self,
         query: UpcomingQuery,
     ) -> Result<Reply<UpcomingKeyDates>, CliError> {
-        let pairs = vec![
+        let mut pairs = vec![
             ("days", query.days.to_string()),
             ("limit", query.limit.to_string()),
         ];
+        if let Some(person) = query.person_id {
+            pairs.push(("person_id", person.to_string()));
+        }
         let query = Query::from_pairs(pairs);
         read(self.send(request(Get, "/upcoming_key_dates").with_query(query))?)
     }

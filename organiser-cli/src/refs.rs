@@ -60,6 +60,13 @@ pub(crate) trait Family: Sized {
 
     /// The record with this ID.
     fn get(client: &Client, id: Id) -> Result<Self, CliError>;
+
+    /// The live records whose name begins with `name` ignoring case, when
+    /// the API can find them without reading every record (`None`: read
+    /// them all).
+    fn named(_client: &Client, _name: &str) -> Result<Option<Vec<Self>>, CliError> {
+        Ok(None)
+    }
 }
 
 /// Every live record of a family, page after page.
@@ -247,7 +254,29 @@ impl<'a> Refs<'a> {
         if F::NAMED {
             let records = match all.take() {
                 Some(records) => records,
-                None => every::<F>(self.client)?,
+                None => match F::named(self.client, reference)? {
+                    Some(found) => {
+                        let mut named: Vec<F> = found
+                            .into_iter()
+                            .filter(|r| same_name(r.name(), reference))
+                            .collect();
+                        match named.len() {
+                            0 => Vec::new(),
+                            1 => {
+                                let record = named.remove(0);
+                                return Ok((record.id(), Some(record)));
+                            }
+                            _ => {
+                                let found = named
+                                    .iter()
+                                    .map(|r| (r.id(), Some(r.name().to_owned())))
+                                    .collect();
+                                return Err(self.ambiguous::<F>(reference, found));
+                            }
+                        }
+                    }
+                    None => every::<F>(self.client)?,
+                },
             };
             let (mut named, rest): (Vec<F>, Vec<F>) = records
                 .into_iter()
@@ -257,7 +286,8 @@ impl<'a> Refs<'a> {
                     let record = named.remove(0);
                     return Ok((record.id(), Some(record)));
                 }
-                0 => all = Some(rest),
+                // None read (or named found none): the ID part reads them.
+                0 => all = (!rest.is_empty()).then_some(rest),
                 _ => {
                     let found = named.iter().map(|r| (r.id(), Some(r.name().to_owned())));
                     return Err(self.ambiguous::<F>(reference, found.collect()));

@@ -903,3 +903,56 @@ fn meetings_take_a_limit_and_need_a_live_person() {
         Expect::error(404, "not_found", None),
     );
 }
+
+/// Ours: `q` finds people by the start of their name (ignoring case), and
+/// `person_id` keeps one person's upcoming key dates; the CLI names people
+/// and shows one without reading everyone.
+#[test]
+fn q_finds_people_by_name_and_person_id_keeps_one_persons_dates() {
+    let s = Core::start();
+    let ada = new_person(
+        &s,
+        json!({"name": "Ada Lovelace", "key_dates": [{"kind": "birthday", "day": 11, "month": 3}]}),
+    );
+    new_person(
+        &s,
+        json!({"name": "adam", "relationships": ["friend"], "key_dates": [{"kind": "birthday", "day": 12, "month": 3}]}),
+    );
+    new_person(&s, json!({"name": "Bob"}));
+    let names = |path: &str| -> Vec<String> {
+        all(&s, path)
+            .iter()
+            .map(|p| p["name"].as_str().unwrap().to_owned())
+            .collect()
+    };
+    assert_eq!(names("/people?q=ADA"), ["Ada Lovelace", "adam"]);
+    assert_eq!(names("/people?q=ada%20l"), ["Ada Lovelace"]);
+    assert_eq!(names("/people?q=%20"), ["Ada Lovelace", "adam", "Bob"]);
+    for query in [
+        "q=a&relationship=friend",
+        "q=a&order=id",
+        "q=a&updated_since=2026-01-01T00:00:00Z",
+    ] {
+        check(
+            &s,
+            Call::get(format!("/people?{query}")),
+            Expect::error(400, "invalid_parameter", None),
+        );
+    }
+    let page = s
+        .get(&format!("/upcoming_key_dates?person_id={}", id(&ada)))
+        .expect(200);
+    let items = page.data().as_array().unwrap();
+    assert_eq!(items.len(), 1);
+    assert_eq!(items[0]["person"]["name"], "Ada Lovelace");
+    check(
+        &s,
+        Call::get(format!("/upcoming_key_dates?person_id={UNKNOWN}")),
+        Expect::error(404, "not_found", None),
+    );
+    check(
+        &s,
+        Call::get("/upcoming_key_dates?person_id=nope"),
+        Expect::bad_param(Some("person_id")),
+    );
+}

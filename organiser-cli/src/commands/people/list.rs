@@ -71,6 +71,7 @@ impl List {
     fn pages(&self, s: &Session<'_>) -> Result<Page<Person>, CliError> {
         const MOST_A_PAGE: usize = 100;
         let mut query = PersonQuery {
+            q: None,
             relationship: self.relationship.clone(),
             params: ListParams {
                 limit: self.limit.clamp(1, MOST_A_PAGE),

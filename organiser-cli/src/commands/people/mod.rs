@@ -106,6 +106,7 @@ impl Family for Person {
     fn page(client: &Client, cursor: Option<String>) -> Result<Page<Person>, CliError> {
         let query = PersonQuery {
             relationship: None,
+            q: None,
             params: ListParams {
                 cursor,
                 limit: 100,
@@ -117,6 +118,30 @@ impl Family for Person {
 
     fn get(client: &Client, id: Id) -> Result<Person, CliError> {
         Ok(client.person(id).map_err(no_person(id))?.data)
+    }
+
+    /// The people whose name begins with `name` (ignoring case), found by
+    /// the API's `q` rather than by reading everyone.
+    fn named(client: &Client, name: &str) -> Result<Option<Vec<Person>>, CliError> {
+        let mut found = Vec::new();
+        let mut cursor = None;
+        loop {
+            let query = PersonQuery {
+                relationship: None,
+                q: Some(name.to_owned()),
+                params: ListParams {
+                    cursor,
+                    limit: 100,
+                    ..ListParams::default()
+                },
+            };
+            let page = client.people(&query)?.data;
+            found.extend(page.items);
+            match page.next_cursor {
+                Some(next) => cursor = Some(next),
+                None => return Ok(Some(found)),
+            }
+        }
     }
 }
 

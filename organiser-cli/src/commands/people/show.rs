@@ -65,11 +65,9 @@ impl Show {
             let query = UpcomingQuery {
                 days: YEAR_AHEAD,
                 limit: MOST_DATES,
+                person_id: Some(person.id),
             };
-            let all = s.client.upcoming_key_dates(query)?.data.data;
-            all.into_iter()
-                .filter(|u| u.person.id == person.id)
-                .collect()
+            s.client.upcoming_key_dates(query)?.data.data
         };
         for date in &person.key_dates {
             let mut kind = vocabulary.label("key_date_kinds", &date.kind);

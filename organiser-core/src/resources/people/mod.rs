@@ -1116,6 +1116,9 @@ pub(crate) fn create_named(cx: &WriteCx<'_>, name: String) -> Result<Person> {
 pub struct PersonQuery {
     /// A relationship key, or `family` for any family one.
     pub relationship: Option<String>,
+    /// People whose name begins with this, ignoring case (ours: the spec
+    /// names no such filter); by name only.
+    pub q: Option<String>,
     /// `name` (default), `created_at`, `updated_at`, `id`; direction,
     /// updated_since, cursor, limit, count.
     pub params: ListParams,
@@ -1201,8 +1204,31 @@ impl PersonQuery {
                 ));
             }
         };
+        let q = query
+            .get("q")
+            .map(str::trim)
+            .filter(|q| !q.is_empty())
+            .map(str::to_owned);
+        if q.is_some() {
+            let refused = if relationship.is_some() {
+                Some("relationship")
+            } else if params.updated_since.is_some() {
+                Some("updated_since")
+            } else if params.order.as_deref().is_some_and(|o| o != "name") {
+                Some("order")
+            } else {
+                None
+            };
+            if let Some(param) = refused {
+                return Err(Error::bad_param(
+                    param,
+                    "is not accepted with q (people found by name are listed by name)",
+                ));
+            }
+        }
         Ok(PersonQuery {
             relationship,
+            q,
             params,
         })
     }
@@ -1219,6 +1245,13 @@ pub(crate) fn list<T: Tables>(cx: &Cx<'_, T>, q: &PersonQuery) -> Result<Page<Pe
             _ => None,
         })
     };
+    if let Some(name) = &q.q {
+        // The folded name's bytes without the string's end: a prefix.
+        let mut prefix = Key::new().str(&fold_case(name)).into_vec();
+        prefix.truncate(prefix.len().saturating_sub(2));
+        let filter = Filter::prefix(Key::new().bytes(&prefix), format!("q={name}"));
+        return LISTING.page(&cx.tx, &cx.org.secret, &q.params, &filter, load);
+    }
     match &q.relationship {
         None => LISTING.page(&cx.tx, &cx.org.secret, &q.params, &Filter::default(), load),
         Some(tag) => {

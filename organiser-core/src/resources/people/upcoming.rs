@@ -77,10 +77,12 @@ pub struct UpcomingMeta {
 /// `GET /upcoming_key_dates` parameters.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct UpcomingQuery {
-    /// Days ahead (1 to 366; default 30).
+    /// Days ahead (0 to 366; default 30).
     pub days: u64,
     /// Most items (1 to 100; default 50).
     pub limit: u64,
+    /// Only this person's key dates (ours: the spec names no filter).
+    pub person_id: Option<Id>,
 }
 
 impl Default for UpcomingQuery {
@@ -88,6 +90,7 @@ impl Default for UpcomingQuery {
         UpcomingQuery {
             days: DEFAULT_DAYS,
             limit: DEFAULT_LIMIT,
+            person_id: None,
         }
     }
 }
@@ -105,7 +108,11 @@ impl UpcomingQuery {
             .whole("limit", 1)?
             .unwrap_or(DEFAULT_LIMIT)
             .min(MOST_LIMIT);
-        Ok(UpcomingQuery { days, limit })
+        Ok(UpcomingQuery {
+            days,
+            limit,
+            person_id: query.id("person_id")?,
+        })
     }
 }
 
@@ -150,9 +157,15 @@ pub(crate) fn upcoming<T: Tables>(cx: &Cx<'_, T>, q: UpcomingQuery) -> Result<Up
         Some(Key::new().tag(2).tag(30).into_vec()),
     ));
     // The keys in the order read, once each (29 February may be read
-    // twice); sets and maps keep a year's window linear.
+    // twice); sets and maps keep a year's window linear. One person's are
+    // read from the person.
     let mut found: Vec<(Id, Id)> = Vec::new();
     let mut seen: HashSet<(Id, Id)> = HashSet::new();
+    if let Some(person) = q.person_id {
+        let person = load_live(cx, person)?;
+        found.extend(person.key_dates.iter().map(|d| (person.id, d.id)));
+        ranges.clear();
+    }
     for (lo, hi) in &ranges {
         let hi = match hi {
             Some(hi) => Bound::Excluded(hi.as_slice()),
