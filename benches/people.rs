@@ -152,6 +152,7 @@ fn run() -> Result<(), String> {
         Some(TARGET_READ),
     ));
     let query = PersonQuery {
+        q: None,
         relationship: None,
         params: ListParams {
             limit: PAGE,
