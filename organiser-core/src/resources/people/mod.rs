@@ -455,19 +455,38 @@ fn required_text(
     text
 }
 
-/// The values of an email address row.
+/// The values of a contact detail row (an email address, a phone
+/// number): its text and label.
 #[derive(Debug, Clone, PartialEq, Eq)]
-struct EmailValues {
-    address: String,
+struct ContactValues {
+    text: String,
     label: Option<String>,
 }
 
-/// The values of a phone number row.
-#[derive(Debug, Clone, PartialEq, Eq)]
-struct PhoneValues {
-    number: String,
-    label: Option<String>,
+/// What a contact detail's text must be: its field, its longest, and its
+/// own check (a phrase when it fails).
+struct ContactRule {
+    field: &'static str,
+    max: usize,
+    check: fn(&str) -> Option<&'static str>,
 }
+
+const EMAIL: ContactRule = ContactRule {
+    field: "address",
+    max: limit::ADDRESS,
+    check: |address| {
+        let plausible = address.split_once('@').is_some_and(|(user, host)| {
+            !user.is_empty() && !host.is_empty() && !host.contains('@')
+        });
+        (!plausible).then_some("is not an email address")
+    },
+};
+
+const PHONE: ContactRule = ContactRule {
+    field: "number",
+    max: limit::NUMBER,
+    check: |number| (!number.chars().any(|c| c.is_ascii_digit())).then_some("has no digits"),
+};
 
 /// The values of a social profile row.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -487,50 +506,26 @@ struct PositionValues {
 
 type Mistakes = Vec<(&'static str, String)>;
 
-fn email_row(
-    base: Option<&EmailValues>,
+/// A contact detail row under `rule`.
+fn contact_row(
+    rule: &ContactRule,
+    base: Option<&ContactValues>,
     row: &SentRow<'_>,
-) -> Result<Option<EmailValues>, Mistakes> {
+) -> Result<Option<ContactValues>, Mistakes> {
     let mut mistakes = Vec::new();
-    let address = required_text(
+    let text = required_text(
         row.fields,
-        "address",
-        base.map(|b| b.address.as_str()),
-        limit::ADDRESS,
+        rule.field,
+        base.map(|b| b.text.as_str()),
+        rule.max,
         &mut mistakes,
     );
-    let plausible = address
-        .split_once('@')
-        .is_some_and(|(user, host)| !user.is_empty() && !host.is_empty() && !host.contains('@'));
-    if !address.is_empty() && !plausible {
-        mistakes.push(("address", "is not an email address".to_owned()));
+    if let Some(phrase) = (!text.is_empty()).then(|| (rule.check)(&text)).flatten() {
+        mistakes.push((rule.field, phrase.to_owned()));
     }
     let label = label(row.fields, base.map(|b| b.label.clone()), &mut mistakes);
     if mistakes.is_empty() {
-        Ok(Some(EmailValues { address, label }))
-    } else {
-        Err(mistakes)
-    }
-}
-
-fn phone_row(
-    base: Option<&PhoneValues>,
-    row: &SentRow<'_>,
-) -> Result<Option<PhoneValues>, Mistakes> {
-    let mut mistakes = Vec::new();
-    let number = required_text(
-        row.fields,
-        "number",
-        base.map(|b| b.number.as_str()),
-        limit::NUMBER,
-        &mut mistakes,
-    );
-    if !number.is_empty() && !number.chars().any(|c| c.is_ascii_digit()) {
-        mistakes.push(("number", "has no digits".to_owned()));
-    }
-    let label = label(row.fields, base.map(|b| b.label.clone()), &mut mistakes);
-    if mistakes.is_empty() {
-        Ok(Some(PhoneValues { number, label }))
+        Ok(Some(ContactValues { text, label }))
     } else {
         Err(mistakes)
     }
@@ -784,45 +779,42 @@ fn apply(cx: &WriteCx<'_>, before: Option<&Person>, input: &PersonInput) -> Resu
             details.add("key_dates", "a person has one birthday");
         }
     }
+    let contacts = |rows: &[(Id, &String, &Option<String>)]| -> Vec<(Id, ContactValues)> {
+        rows.iter()
+            .map(|(id, text, label)| {
+                let values = ContactValues {
+                    text: (*text).clone(),
+                    label: (*label).clone(),
+                };
+                (*id, values)
+            })
+            .collect()
+    };
+    let stored_emails: Vec<_> = before.map_or_else(Vec::new, |b| {
+        b.email_addresses
+            .iter()
+            .map(|e| (e.id, &e.address, &e.label))
+            .collect()
+    });
     let emails = merged(
         input,
         "email_addresses",
-        before.map_or_else(Vec::new, |b| {
-            b.email_addresses
-                .iter()
-                .map(|e| {
-                    (
-                        e.id,
-                        EmailValues {
-                            address: e.address.clone(),
-                            label: e.label.clone(),
-                        },
-                    )
-                })
-                .collect()
-        }),
+        contacts(&stored_emails),
         &mut details,
-        email_row,
+        |base, row| contact_row(&EMAIL, base, row),
     );
+    let stored_phones: Vec<_> = before.map_or_else(Vec::new, |b| {
+        b.phone_numbers
+            .iter()
+            .map(|p| (p.id, &p.number, &p.label))
+            .collect()
+    });
     let phones = merged(
         input,
         "phone_numbers",
-        before.map_or_else(Vec::new, |b| {
-            b.phone_numbers
-                .iter()
-                .map(|p| {
-                    (
-                        p.id,
-                        PhoneValues {
-                            number: p.number.clone(),
-                            label: p.label.clone(),
-                        },
-                    )
-                })
-                .collect()
-        }),
+        contacts(&stored_phones),
         &mut details,
-        phone_row,
+        |base, row| contact_row(&PHONE, base, row),
     );
     let socials = merged(
         input,
@@ -908,7 +900,7 @@ fn apply(cx: &WriteCx<'_>, before: Option<&Person>, input: &PersonInput) -> Resu
             |e| (e.created_at, e.updated_at),
             |id, v, created_at, updated_at| EmailAddress {
                 id,
-                address: v.address,
+                address: v.text,
                 label: v.label,
                 created_at,
                 updated_at,
@@ -922,7 +914,7 @@ fn apply(cx: &WriteCx<'_>, before: Option<&Person>, input: &PersonInput) -> Resu
             |p| (p.created_at, p.updated_at),
             |id, v, created_at, updated_at| PhoneNumber {
                 id,
-                number: v.number,
+                number: v.text,
                 label: v.label,
                 created_at,
                 updated_at,
