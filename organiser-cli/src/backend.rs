@@ -242,6 +242,7 @@ impl Backend {
                         Some(body.to_vec())
                     },
                     replayed: false,
+                    headers: Vec::new(),
                 })
             }
         }

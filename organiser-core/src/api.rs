@@ -118,6 +118,7 @@ impl Inner {
                     status,
                     body: body.map(String::into_bytes),
                     replayed: true,
+                    headers: Vec::new(),
                 }));
             }
             Begin::Run(claim) => claim,

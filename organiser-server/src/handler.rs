@@ -142,11 +142,8 @@ async fn translate(
         auth,
         idempotency_key,
         plain_http: origin.plain_http(),
-        base_url: if is_discovery(api_path) {
-            origin.base_url()
-        } else {
-            String::new()
-        },
+        // Discovery's and the photos' addresses are absolute.
+        base_url: origin.base_url(),
     }))
 }
 
@@ -380,13 +377,21 @@ fn invalid_json_message(error: &serde_json::Error) -> String {
 /// GET's length, as HEAD must.
 fn render(response: organiser_core::Response) -> Response {
     let status = StatusCode::from_u16(response.status).unwrap_or(StatusCode::INTERNAL_SERVER_ERROR);
+    let own_type = response.header("content-type").is_some();
     let mut out = match response.body {
+        // A file the core answers (a photo) goes as it is, with its type.
+        Some(body) if own_type => (status, Body::from(body)).into_response(),
         Some(body) => (status, json_body(body)).into_response(),
         None => status.into_response(),
     };
     if response.replayed {
         out.headers_mut()
             .insert("idempotent-replayed", HeaderValue::from_static("true"));
+    }
+    for (name, value) in &response.headers {
+        if let Ok(value) = HeaderValue::from_str(value) {
+            out.headers_mut().insert(*name, value);
+        }
     }
     out
 }

@@ -115,6 +115,14 @@ impl Call {
         self
     }
 
+    /// `method path` with these bytes as the body, of this `Content-Type`
+    /// (a photo sent to `/people/{id}/avatar`).
+    pub fn raw(method: &str, path: impl Into<String>, content_type: &str, bytes: Vec<u8>) -> Call {
+        let mut call = Call::new(method, path);
+        call.raw = Some((content_type.to_owned(), bytes));
+        call
+    }
+
     /// `POST /uploads?{query}` with these bytes and `Content-Type`.
     pub fn upload(query: &str, content_type: &str, bytes: Vec<u8>) -> Call {
         let mut call = Call::new("POST", format!("/uploads?{query}"));

@@ -140,3 +140,79 @@ fn transport_is_checked_before_the_body_is_read() {
     assert_eq!(reply.status(), 415);
     assert!(s.org.stored_files().unwrap().is_empty());
 }
+
+/// A person's photo over HTTP: the bytes sent to `/people/{id}/avatar`,
+/// absolute addresses that load without a token, redirect to the image
+/// and are cached; the endpoint's transport checked before the body.
+#[test]
+fn a_persons_photo_is_set_from_bytes_and_served_to_anyone_with_the_link() {
+    let (s, _dir) = on_disk();
+    let made = s
+        .post("/people", serde_json::json!({"person": {"name": "Ada"}}))
+        .expect(201);
+    let person = made.data()["id"].as_str().unwrap().to_owned();
+    let bytes = jpeg();
+    let reply = s
+        .req("PUT", &format!("/people/{person}/avatar"))
+        .header("content-type", "image/jpeg")
+        .body(bytes.clone())
+        .send()
+        .unwrap();
+    assert_eq!(reply.status(), 200);
+    let body: serde_json::Value = reply.json().unwrap();
+    let avatar = &body["data"]["avatar"];
+    let url = avatar["url"].as_str().unwrap();
+    assert!(url.starts_with(&s.url), "absolute: {avatar}");
+    let anyone = reqwest::blocking::Client::builder()
+        .redirect(reqwest::redirect::Policy::none())
+        .build()
+        .unwrap();
+    let redirect = anyone.get(url).send().unwrap();
+    assert_eq!(redirect.status(), 302);
+    let location = redirect.headers()["location"].to_str().unwrap().to_owned();
+    assert!(location.starts_with(&s.url), "{location}");
+    let image = anyone.get(&location).send().unwrap();
+    assert_eq!(image.status(), 200);
+    assert_eq!(image.headers()["content-type"], "image/jpeg");
+    assert!(
+        image.headers()["cache-control"]
+            .to_str()
+            .unwrap()
+            .contains("immutable")
+    );
+    assert_eq!(image.bytes().unwrap().to_vec(), bytes);
+    let thumb = anyone
+        .get(avatar["thumb_url"].as_str().unwrap())
+        .send()
+        .unwrap();
+    let location = thumb.headers()["location"].to_str().unwrap().to_owned();
+    let head = anyone.head(&location).send().unwrap();
+    assert_eq!(head.headers()["content-type"], "image/webp");
+    let length: usize = head.headers()["content-length"]
+        .to_str()
+        .unwrap()
+        .parse()
+        .unwrap();
+    let got = anyone.get(&location).send().unwrap().bytes().unwrap();
+    assert_eq!(length, got.len(), "HEAD says the GET's length");
+
+    let auth = format!("Authorization: Bearer {}\r\n", s.token);
+    let target = format!("PUT /api/v1/people/{person}/avatar HTTP/1.1\r\nHost: x\r\n");
+    for (head, status) in [
+        (
+            "Content-Type: image/jpeg\r\nTransfer-Encoding: chunked\r\n",
+            " 411 ",
+        ),
+        (
+            "Content-Type: image/jpeg\r\nContent-Length: 10485761\r\n",
+            " 413 ",
+        ),
+        (
+            "Content-Type: text/plain\r\nContent-Length: 5000\r\n",
+            " 415 ",
+        ),
+    ] {
+        let (line, _) = raw_status(&s, &format!("{target}{auth}{head}\r\n"));
+        assert!(line.contains(status), "{head}: {line}");
+    }
+}

@@ -9,6 +9,7 @@
 mod common;
 
 mod account;
+mod avatars;
 mod deletions;
 mod licence;
 mod people;

@@ -52,6 +52,7 @@ impl Bodies {
                     status: 200,
                     body: Some(body.clone()),
                     replayed: false,
+                    headers: Vec::new(),
                 });
             }
         }

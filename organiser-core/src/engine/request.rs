@@ -96,7 +96,9 @@ impl Request {
     pub(crate) fn cache_key(&self) -> String {
         use std::fmt::Write;
         let mut key = String::with_capacity(64);
-        for part in std::iter::once(self.path.as_str())
+        // The base URL too: answers hold absolute addresses (photos).
+        for part in [self.base_url.as_str(), self.path.as_str()]
+            .into_iter()
             .chain(self.query.pairs().flat_map(|(name, value)| [name, value]))
         {
             let _ = write!(key, "{}:{part}", part.len());
@@ -172,6 +174,9 @@ pub struct Response {
     pub body: Option<Vec<u8>>,
     /// Whether this is a stored response replayed for an `Idempotency-Key`.
     pub replayed: bool,
+    /// Headers of its own (lower-case names): a `content-type` other than
+    /// JSON (an image), a `location` (a redirect), a `cache-control`.
+    pub headers: Vec<(&'static str, String)>,
 }
 
 impl Response {
@@ -194,6 +199,7 @@ impl Response {
                 status,
                 body: Some(body),
                 replayed: false,
+                headers: Vec::new(),
             },
             Err(e) => Response::error(&Error::Internal(format!("rendering: {e}"))),
         }
@@ -205,6 +211,7 @@ impl Response {
             status: 204,
             body: None,
             replayed: false,
+            headers: Vec::new(),
         }
     }
 
@@ -214,7 +221,43 @@ impl Response {
             status: error.status(),
             body: Some(error.to_body().to_string().into_bytes()),
             replayed: false,
+            headers: Vec::new(),
         }
+    }
+
+    /// `bytes` as they are, of `content_type`, kept by caches for a year
+    /// (a file whose address never names another).
+    pub fn file(content_type: &str, bytes: Vec<u8>) -> Response {
+        Response {
+            status: 200,
+            body: Some(bytes),
+            replayed: false,
+            headers: vec![
+                ("content-type", content_type.to_owned()),
+                (
+                    "cache-control",
+                    "public, max-age=31536000, immutable".to_owned(),
+                ),
+            ],
+        }
+    }
+
+    /// 302 to `location`.
+    pub fn redirect(location: String) -> Response {
+        Response {
+            status: 302,
+            body: None,
+            replayed: false,
+            headers: vec![("location", location)],
+        }
+    }
+
+    /// The header `name`, when it has one of its own.
+    pub fn header(&self, name: &str) -> Option<&str> {
+        self.headers
+            .iter()
+            .find(|(n, _)| *n == name)
+            .map(|(_, v)| v.as_str())
     }
 
     /// The body as JSON (`Null` for none).

@@ -725,7 +725,38 @@ fn every_route_of_the_table_is_served() {
             }})),
         )
         .expect(201);
+    // A photo for the person, so that its addresses answer.
+    let png = {
+        let mut out = std::io::Cursor::new(Vec::new());
+        image::RgbImage::new(4, 4)
+            .write_to(&mut out, image::ImageFormat::Png)
+            .expect("a PNG");
+        out.into_inner()
+    };
+    let query = organiser::Query::parse("kind=avatar&filename=p.png").expect("a query");
+    let photo = store
+        .org
+        .upload(&query, "image/png", png)
+        .expect("an upload");
+    let with_photo = store
+        .call(
+            &Call::new(
+                Method::Patch,
+                format!(
+                    "/people/{}",
+                    person.data()["id"].as_str().unwrap_or_default()
+                ),
+            )
+            .body(json!({"person": {"avatar": photo.signed_id}})),
+        )
+        .expect(200);
+    let avatar = with_photo.data()["avatar"]["url"]
+        .as_str()
+        .unwrap_or_default()
+        .to_owned();
+    let signed = avatar.rsplit('/').next().unwrap_or_default().to_owned();
     let ids = [
+        ("/avatars/", signed),
         (
             "/companies/",
             person.data()["positions"][0]["company_id"]
@@ -758,6 +789,7 @@ fn every_route_of_the_table_is_served() {
                 path = path.replacen("{id}", id, 1).replacen("{n}", id, 1);
             }
         }
+        let path = path.replace("{size}", "thumb");
         for &method in route.methods {
             // Deletes last: the record is needed by the other methods.
             if method == Delete {

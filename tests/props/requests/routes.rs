@@ -138,6 +138,10 @@ pub(crate) const ROUTES: &[Route] = &[
         &[400, 401, 403, 404, 409, 415, 429],
     ),
     route(&[Get], "/people/{id}/meetings", &[400, 401, 404, 429]),
+    ours(&[Put, Patch], "/people/{id}/avatar"),
+    ours(&[Get], "/avatars/{id}"),
+    ours(&[Get], "/avatars/{id}/{size}"),
+    ours(&[Get], "/avatars/{id}/files/{size}"),
     list("/companies", LIST),
     route(&[Get], "/companies/{id}", READ_ONE),
     route(&[Get], "/upcoming_key_dates", LIST),
@@ -150,7 +154,13 @@ pub(crate) const ROUTES: &[Route] = &[
 
 /// The routes that answer without credentials; `/openapi.json` answers
 /// the document bare, not wrapped in `data`.
-pub(super) const PUBLIC: &[&str] = &["/.well-known/organiser", "/openapi.json"];
+pub(super) const PUBLIC: &[&str] = &[
+    "/.well-known/organiser",
+    "/openapi.json",
+    "/avatars/{id}",
+    "/avatars/{id}/{size}",
+    "/avatars/{id}/files/{size}",
+];
 
 /// Paths of the spec that this build does not serve yet (404), and others
 /// that no route has.

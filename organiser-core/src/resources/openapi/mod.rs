@@ -34,6 +34,7 @@ pub(crate) fn routes<'r>(req: &'r Request, segments: &[&'r str]) -> Result<Route
                 status: 200,
                 body: Some(OPENAPI.as_bytes().to_vec()),
                 replayed: false,
+                headers: Vec::new(),
             })
         }),
         _ => return Err(Error::NotFound),

@@ -1,17 +1,19 @@
 //! The people's operations (document 3, "People"), each declared once for
 //! the typed method and the route arm.
 
+use super::avatars::{self, absolute, absolute_avatar};
 use super::companies::{self, Company, CompanyQuery};
 use super::lifecycle::{delete, restore};
 use super::upcoming::{self, Meetings, MeetingsQuery, UpcomingKeyDates, UpcomingQuery};
 use super::{Person, PersonInput, PersonQuery, change, create, get, list, parse};
 use crate::engine::Organiser;
 use crate::engine::endpoint::Endpoint;
-use crate::engine::op::{ReadOp, Route, WriteOp};
+use crate::engine::op::{PlainOp, ReadOp, Route, WriteOp};
 use crate::engine::request::{Method, Request, Response};
 use crate::error::{Error, Result};
 use crate::ids::Id;
 use crate::list::Page;
+use crate::resources::uploads::{self, Kind, Params};
 
 static LIST: ReadOp = ReadOp::SETTLED.kept();
 static GET: ReadOp = ReadOp::SETTLED;
@@ -19,6 +21,10 @@ static CREATE: WriteOp = WriteOp::LICENSED.idempotent();
 static CHANGE: WriteOp = WriteOp::LICENSED;
 static DELETE: WriteOp = WriteOp::LICENSED;
 static RESTORE: WriteOp = WriteOp::LICENSED.idempotent();
+/// A photo sent as the request's bytes.
+static SET_PHOTO: WriteOp = WriteOp::LICENSED;
+/// A photo's addresses: anyone with the link.
+pub(super) static PHOTO: PlainOp = PlainOp::PUBLIC;
 
 impl Organiser {
     /// `GET /people`.
@@ -89,6 +95,11 @@ pub(crate) static ENDPOINTS: &[Endpoint] = {
         Endpoint::new(Get, "/companies"),
         Endpoint::new(Get, "/companies/{id}"),
         Endpoint::new(Get, "/upcoming_key_dates"),
+        Endpoint::new(Put, "/people/{id}/avatar"),
+        Endpoint::new(Patch, "/people/{id}/avatar"),
+        Endpoint::new(Get, "/avatars/{id}"),
+        Endpoint::new(Get, "/avatars/{id}/{size}"),
+        Endpoint::new(Get, "/avatars/{id}/files/{size}"),
     ]
 };
 
@@ -96,24 +107,35 @@ pub(crate) static ENDPOINTS: &[Endpoint] = {
 pub(crate) fn routes<'r>(req: &'r Request, segments: &[&'r str]) -> Result<Route<'r>> {
     use Method::{Delete, Get, Patch, Post, Put};
     let body = req.body.as_ref();
+    // Photo addresses are absolute in answers.
+    let base = req.base_url.as_str();
     Ok(match (req.method, segments) {
         (Get, ["people"]) => {
             let query = PersonQuery::parse(&req.query)?;
-            LIST.route(move |cx| Ok(Response::json(200, &list(cx, &query)?)))
+            LIST.route(move |cx| {
+                let mut page = list(cx, &query)?;
+                page.items = page.items.into_iter().map(|p| absolute(p, base)).collect();
+                Ok(Response::json(200, &page))
+            })
         }
         (Post, ["people"]) => CREATE.route(
             move || parse(body),
-            |cx, input| Ok(Response::data(201, &create(cx, &input)?)),
+            move |cx, input| Ok(Response::data(201, &absolute(create(cx, &input)?, base))),
         ),
         (Get, ["people", id]) => {
             let id = Id::from_path(id)?;
-            GET.route(move |cx| Ok(Response::data(200, &get(cx, id)?)))
+            GET.route(move |cx| Ok(Response::data(200, &absolute(get(cx, id)?, base))))
         }
         (Patch | Put, ["people", id]) => {
             let id = Id::from_path(id)?;
             CHANGE.route(
                 move || parse(body),
-                move |cx, input| Ok(Response::data(200, &change(cx, id, &input)?)),
+                move |cx, input| {
+                    Ok(Response::data(
+                        200,
+                        &absolute(change(cx, id, &input)?, base),
+                    ))
+                },
             )
         }
         (Delete, ["people", id]) => {
@@ -125,16 +147,42 @@ pub(crate) fn routes<'r>(req: &'r Request, segments: &[&'r str]) -> Result<Route
         }
         (Post, ["people", id, "restoration"]) => {
             let id = Id::from_path(id)?;
-            RESTORE.run(move |cx| Ok(Response::data(200, &restore(cx, id)?)))
+            RESTORE.run(move |cx| Ok(Response::data(200, &absolute(restore(cx, id)?, base))))
         }
         (Get, ["people", id, "meetings"]) => {
             let id = Id::from_path(id)?;
             let query = MeetingsQuery::parse(&req.query)?;
             GET.route(move |cx| Ok(Response::json(200, &upcoming::meetings(cx, id, query)?)))
         }
+        (Put | Patch, ["people", id, "avatar"]) => {
+            let id = Id::from_path(id)?;
+            SET_PHOTO.route_with(
+                move |inner| {
+                    let params = Params {
+                        kind: Kind::Avatar,
+                        filename: "avatar".to_owned(),
+                    };
+                    uploads::prepare(inner, req, params)
+                },
+                move |cx, prepared| {
+                    let made = uploads::create(cx, prepared)?;
+                    let person = super::set_avatar(cx, id, &made.signed_id)?;
+                    Ok(Response::data(200, &absolute(person, base)))
+                },
+            )
+        }
+        (Get, ["avatars", signed, rest @ ..]) => avatars::route(req, signed, rest)?,
         (Get, ["upcoming_key_dates"]) => {
             let query = UpcomingQuery::parse(&req.query)?;
-            GET.route(move |cx| Ok(Response::json(200, &upcoming::upcoming(cx, query)?)))
+            GET.route(move |cx| {
+                let mut found = upcoming::upcoming(cx, query)?;
+                for item in &mut found.data {
+                    if let Some(avatar) = &mut item.person.avatar {
+                        absolute_avatar(avatar, base);
+                    }
+                }
+                Ok(Response::json(200, &found))
+            })
         }
         (Get, ["companies"]) => {
             let query = CompanyQuery::parse(&req.query)?;

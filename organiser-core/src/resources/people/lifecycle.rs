@@ -117,6 +117,13 @@ pub(crate) fn purge(cx: &mut WriteCx<'_>, id: Id) -> Result<()> {
             companies::count_use(cx, company, -1)?;
         }
     }
+    if let Some(photo) = person
+        .avatar
+        .as_ref()
+        .and_then(|a| super::avatars::upload_of(&cx.org.secret, a))
+    {
+        crate::resources::uploads::discard(cx, photo)?;
+    }
     cx.remove(super::tables::PEOPLE, &id.to_bytes())?;
     Ok(())
 }

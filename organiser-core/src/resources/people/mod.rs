@@ -8,6 +8,7 @@
 //! (`connections`), photos and the companies' own endpoints come next.
 
 mod api;
+mod avatars;
 pub(crate) mod companies;
 pub(crate) mod key_dates;
 mod lifecycle;
@@ -723,10 +724,32 @@ fn apply(cx: &WriteCx<'_>, before: Option<&Person>, input: &PersonInput) -> Resu
             String::new()
         }
     };
-    if let Field::Value(_) = input.avatar {
-        // Photos come with uploads: no signed id names an unused upload yet.
-        details.add("avatar", "is not an unused avatar upload");
-    }
+    // A photo: an unused avatar upload the person takes, or none.
+    let avatar = match &input.avatar {
+        Field::Absent => before.and_then(|b| b.avatar.clone()),
+        Field::Null => None,
+        Field::Value(signed) => {
+            match crate::resources::uploads::take(
+                cx,
+                signed,
+                crate::resources::uploads::Kind::Avatar,
+                "avatar",
+            ) {
+                Ok(upload) => Some(avatars::avatar_of(&cx.org.secret, upload.id)),
+                Err(e) => match e.details() {
+                    Some(refused) => {
+                        for (field, phrases) in refused.iter() {
+                            for phrase in phrases {
+                                details.add(field, phrase.clone());
+                            }
+                        }
+                        None
+                    }
+                    None => return Err(e),
+                },
+            }
+        }
+    };
     let relationships = match &input.relationships {
         Some(keys) => check_relationships(&mut details, keys),
         None => before.map(|b| b.relationships.clone()).unwrap_or_default(),
@@ -874,7 +897,7 @@ fn apply(cx: &WriteCx<'_>, before: Option<&Person>, input: &PersonInput) -> Resu
     let mut person = Person {
         id: before.map_or_else(|| cx.new_id(), |b| b.id),
         name,
-        avatar: before.and_then(|b| b.avatar.clone()),
+        avatar,
         key_dates: stamp(
             cx,
             dates,
@@ -1020,6 +1043,15 @@ pub(crate) fn change(cx: &mut WriteCx<'_>, id: Id, input: &PersonInput) -> Resul
     }
     count_companies(cx, &before.positions, &person.positions)?;
     lifecycle::record_removed_rows(cx, &before, &person)?;
+    // A replaced or removed photo goes, files and all.
+    if before.avatar != person.avatar
+        && let Some(old) = before
+            .avatar
+            .as_ref()
+            .and_then(|a| avatars::upload_of(&cx.org.secret, a))
+    {
+        crate::resources::uploads::discard(cx, old)?;
+    }
     index(cx, &before, false)?;
     index(cx, &person, true)?;
     save(
@@ -1101,6 +1133,16 @@ pub(crate) fn create_named(cx: &WriteCx<'_>, name: String) -> Result<Person> {
         },
     )?;
     Ok(person)
+}
+
+/// `PUT|PATCH /people/{id}/avatar`: the photo `signed` (an avatar upload
+/// just made from the request's bytes) replaces the person's.
+pub(crate) fn set_avatar(cx: &mut WriteCx<'_>, id: Id, signed: &str) -> Result<Person> {
+    let input = PersonInput {
+        avatar: Field::Value(signed.to_owned()),
+        ..PersonInput::default()
+    };
+    change(cx, id, &input)
 }
 
 /// `GET /people` parameters.

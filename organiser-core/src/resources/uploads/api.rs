@@ -54,6 +54,7 @@ pub fn raw_body_rule(
     let segments: Vec<&str> = path.split('/').filter(|s| !s.is_empty()).collect();
     let kind = match (method, segments.as_slice()) {
         (Method::Post, ["uploads"]) => None,
+        (Method::Put | Method::Patch, ["people", _, "avatar"]) => Some(Kind::Avatar),
         _ => return None,
     };
     Some(accepts(kind, query, auth))

@@ -171,7 +171,6 @@ pub(crate) fn sign(key: &SecretKey, id: Id) -> String {
 
 /// The upload ID a `signed_id` names, when it was signed with `key` and is
 /// unchanged; `None` for anything else.
-#[allow(dead_code)] // For the people and notes resources (issue 8), which take uploads.
 pub(crate) fn verify(key: &SecretKey, signed: &str) -> Option<Id> {
     if signed.len() != 43 {
         return None;
@@ -186,7 +185,6 @@ pub(crate) fn verify(key: &SecretKey, signed: &str) -> Option<Id> {
 /// (a person's photo, a note's image, a document): marked used, so it is
 /// neither removed by the clock nor taken again. Only an unused upload of
 /// that kind is accepted; anything else is 422 on `field`.
-#[allow(dead_code)] // For the people and notes resources (issue 8), which take uploads.
 pub(crate) fn take(cx: &WriteCx<'_>, signed: &str, kind: Kind, field: &str) -> Result<Stored> {
     let refuse = |phrase: &str| Error::invalid(field, phrase);
     let id = verify(&cx.org.secret, signed).ok_or_else(|| refuse("is not a valid upload"))?;
@@ -206,11 +204,23 @@ pub(crate) fn take(cx: &WriteCx<'_>, signed: &str, kind: Kind, field: &str) -> R
     Ok(upload)
 }
 
-#[allow(dead_code)] // For the people and notes resources (issue 8), which take uploads.
-fn get<T: Tables>(cx: &Cx<'_, T>, id: Id) -> Result<Option<Stored>> {
+/// The upload with this ID.
+pub(crate) fn get<T: Tables>(cx: &Cx<'_, T>, id: Id) -> Result<Option<Stored>> {
     Ok(cx
         .get_record::<UploadRecord>(UPLOADS, &id.to_bytes())?
         .and_then(|r| r.into_stored(id)))
+}
+
+/// Removes upload `id` (a replaced or removed photo): its record now, its
+/// files once the transaction has committed.
+pub(crate) fn discard(cx: &mut WriteCx<'_>, id: Id) -> Result<()> {
+    if let Some(upload) = get(cx, id)? {
+        cx.remove(UPLOADS_BY_DUE, due_key(&upload).as_slice())?;
+        cx.remove(UPLOADS, &id.to_bytes())?;
+        let names = Stored::file_names(id);
+        cx.on_commit(move |inner| inner.files.remove_all(&names));
+    }
+    Ok(())
 }
 
 fn due_key(upload: &Stored) -> Key {
