@@ -6,7 +6,8 @@
 //!
 //! 1. a row number (1 to 3 digits) of the family's last listing;
 //! 2. a full ID;
-//! 3. for a family with names (lists), a name, ignoring case;
+//! 3. for a family with names (lists, people), a name, ignoring case, or
+//!    the start of one when it begins only one name;
 //! 4. a part of an ID: the short ID a table shows (its last six
 //!    characters, or more of its end), or a prefix.
 //!
@@ -252,42 +253,28 @@ impl<'a> Refs<'a> {
             return Ok((id, None));
         }
         if F::NAMED {
-            let records = match all.take() {
+            // The records a name could name: those whose name begins with
+            // the reference, found by the API when it can, else all of them.
+            let candidates = match all.take() {
                 Some(records) => records,
                 None => match F::named(self.client, reference)? {
-                    Some(found) => {
-                        let mut named: Vec<F> = found
-                            .into_iter()
-                            .filter(|r| same_name(r.name(), reference))
-                            .collect();
-                        match named.len() {
-                            0 => Vec::new(),
-                            1 => {
-                                let record = named.remove(0);
-                                return Ok((record.id(), Some(record)));
-                            }
-                            _ => {
-                                let found = named
-                                    .iter()
-                                    .map(|r| (r.id(), Some(r.name().to_owned())))
-                                    .collect();
-                                return Err(self.ambiguous::<F>(reference, found));
-                            }
-                        }
-                    }
+                    Some(found) => found,
                     None => every::<F>(self.client)?,
                 },
             };
-            let (mut named, rest): (Vec<F>, Vec<F>) = records
+            let folded = reference.to_lowercase();
+            let (exact, prefixed): (Vec<F>, Vec<F>) = candidates
                 .into_iter()
+                .filter(|r| r.name().to_lowercase().starts_with(&folded))
                 .partition(|r| same_name(r.name(), reference));
+            // A whole name first; else a name it begins, when only one does.
+            let named = if exact.is_empty() { prefixed } else { exact };
             match named.len() {
+                0 => {}
                 1 => {
-                    let record = named.remove(0);
+                    let record = named.into_iter().next().expect("one");
                     return Ok((record.id(), Some(record)));
                 }
-                // None read (or named found none): the ID part reads them.
-                0 => all = (!rest.is_empty()).then_some(rest),
                 _ => {
                     let found = named.iter().map(|r| (r.id(), Some(r.name().to_owned())));
                     return Err(self.ambiguous::<F>(reference, found.collect()));

@@ -128,3 +128,29 @@ fn a_name_shared_by_two_lists_lists_both() {
     assert!(out.error().contains("names 2 lists"), "{out:?}");
     assert!(out.error().contains("Errands") && out.error().contains("errands"));
 }
+
+/// Issue 8: people (and lists) are named by the start of a name when it
+/// begins only one; when it begins several, they are listed.
+#[test]
+fn the_start_of_a_name_names_a_person_when_it_begins_only_one() {
+    let dir = Dir::new();
+    for name in ["Ada Lovelace", "Adam Smith", "Grace Hopper"] {
+        dir.ok(&["people", "add", name]);
+    }
+    let out = dir.ok(&["people", "show", "grace"]);
+    assert!(out.stdout.starts_with("Grace Hopper"), "{out:?}");
+    let out = dir.ok(&["people", "show", "ada l"]);
+    assert!(out.stdout.starts_with("Ada Lovelace"), "{out:?}");
+    let out = dir.run(&["people", "show", "ada"]);
+    let message = out.error();
+    assert!(message.contains("names 2 people"), "{message}");
+    assert!(message.contains("Ada Lovelace") && message.contains("Adam Smith"));
+    // A whole name wins over a longer one it begins.
+    dir.ok(&["people", "add", "Ada"]);
+    let out = dir.ok(&["people", "show", "ADA"]);
+    assert_eq!(out.stdout.lines().next(), Some("Ada"), "{out:?}");
+    // Lists too.
+    dir.ok(&["lists", "add", "Groceries"]);
+    let out = dir.ok(&["tasks", "add", "Milk", "--list", "groc"]);
+    assert!(out.stdout.starts_with("Added Milk"), "{out:?}");
+}
