@@ -152,6 +152,12 @@ impl PlainOp {
         public: true,
         waits: false,
     };
+    /// Reads files, for anyone (a photo's bytes): off the server's async
+    /// workers, as blocking work.
+    pub(crate) const PUBLIC_FILES: PlainOp = PlainOp {
+        public: true,
+        waits: true,
+    };
     /// Waits on the network, then writes what it learnt (update checks).
     pub(crate) const WAITS: PlainOp = PlainOp {
         public: false,

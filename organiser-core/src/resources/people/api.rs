@@ -23,8 +23,9 @@ static DELETE: WriteOp = WriteOp::LICENSED;
 static RESTORE: WriteOp = WriteOp::LICENSED.idempotent();
 /// A photo sent as the request's bytes.
 static SET_PHOTO: WriteOp = WriteOp::LICENSED;
-/// A photo's addresses: anyone with the link.
-pub(super) static PHOTO: PlainOp = PlainOp::PUBLIC;
+/// A photo's addresses and bytes: anyone with the link; the bytes are
+/// read from disk off the server's async workers.
+pub(super) static PHOTO: PlainOp = PlainOp::PUBLIC_FILES;
 
 impl Organiser {
     /// `GET /people`.
