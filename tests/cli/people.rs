@@ -334,3 +334,31 @@ fn json_prints_the_api_body() {
     assert_eq!(record(&shown)["id"], person["id"]);
     assert_eq!(shape(&shown), shape(&made));
 }
+
+/// The people commands work through a running server unchanged: the same
+/// output, the server's store changed.
+#[test]
+fn the_people_commands_work_through_a_running_server() {
+    let dir = Dir::new();
+    let server = dir.serve();
+    let out = dir.ok(&[
+        "people",
+        "add",
+        "Ada",
+        "Lovelace",
+        "--email",
+        "ada@example.org",
+    ]);
+    assert!(out.stdout.contains("Ada Lovelace"), "{out:?}");
+    dir.ok(&["people", "add", "Byron"]);
+    let out = dir.ok(&["people", "link", "Byron", "parent", "Ada"]);
+    assert!(out.stdout.starts_with("Linked"), "{out:?}");
+    let (name, rows) = shown(&dir, "ada");
+    assert_eq!(name, "Ada Lovelace");
+    assert!(has(&rows, "Email", "ada@example.org"), "{rows:?}");
+    let listed = dir.json(&["people"]);
+    assert_eq!(listed["data"].as_array().unwrap().len(), 2);
+    assert!(server.stop().success());
+    // The store the server held has them.
+    assert_eq!(dir.json(&["people"])["data"].as_array().unwrap().len(), 2);
+}
