@@ -666,6 +666,7 @@ fn merged<T: Clone + PartialEq>(
                 id: Some(id),
                 values,
                 changed: false,
+                index: None,
             })
             .collect(),
         Some(value) => {
@@ -777,29 +778,23 @@ fn apply(cx: &WriteCx<'_>, before: Option<&Person>, input: &PersonInput) -> Resu
         }
         patch.apply(base, today)
     });
-    // At most one birthday: the later row is refused.
-    if dates.iter().filter(|d| d.values.kind == "birthday").count() > 1
-        && let Some(value) = input.rows.get("key_dates")
-    {
-        let mut ignored = Details::new();
-        let sent = rows::read("key_dates", value, &mut ignored);
-        let stored_birthday = old_dates.iter().any(|d| {
-            d.kind == "birthday" && dates.iter().any(|m| m.id == Some(d.id) && !m.changed)
-        });
-        let mut seen = stored_birthday;
-        for row in &sent {
-            if row.fields.get("kind").and_then(Value::as_str) == Some("birthday") && !row.destroy {
-                if seen {
-                    details.add(
-                        rows::key("key_dates", row.index, "kind"),
-                        "a person has one birthday",
-                    );
-                }
-                seen = true;
+    // At most one birthday: a kept one stands, else the request's first;
+    // each later one of the request is refused.
+    let birthdays: Vec<&Merged<_>> = dates
+        .iter()
+        .filter(|d| d.values.kind == "birthday")
+        .collect();
+    if birthdays.len() > 1 {
+        let kept = birthdays.iter().any(|d| d.index.is_none());
+        let mut sent: Vec<usize> = birthdays.iter().filter_map(|d| d.index).collect();
+        sent.sort_unstable();
+        for (n, index) in sent.into_iter().enumerate() {
+            if kept || n > 0 {
+                details.add(
+                    rows::key("key_dates", index, "kind"),
+                    "a person has one birthday",
+                );
             }
-        }
-        if !details.iter().any(|(k, _)| k.starts_with("key_dates")) {
-            details.add("key_dates", "a person has one birthday");
         }
     }
     let contacts = |rows: &[(Id, &String, &Option<String>)]| -> Vec<(Id, ContactValues)> {

@@ -97,6 +97,8 @@ pub(crate) struct Merged<T> {
     pub(crate) values: T,
     /// Whether the request changed or added it.
     pub(crate) changed: bool,
+    /// The place in the request's array of the row that sent it, if one did.
+    pub(crate) index: Option<usize>,
 }
 
 /// The rows after the request: the stored rows in their order, changed or
@@ -118,6 +120,7 @@ pub(crate) fn merge<T: Clone + PartialEq>(
                 id: Some(*id),
                 values: values.clone(),
                 changed: false,
+                index: None,
             })
         })
         .collect();
@@ -148,6 +151,7 @@ pub(crate) fn merge<T: Clone + PartialEq>(
                             id: Some(id),
                             values,
                             changed,
+                            index: Some(row.index),
                         });
                     }
                     Ok(None) => {}
@@ -160,6 +164,7 @@ pub(crate) fn merge<T: Clone + PartialEq>(
                     id: None,
                     values,
                     changed: true,
+                    index: Some(row.index),
                 }),
                 Ok(None) => {}
                 Err(mistakes) => refuse(row, mistakes),
