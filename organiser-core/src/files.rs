@@ -122,7 +122,6 @@ impl Files {
     }
 
     /// The bytes of `name`.
-    #[allow(dead_code)] // For the people and notes resources (issue 8), which take uploads.
     pub(crate) fn read(&self, name: &str) -> std::io::Result<Vec<u8>> {
         match self {
             Files::Disk(root) => std::fs::read(root.join(name)),

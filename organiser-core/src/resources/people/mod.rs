@@ -1,11 +1,10 @@
 //! People (document 3, "Person", "KeyDate", "EmailAddress", "PhoneNumber",
-//! "SocialProfile", "Position", "Company", and PersonFields with its row
-//! rules): a person and its rows in one record, companies made and
-//! deleted as positions name them, and the listing by name, creation or
-//! change, filtered by relationship.
-//!
-//! Being built for issue 8: deleting and restoring people, person links
-//! (`connections`), photos and the companies' own endpoints come next.
+//! "SocialProfile", "Position", "Company", PersonFields with its row rules,
+//! "Person delete and restore", the avatar endpoint), and DESIGN.md's
+//! `/companies` and `/upcoming_key_dates`: a person and its rows in one
+//! record, companies made and deleted as positions name them, photos
+//! (`avatars.rs`), delete and restore (`lifecycle.rs`), and the listing by
+//! name, creation or change, filtered by relationship.
 
 mod api;
 mod avatars;

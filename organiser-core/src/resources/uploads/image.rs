@@ -139,7 +139,7 @@ fn jpeg_is_complete(bytes: &[u8]) -> bool {
 }
 
 /// The 128 and 256 pixel square thumbnails of an image, as WebP.
-#[allow(dead_code)] // For the people and notes resources (issue 8), which take uploads.
+#[cfg(test)]
 pub(crate) fn thumbnails(bytes: &[u8]) -> Result<(Vec<u8>, Vec<u8>), Unusable> {
     thumbnails_of(&decode(bytes)?)
 }

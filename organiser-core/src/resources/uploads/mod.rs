@@ -81,7 +81,6 @@ impl Kind {
         }
     }
 
-    #[allow(dead_code)] // For the people and notes resources (issue 8), which take uploads.
     pub(crate) fn from_tag(tag: u8) -> Option<Kind> {
         Kind::ALL.into_iter().find(|k| k.tag() == tag)
     }

@@ -41,7 +41,6 @@ impl From<&Stored> for UploadRecord {
 impl UploadRecord {
     /// The upload stored under `id`; `None` for a kind this build does
     /// not know.
-    #[allow(dead_code)] // For the people and notes resources (issue 8), which take uploads.
     pub(crate) fn into_stored(self, id: Id) -> Option<Stored> {
         Some(Stored {
             id,
