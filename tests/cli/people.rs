@@ -298,6 +298,19 @@ fn tasks_add_person_then_show_lists_the_task() {
         has(&rows, "Task", &format!("{} Call Ada", &id[id.len() - 6..])),
         "{rows:?}"
     );
+    // The task views name the person a task is homed in.
+    dir.ok(&["tasks", "edit", id, "--start", "today"]);
+    let today = dir.ok(&["tasks"]);
+    let row = today
+        .stdout
+        .lines()
+        .find(|l| l.contains("Call Ada"))
+        .unwrap_or_else(|| panic!("{today:?}"));
+    assert!(
+        row.contains(" Ada "),
+        "the HOME column names the person: {row}"
+    );
+    assert!(!row.contains("(person)"), "{row}");
 }
 
 #[test]

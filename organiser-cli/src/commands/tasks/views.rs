@@ -123,6 +123,16 @@ impl Show {
             .into_iter()
             .map(|l| (l.id, l.name))
             .collect();
+        // The people the page's tasks are homed in, each asked for once.
+        let mut people: HashMap<Id, String> = HashMap::new();
+        for task in tasks {
+            if let Home::Person(person) = task.home()
+                && !people.contains_key(&person)
+                && let Ok(found) = s.client.person(person)
+            {
+                people.insert(person, found.data.name);
+            }
+        }
         let today = s.client.me()?.data.today;
         let last = if listing.logbook {
             ["STATUS", "CLOSED"]
@@ -133,7 +143,10 @@ impl Show {
         for (row, task) in tasks.iter().enumerate() {
             let home = match task.home() {
                 Home::List(list) => names.get(&list).cloned().unwrap_or_else(|| "(list)".into()),
-                Home::Person(_) => "(person)".into(),
+                Home::Person(person) => people
+                    .get(&person)
+                    .cloned()
+                    .unwrap_or_else(|| "(person)".into()),
                 Home::Project(_) => "(project)".into(),
                 Home::Inbox => "Inbox".into(),
             };
