@@ -15,7 +15,7 @@ use std::sync::OnceLock;
 use clap::{Command, CommandFactory};
 use clap_complete::engine::{ArgValueCandidates, CompletionCandidate};
 use clap_complete::env::CompleteEnv;
-use organiser_core::TaskList;
+use organiser_core::{Person, TaskList};
 
 use crate::backend;
 use crate::client::Client;
@@ -31,6 +31,16 @@ const LIST_NAMES: &[(&str, &str)] = &[
     ("organiser lists rename", "list"),
     ("organiser lists move", "list"),
     ("organiser lists rm", "list"),
+];
+
+/// The arguments that take a person's name.
+const PEOPLE_NAMES: &[(&str, &str)] = &[
+    ("organiser people show", "person"),
+    ("organiser people edit", "person"),
+    ("organiser people rm", "person"),
+    ("organiser people link", "person"),
+    ("organiser people link", "related"),
+    ("organiser tasks add", "person"),
 ];
 
 /// The `--data-dir` of the command line being completed.
@@ -57,8 +67,11 @@ pub(crate) fn command() -> Command {
 /// (whose path is `path`) and its subcommands.
 fn with_list_names(cmd: Command, path: &str) -> Command {
     let cmd = cmd.mut_args(|arg| {
-        if LIST_NAMES.contains(&(path, arg.get_id().as_str())) {
+        let id = (path, arg.get_id().as_str());
+        if LIST_NAMES.contains(&id) {
             arg.add(ArgValueCandidates::new(list_names))
+        } else if PEOPLE_NAMES.contains(&id) {
+            arg.add(ArgValueCandidates::new(people_names))
         } else {
             arg
         }
@@ -92,6 +105,17 @@ fn data_dir_in(args: impl Iterator<Item = OsString>) -> Option<PathBuf> {
 
 /// The task lists' names, in their order; none on any error.
 fn list_names() -> Vec<CompletionCandidate> {
+    names_of::<TaskList>()
+}
+
+/// The people's names, by name; none on any error.
+fn people_names() -> Vec<CompletionCandidate> {
+    names_of::<Person>()
+}
+
+/// The names of every record of family `F`, read through the backend the
+/// commands use (never making a store); none on any error.
+fn names_of<F: refs::Family>() -> Vec<CompletionCandidate> {
     if crate::config::load().is_err() {
         return Vec::new();
     }
@@ -100,11 +124,11 @@ fn list_names() -> Vec<CompletionCandidate> {
         return Vec::new();
     };
     let client = Client::new(backend);
-    refs::every::<TaskList>(&client)
-        .map(|lists| {
-            lists
-                .into_iter()
-                .map(|list| CompletionCandidate::new(list.name))
+    refs::every::<F>(&client)
+        .map(|records| {
+            records
+                .iter()
+                .map(|r| CompletionCandidate::new(r.name().to_owned()))
                 .collect()
         })
         .unwrap_or_default()
@@ -120,7 +144,7 @@ mod tests {
     fn every_list_argument_exists() {
         let mut cmd = command();
         cmd.build();
-        for (path, id) in LIST_NAMES {
+        for (path, id) in LIST_NAMES.iter().chain(PEOPLE_NAMES) {
             let mut words = path.split(' ').skip(1);
             let mut sub = &cmd;
             for word in words.by_ref() {

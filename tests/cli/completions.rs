@@ -137,6 +137,26 @@ fn complete_env_prints_a_registration_script() {
     assert!(out.stdout.starts_with("organiser "), "{out:?}");
 }
 
+/// Issue 8: the arguments that name a person offer the people's names.
+#[test]
+fn dynamic_completions_offer_the_store_s_people() {
+    let dir = Dir::new();
+    for name in ["Ada", "Adam", "Grace"] {
+        dir.ok(&["people", "add", name]);
+    }
+    let data = dir.data().to_str().unwrap();
+    for words in [
+        &["--data-dir", data, "people", "show", "Ad"][..],
+        &["--data-dir", data, "people", "rm", "Ad"][..],
+        &["--data-dir", data, "people", "link", "Ad"][..],
+        &["--data-dir", data, "tasks", "add", "call", "--person", "Ad"][..],
+    ] {
+        let mut offered = candidates(complete("fish", words.len() - 1, words).run());
+        offered.sort();
+        assert_eq!(offered, ["Ada", "Adam"], "{words:?}");
+    }
+}
+
 #[test]
 fn dynamic_completions_offer_the_store_s_list_names() {
     let dir = Dir::new();
