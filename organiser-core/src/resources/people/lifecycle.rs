@@ -4,7 +4,7 @@
 //! (and whatever later kinds cascade from a person: links, memberships),
 //! back within 20 seconds, permanent after.
 
-use super::{Deleted, KIND, Person, PersonRow, companies, index, load_row, save};
+use super::{Deleted, KIND, Person, PersonRow, RowRecord, companies, index, load_row, save};
 use crate::engine::WriteCx;
 use crate::error::{Error, Result};
 use crate::ids::Id;
@@ -13,23 +13,15 @@ use crate::restore;
 
 /// The deletion types of a person's rows, with their IDs.
 pub(crate) fn rows_of(person: &Person) -> Vec<(&'static str, Id)> {
-    let mut rows = Vec::new();
-    rows.extend(person.key_dates.iter().map(|r| ("key_date", r.id)));
-    rows.extend(
-        person
-            .email_addresses
-            .iter()
-            .map(|r| ("email_address", r.id)),
-    );
-    rows.extend(person.phone_numbers.iter().map(|r| ("phone_number", r.id)));
-    rows.extend(
-        person
-            .social_profiles
-            .iter()
-            .map(|r| ("social_profile", r.id)),
-    );
-    rows.extend(person.positions.iter().map(|r| ("position", r.id)));
-    rows
+    fn of<R: RowRecord>(rows: &[R]) -> impl Iterator<Item = (&'static str, Id)> + '_ {
+        rows.iter().map(|r| (R::KIND, r.id()))
+    }
+    of(&person.key_dates)
+        .chain(of(&person.email_addresses))
+        .chain(of(&person.phone_numbers))
+        .chain(of(&person.social_profiles))
+        .chain(of(&person.positions))
+        .collect()
 }
 
 /// Writes a deletion record for each row of `before` that `after` no

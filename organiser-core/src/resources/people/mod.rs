@@ -649,16 +649,36 @@ fn position_row(
     })
 }
 
-/// The rows of `array` after the request, or the stored ones when it sent
-/// none.
-fn merged<T: Clone + PartialEq>(
+/// A row of a person as the API shows it (a key date, a contact detail,
+/// a position): its values apart from its ID and times, and the array and
+/// deletion type that name it.
+trait RowRecord: Clone {
+    /// What a request may change.
+    type Values: Clone + PartialEq;
+    /// Its array in PersonFields.
+    const ARRAY: &'static str;
+    /// Its deletion type in `/deletions`.
+    const KIND: &'static str;
+    /// The row's ID.
+    fn id(&self) -> Id;
+    /// When it was added.
+    fn created_at(&self) -> Timestamp;
+    /// What a request may change, as stored.
+    fn values(&self) -> Self::Values;
+    /// The row of these values, ID and times.
+    fn make(id: Id, values: Self::Values, created_at: Timestamp, updated_at: Timestamp) -> Self;
+}
+
+/// The rows of `R`'s array after the request (the stored ones when it sent
+/// none), each sent row read by `apply`.
+fn merged<R: RowRecord>(
     input: &PersonInput,
-    array: &str,
-    stored: Vec<(Id, T)>,
+    stored: &[R],
     details: &mut Details,
-    apply: impl FnMut(Option<&T>, &SentRow<'_>) -> Result<Option<T>, Mistakes>,
-) -> Vec<Merged<T>> {
-    match input.rows.get(array) {
+    apply: impl FnMut(Option<&R::Values>, &SentRow<'_>) -> Result<Option<R::Values>, Mistakes>,
+) -> Vec<Merged<R::Values>> {
+    let stored: Vec<(Id, R::Values)> = stored.iter().map(|r| (r.id(), r.values())).collect();
+    match input.rows.get(R::ARRAY) {
         None => stored
             .into_iter()
             .map(|(id, values)| Merged {
@@ -670,44 +690,172 @@ fn merged<T: Clone + PartialEq>(
             .collect(),
         Some(value) => {
             let mut ignored = Details::new();
-            let sent = rows::read(array, value, &mut ignored);
-            rows::merge(array, &stored, &sent, details, apply)
+            let sent = rows::read(R::ARRAY, value, &mut ignored);
+            rows::merge(R::ARRAY, &stored, &sent, details, apply)
         }
     }
 }
 
 /// Rows with their IDs and times: a kept row as it was, a changed one with
 /// a new `updated_at`, a new one with a new ID.
-fn stamp<T, R>(
-    cx: &WriteCx<'_>,
-    rows: Vec<Merged<T>>,
-    before: &[R],
-    id_of: impl Fn(&R) -> Id,
-    times_of: impl Fn(&R) -> (Timestamp, Timestamp),
-    make: impl Fn(Id, T, Timestamp, Timestamp) -> R,
-) -> Vec<R>
-where
-    R: Clone,
-{
+fn stamp<R: RowRecord>(cx: &WriteCx<'_>, rows: Vec<Merged<R::Values>>, before: &[R]) -> Vec<R> {
     let now = cx.now();
     rows.into_iter()
-        .map(|row| match row.id {
-            Some(id) => {
-                let old = before.iter().find(|r| id_of(r) == id);
-                let (created, updated) = old.map(&times_of).unwrap_or((now, now));
-                match (old, row.changed) {
-                    (Some(old), false) => old.clone(),
-                    _ => make(
-                        id,
-                        row.values,
-                        created,
-                        if row.changed { now } else { updated },
-                    ),
-                }
+        .map(|row| {
+            let old = row.id.and_then(|id| before.iter().find(|r| r.id() == id));
+            match (row.id, old) {
+                (Some(_), Some(old)) if !row.changed => old.clone(),
+                (Some(id), Some(old)) => R::make(id, row.values, old.created_at(), now),
+                (Some(id), None) => R::make(id, row.values, now, now),
+                (None, _) => R::make(cx.new_id(), row.values, now, now),
             }
-            None => make(cx.new_id(), row.values, now, now),
         })
         .collect()
+}
+
+impl RowRecord for KeyDate {
+    type Values = key_dates::KeyDateValues;
+    const ARRAY: &'static str = "key_dates";
+    const KIND: &'static str = "key_date";
+    fn id(&self) -> Id {
+        self.id
+    }
+    fn created_at(&self) -> Timestamp {
+        self.created_at
+    }
+    fn values(&self) -> Self::Values {
+        key_dates::KeyDateValues {
+            kind: self.kind.clone(),
+            label: self.label.clone(),
+            day: self.day,
+            month: self.month,
+            year: self.year,
+        }
+    }
+    fn make(id: Id, v: Self::Values, created_at: Timestamp, updated_at: Timestamp) -> Self {
+        KeyDate {
+            id,
+            kind: v.kind,
+            label: v.label,
+            day: v.day,
+            month: v.month,
+            year: v.year,
+            created_at,
+            updated_at,
+        }
+    }
+}
+
+impl RowRecord for EmailAddress {
+    type Values = ContactValues;
+    const ARRAY: &'static str = "email_addresses";
+    const KIND: &'static str = "email_address";
+    fn id(&self) -> Id {
+        self.id
+    }
+    fn created_at(&self) -> Timestamp {
+        self.created_at
+    }
+    fn values(&self) -> Self::Values {
+        ContactValues {
+            text: self.address.clone(),
+            label: self.label.clone(),
+        }
+    }
+    fn make(id: Id, v: Self::Values, created_at: Timestamp, updated_at: Timestamp) -> Self {
+        EmailAddress {
+            id,
+            address: v.text,
+            label: v.label,
+            created_at,
+            updated_at,
+        }
+    }
+}
+
+impl RowRecord for PhoneNumber {
+    type Values = ContactValues;
+    const ARRAY: &'static str = "phone_numbers";
+    const KIND: &'static str = "phone_number";
+    fn id(&self) -> Id {
+        self.id
+    }
+    fn created_at(&self) -> Timestamp {
+        self.created_at
+    }
+    fn values(&self) -> Self::Values {
+        ContactValues {
+            text: self.number.clone(),
+            label: self.label.clone(),
+        }
+    }
+    fn make(id: Id, v: Self::Values, created_at: Timestamp, updated_at: Timestamp) -> Self {
+        PhoneNumber {
+            id,
+            number: v.text,
+            label: v.label,
+            created_at,
+            updated_at,
+        }
+    }
+}
+
+impl RowRecord for SocialProfile {
+    type Values = SocialValues;
+    const ARRAY: &'static str = "social_profiles";
+    const KIND: &'static str = "social_profile";
+    fn id(&self) -> Id {
+        self.id
+    }
+    fn created_at(&self) -> Timestamp {
+        self.created_at
+    }
+    fn values(&self) -> Self::Values {
+        SocialValues {
+            url: self.url.clone(),
+            platform: self.platform.clone(),
+            platform_detected: self.platform_detected,
+            label: self.label.clone(),
+        }
+    }
+    fn make(id: Id, v: Self::Values, created_at: Timestamp, updated_at: Timestamp) -> Self {
+        SocialProfile {
+            id,
+            url: v.url,
+            platform: v.platform,
+            platform_detected: v.platform_detected,
+            label: v.label,
+            created_at,
+            updated_at,
+        }
+    }
+}
+
+impl RowRecord for Position {
+    type Values = PositionValues;
+    const ARRAY: &'static str = "positions";
+    const KIND: &'static str = "position";
+    fn id(&self) -> Id {
+        self.id
+    }
+    fn created_at(&self) -> Timestamp {
+        self.created_at
+    }
+    fn values(&self) -> Self::Values {
+        PositionValues {
+            title: self.title.clone(),
+            company_id: self.company_id,
+        }
+    }
+    fn make(id: Id, v: Self::Values, created_at: Timestamp, updated_at: Timestamp) -> Self {
+        Position {
+            id,
+            title: v.title,
+            company_id: v.company_id,
+            created_at,
+            updated_at,
+        }
+    }
 }
 
 /// The person `before` (none for a new one) changed by `input`, checked
@@ -754,22 +902,8 @@ fn apply(cx: &WriteCx<'_>, before: Option<&Person>, input: &PersonInput) -> Resu
         Some(keys) => check_relationships(&mut details, keys),
         None => before.map(|b| b.relationships.clone()).unwrap_or_default(),
     };
-    let empty = Vec::new();
-    let old_dates = before.map_or(&empty, |b| &b.key_dates);
-    let stored = old_dates
-        .iter()
-        .map(|d| {
-            let values = key_dates::KeyDateValues {
-                kind: d.kind.clone(),
-                label: d.label.clone(),
-                day: d.day,
-                month: d.month,
-                year: d.year,
-            };
-            (d.id, values)
-        })
-        .collect();
-    let dates = merged(input, "key_dates", stored, &mut details, |base, row| {
+    let old_dates = before.map_or(&[][..], |b| &b.key_dates);
+    let dates = merged(input, old_dates, &mut details, |base, row| {
         let mut mistakes = Vec::new();
         let patch = KeyDatePatch::read(row.fields, &mut mistakes);
         if !mistakes.is_empty() {
@@ -796,83 +930,28 @@ fn apply(cx: &WriteCx<'_>, before: Option<&Person>, input: &PersonInput) -> Resu
             }
         }
     }
-    let contacts = |rows: &[(Id, &String, &Option<String>)]| -> Vec<(Id, ContactValues)> {
-        rows.iter()
-            .map(|(id, text, label)| {
-                let values = ContactValues {
-                    text: (*text).clone(),
-                    label: (*label).clone(),
-                };
-                (*id, values)
-            })
-            .collect()
-    };
-    let stored_emails: Vec<_> = before.map_or_else(Vec::new, |b| {
-        b.email_addresses
-            .iter()
-            .map(|e| (e.id, &e.address, &e.label))
-            .collect()
-    });
     let emails = merged(
         input,
-        "email_addresses",
-        contacts(&stored_emails),
+        before.map_or(&[][..], |b| &b.email_addresses),
         &mut details,
         |base, row| contact_row(&EMAIL, base, row),
     );
-    let stored_phones: Vec<_> = before.map_or_else(Vec::new, |b| {
-        b.phone_numbers
-            .iter()
-            .map(|p| (p.id, &p.number, &p.label))
-            .collect()
-    });
     let phones = merged(
         input,
-        "phone_numbers",
-        contacts(&stored_phones),
+        before.map_or(&[][..], |b| &b.phone_numbers),
         &mut details,
         |base, row| contact_row(&PHONE, base, row),
     );
     let socials = merged(
         input,
-        "social_profiles",
-        before.map_or_else(Vec::new, |b| {
-            b.social_profiles
-                .iter()
-                .map(|s| {
-                    (
-                        s.id,
-                        SocialValues {
-                            url: s.url.clone(),
-                            platform: s.platform.clone(),
-                            platform_detected: s.platform_detected,
-                            label: s.label.clone(),
-                        },
-                    )
-                })
-                .collect()
-        }),
+        before.map_or(&[][..], |b| &b.social_profiles),
         &mut details,
         social_row,
     );
     let mut failure = None;
     let positions = merged(
         input,
-        "positions",
-        before.map_or_else(Vec::new, |b| {
-            b.positions
-                .iter()
-                .map(|p| {
-                    (
-                        p.id,
-                        PositionValues {
-                            title: p.title.clone(),
-                            company_id: p.company_id,
-                        },
-                    )
-                })
-                .collect()
-        }),
+        before.map_or(&[][..], |b| &b.positions),
         &mut details,
         |base, row| match position_row(cx, base, row) {
             Ok(outcome) => outcome,
@@ -892,81 +971,11 @@ fn apply(cx: &WriteCx<'_>, before: Option<&Person>, input: &PersonInput) -> Resu
         id: before.map_or_else(|| cx.new_id(), |b| b.id),
         name,
         avatar,
-        key_dates: stamp(
-            cx,
-            dates,
-            old_dates,
-            |d| d.id,
-            |d| (d.created_at, d.updated_at),
-            |id, v, created_at, updated_at| KeyDate {
-                id,
-                kind: v.kind,
-                label: v.label,
-                day: v.day,
-                month: v.month,
-                year: v.year,
-                created_at,
-                updated_at,
-            },
-        ),
-        email_addresses: stamp(
-            cx,
-            emails,
-            before.map_or(&[][..], |b| &b.email_addresses),
-            |e| e.id,
-            |e| (e.created_at, e.updated_at),
-            |id, v, created_at, updated_at| EmailAddress {
-                id,
-                address: v.text,
-                label: v.label,
-                created_at,
-                updated_at,
-            },
-        ),
-        phone_numbers: stamp(
-            cx,
-            phones,
-            before.map_or(&[][..], |b| &b.phone_numbers),
-            |p| p.id,
-            |p| (p.created_at, p.updated_at),
-            |id, v, created_at, updated_at| PhoneNumber {
-                id,
-                number: v.text,
-                label: v.label,
-                created_at,
-                updated_at,
-            },
-        ),
-        social_profiles: stamp(
-            cx,
-            socials,
-            before.map_or(&[][..], |b| &b.social_profiles),
-            |s| s.id,
-            |s| (s.created_at, s.updated_at),
-            |id, v, created_at, updated_at| SocialProfile {
-                id,
-                url: v.url,
-                platform: v.platform,
-                platform_detected: v.platform_detected,
-                label: v.label,
-                created_at,
-                updated_at,
-            },
-        ),
-        positions: stamp(
-            cx,
-            positions,
-            before.map_or(&[][..], |b| &b.positions),
-            |p| p.id,
-            |p| (p.created_at, p.updated_at),
-            |id, v, created_at, updated_at| Position {
-                id,
-                title: v.title,
-                company_id: v.company_id,
-                created_at,
-                updated_at,
-            },
-        ),
+        key_dates: stamp(cx, dates, old_dates),
+        email_addresses: stamp(cx, emails, before.map_or(&[][..], |b| &b.email_addresses)),
+        phone_numbers: stamp(cx, phones, before.map_or(&[][..], |b| &b.phone_numbers)),
+        social_profiles: stamp(cx, socials, before.map_or(&[][..], |b| &b.social_profiles)),
+        positions: stamp(cx, positions, before.map_or(&[][..], |b| &b.positions)),
         relationships,
         connections: before.map_or_else(Vec::new, |b| b.connections.clone()),
         created_at: before.map_or(now, |b| b.created_at),
