@@ -59,14 +59,21 @@ impl Key {
 
     /// A string; each NUL is escaped so that a shorter string sorts before
     /// every longer one it begins.
-    pub(crate) fn str(mut self, s: &str) -> Self {
+    pub(crate) fn str(self, s: &str) -> Self {
+        let mut key = self.str_start(s);
+        key.0.extend_from_slice(&[0, 1]);
+        key
+    }
+
+    /// The start of a [`Key::str`] without the string's end: a prefix of
+    /// the keys of every string that begins with `s` (a name typed in part).
+    pub(crate) fn str_start(mut self, s: &str) -> Self {
         for &b in s.as_bytes() {
             self.0.push(b);
             if b == 0 {
                 self.0.push(0xff);
             }
         }
-        self.0.extend_from_slice(&[0, 1]);
         self
     }
 
@@ -178,6 +185,18 @@ pub(crate) fn prefix_end(prefix: &[u8]) -> Option<Vec<u8>> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn the_start_of_a_string_is_a_prefix_of_the_strings_it_begins() {
+        let start = Key::new().str_start("ada").into_vec();
+        for (name, begins) in [("ada", true), ("adam", true), ("ad", false), ("bad", false)] {
+            let key = Key::new().str(name).into_vec();
+            assert_eq!(key.starts_with(&start), begins, "{name}");
+        }
+        // A NUL is escaped the same way in both.
+        let start = Key::new().str_start("a\0").into_vec();
+        assert!(Key::new().str("a\0b").into_vec().starts_with(&start));
+    }
 
     #[test]
     fn encoded_order_is_value_order() {

@@ -212,6 +212,19 @@ impl WriteTx {
         self.insert(t, key, &[])
     }
 
+    /// Adds (`add`) or removes each index entry of `entries`: a record's
+    /// entries when it becomes live, changes, or goes.
+    pub(crate) fn set_indexes(&self, entries: &[(Tbl, key::Key)], add: bool) -> Result<()> {
+        for (table, key) in entries {
+            if add {
+                self.index(*table, key.as_slice())?;
+            } else {
+                self.remove(*table, key.as_slice())?;
+            }
+        }
+        Ok(())
+    }
+
     /// Creates `t` when it does not exist yet.
     pub(crate) fn ensure(&self, t: Tbl) -> Result<()> {
         self.0.open_table(t)?;

@@ -188,12 +188,7 @@ impl CompanyQuery {
 pub(crate) fn list<T: Tables>(cx: &Cx<'_, T>, query: &CompanyQuery) -> Result<Page<Company>> {
     let filter = match &query.q {
         None => Filter::default(),
-        Some(q) => {
-            // The folded name's bytes without the string's end: a prefix.
-            let mut key = Key::new().str(&fold_case(q)).into_vec();
-            key.truncate(key.len().saturating_sub(2));
-            Filter::prefix(Key::new().bytes(&key), format!("q={q}"))
-        }
+        Some(q) => Filter::prefix(Key::new().str_start(&fold_case(q)), format!("q={q}")),
     };
     LISTING.page(&cx.tx, &cx.org.secret, &query.params, &filter, |k| {
         get(cx, tail_id(k))

@@ -365,14 +365,7 @@ fn index(cx: &WriteCx<'_>, person: &Person, add: bool) -> Result<()> {
                 .id(person.id),
         ));
     }
-    for (table, key) in entries {
-        if add {
-            cx.index(table, key.as_slice())?;
-        } else {
-            cx.remove(table, key.as_slice())?;
-        }
-    }
-    Ok(())
+    cx.set_indexes(&entries, add)
 }
 
 fn save(cx: &WriteCx<'_>, row: &PersonRow) -> Result<()> {
@@ -1283,10 +1276,7 @@ pub(crate) fn list<T: Tables>(cx: &Cx<'_, T>, q: &PersonQuery) -> Result<Page<Pe
         })
     };
     if let Some(name) = &q.q {
-        // The folded name's bytes without the string's end: a prefix.
-        let mut prefix = Key::new().str(&fold_case(name)).into_vec();
-        prefix.truncate(prefix.len().saturating_sub(2));
-        let filter = Filter::prefix(Key::new().bytes(&prefix), format!("q={name}"));
+        let filter = Filter::prefix(Key::new().str_start(&fold_case(name)), format!("q={name}"));
         return LISTING.page(&cx.tx, &cx.org.secret, &q.params, &filter, load);
     }
     match &q.relationship {

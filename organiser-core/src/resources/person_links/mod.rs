@@ -218,14 +218,7 @@ fn index(cx: &WriteCx<'_>, link: &PersonLink, add: bool) -> Result<()> {
             Key::new().id(person).timestamp(link.updated_at).id(link.id),
         ));
     }
-    for (table, key) in entries {
-        if add {
-            cx.index(table, key.as_slice())?;
-        } else {
-            cx.remove(table, key.as_slice())?;
-        }
-    }
-    Ok(())
+    cx.set_indexes(&entries, add)
 }
 
 fn save(cx: &WriteCx<'_>, link: &PersonLink, taken_by: Option<Id>) -> Result<()> {

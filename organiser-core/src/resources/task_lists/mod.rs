@@ -143,14 +143,7 @@ fn index(cx: &WriteCx<'_>, list: &TaskList, add: bool) -> Result<()> {
             Key::new().timestamp(list.updated_at).id(list.id),
         ),
     ];
-    for (table, key) in entries {
-        if add {
-            cx.index(table, key.as_slice())?;
-        } else {
-            cx.remove(table, key.as_slice())?;
-        }
-    }
-    Ok(())
+    cx.set_indexes(&entries, add)
 }
 
 /// Saves a list that becomes live (made or restored) with its index entries.
