@@ -17,15 +17,20 @@
 //! Environment: `BENCH_PEOPLE` (default 5000), `BENCH_COMPANIES` (200),
 //! `BENCH_RUNS` (runs per measurement, default 500), `BENCH_CLI_RUNS` (30).
 
-use std::path::{Path, PathBuf};
+use std::path::Path;
 use std::process::{Command, ExitCode, Stdio};
 use std::time::{Duration, Instant};
 
 use organiser::{
-    AppearanceChange, Auth, Id, ListParams, Method, Organiser, PersonInput, PersonQuery, Query,
-    Request,
+    AppearanceChange, Auth, Id, ListParams, Method, Organiser, PersonInput, PersonQuery, Request,
 };
 use serde_json::{Map, Value, json};
+
+#[path = "common/mod.rs"]
+mod common;
+use common::{
+    Stats, env_number, get, mib, ms, organiser_binary, stats, target_dir, time, time_between,
+};
 
 /// A page.
 const PAGE: usize = 50;
@@ -50,27 +55,6 @@ fn main() -> ExitCode {
             ExitCode::FAILURE
         }
     }
-}
-
-fn env_number(name: &str, default: usize) -> Result<usize, String> {
-    match std::env::var(name) {
-        Ok(v) => v
-            .parse()
-            .map_err(|_| format!("{name}={v:?} is not a whole number")),
-        Err(_) => Ok(default),
-    }
-}
-
-/// `target/` (the bench runs as `target/release/deps/people-<hash>`).
-fn target_dir() -> Result<PathBuf, String> {
-    if let Some(dir) = std::env::var_os("CARGO_TARGET_DIR") {
-        return Ok(PathBuf::from(dir));
-    }
-    let exe = std::env::current_exe().map_err(|e| format!("where am I: {e}"))?;
-    exe.ancestors()
-        .nth(3)
-        .map(Path::to_path_buf)
-        .ok_or_else(|| format!("cannot find target/ from {}", exe.display()))
 }
 
 fn run() -> Result<(), String> {
@@ -384,11 +368,6 @@ fn generate(dir: &Path, people: usize, companies: usize) -> Result<(), String> {
 
 // ---------------------------------------------------------------- timing
 
-fn get(path: &str, query: &str) -> Result<Request, String> {
-    let query = Query::parse(query).map_err(|e| format!("query {query:?}: {e}"))?;
-    Ok(Request::new(Method::Get, path, Auth::Local).with_query(query))
-}
-
 /// Fails unless `request` is answered 200.
 fn checked(org: &Organiser, request: &Request) -> Result<(), String> {
     let response = org.handle(request);
@@ -401,50 +380,6 @@ fn checked(org: &Organiser, request: &Request) -> Result<(), String> {
         ));
     }
     Ok(())
-}
-
-#[derive(Clone, Copy)]
-struct Stats {
-    median: Duration,
-    p90: Duration,
-    runs: usize,
-}
-
-fn stats(mut samples: Vec<Duration>) -> Stats {
-    samples.sort_unstable();
-    let at = |q: f64| samples[((samples.len() - 1) as f64 * q).round() as usize];
-    Stats {
-        median: at(0.5),
-        p90: at(0.9),
-        runs: samples.len(),
-    }
-}
-
-/// Runs `f` `warmup` times untimed, then `runs` times timed one by one.
-fn time(warmup: usize, runs: usize, mut f: impl FnMut()) -> Stats {
-    time_between(warmup, runs, || {}, &mut f)
-}
-
-/// As [`time`], with `between` run untimed before every call.
-fn time_between(
-    warmup: usize,
-    runs: usize,
-    mut between: impl FnMut(),
-    mut f: impl FnMut(),
-) -> Stats {
-    for _ in 0..warmup {
-        between();
-        f();
-    }
-    let samples = (0..runs.max(1))
-        .map(|_| {
-            between();
-            let start = Instant::now();
-            f();
-            start.elapsed()
-        })
-        .collect();
-    stats(samples)
 }
 
 struct Row {
@@ -468,21 +403,6 @@ fn row(name: &str, stats: Stats, target: Option<Duration>) -> Row {
 }
 
 // ---------------------------------------------------------------- the CLI
-
-/// The `organiser` binary `cargo bench` built next to this bench.
-fn organiser_binary() -> Result<PathBuf, String> {
-    if let Some(path) = option_env!("CARGO_BIN_EXE_organiser").map(PathBuf::from)
-        && path.exists()
-    {
-        return Ok(path);
-    }
-    let exe = std::env::current_exe().map_err(|e| e.to_string())?;
-    exe.parent()
-        .and_then(Path::parent)
-        .map(|dir| dir.join("organiser"))
-        .filter(|p| p.exists())
-        .ok_or_else(|| "the organiser binary is missing: run `cargo build --release`".to_owned())
-}
 
 /// Wall time of one run with stdout to /dev/null; fails on a failed run.
 fn run_cli(binary: &Path, dir: &Path, args: &[&str]) -> Result<Duration, String> {
@@ -515,14 +435,6 @@ fn run_cli(binary: &Path, dir: &Path, args: &[&str]) -> Result<Duration, String>
 }
 
 // ---------------------------------------------------------------- report
-
-fn ms(d: Duration) -> String {
-    format!("{:.3} ms", d.as_secs_f64() * 1e3)
-}
-
-fn mib(bytes: u64) -> String {
-    format!("{:.1} MiB", bytes as f64 / (1024.0 * 1024.0))
-}
 
 fn dir_size(file: &Path) -> u64 {
     std::fs::metadata(file).map_or(0, |m| m.len())

@@ -38,10 +38,16 @@ use std::time::{Duration, Instant};
 use jiff::Timestamp;
 use jiff::civil::Date;
 use organiser::{
-    AppearanceChange, Auth, Field, Home, Id, ManualClock, Method, Options, Organiser, Query,
-    Request, TaskCountsQuery, TaskInput, TaskListInput, TaskQuery, TaskStatus, View,
+    AppearanceChange, Auth, Field, Home, Id, ManualClock, Method, Options, Organiser, Request,
+    TaskCountsQuery, TaskInput, TaskListInput, TaskQuery, TaskStatus, View,
 };
 use serde_json::{Value, json};
+
+#[path = "common/mod.rs"]
+mod common;
+use common::{
+    Stats, env_number, get, mib, ms, organiser_binary, stats, target_dir, time, time_between,
+};
 
 /// The instant the store's history ends at, and the clock of every
 /// measurement (owner zone UTC, so today is 2026-10-14).
@@ -94,28 +100,6 @@ struct Settings {
     gen_dir: Option<PathBuf>,
     regenerate: bool,
     target_dir: PathBuf,
-}
-
-fn env_number(name: &str, default: usize) -> Result<usize, String> {
-    match std::env::var(name) {
-        Ok(v) if !v.trim().is_empty() => v
-            .trim()
-            .parse()
-            .map_err(|_| format!("{name} must be a whole number, not {v:?}")),
-        _ => Ok(default),
-    }
-}
-
-/// `target/` (the bench runs as `target/release/deps/tasks-<hash>`).
-fn target_dir() -> Result<PathBuf, String> {
-    if let Some(dir) = std::env::var_os("CARGO_TARGET_DIR") {
-        return Ok(PathBuf::from(dir));
-    }
-    let exe = std::env::current_exe().map_err(|e| format!("where am I: {e}"))?;
-    exe.ancestors()
-        .nth(3)
-        .map(Path::to_path_buf)
-        .ok_or_else(|| format!("cannot find target/ from {}", exe.display()))
 }
 
 impl Settings {
@@ -262,38 +246,6 @@ fn open(dir: &Path, now: Timestamp) -> Result<Organiser, String> {
 
 // ---------------------------------------------------------------- timing
 
-#[derive(Clone, Copy)]
-struct Stats {
-    median: Duration,
-    p90: Duration,
-    runs: usize,
-}
-
-fn stats(mut samples: Vec<Duration>) -> Stats {
-    samples.sort_unstable();
-    let at = |q: f64| samples[((samples.len() - 1) as f64 * q).round() as usize];
-    Stats {
-        median: at(0.5),
-        p90: at(0.9),
-        runs: samples.len(),
-    }
-}
-
-/// Runs `f` `warmup` times untimed, then `runs` times timed one by one.
-fn time(warmup: usize, runs: usize, mut f: impl FnMut()) -> Stats {
-    for _ in 0..warmup {
-        f();
-    }
-    let samples = (0..runs)
-        .map(|_| {
-            let start = Instant::now();
-            f();
-            start.elapsed()
-        })
-        .collect();
-    stats(samples)
-}
-
 /// `handle(request)` timed as the first read after a commit: a commit,
 /// untimed, before each call starts a new generation, so nothing kept for
 /// the last one serves it.
@@ -309,28 +261,6 @@ fn time_first_read(org: &Organiser, warmup: usize, runs: usize, request: &Reques
             std::hint::black_box(org.handle(request));
         },
     )
-}
-
-/// As [`time`], with `between` run untimed before every call.
-fn time_between(
-    warmup: usize,
-    runs: usize,
-    mut between: impl FnMut(),
-    mut f: impl FnMut(),
-) -> Stats {
-    for _ in 0..warmup {
-        between();
-        f();
-    }
-    let samples = (0..runs)
-        .map(|_| {
-            between();
-            let start = Instant::now();
-            f();
-            start.elapsed()
-        })
-        .collect();
-    stats(samples)
 }
 
 /// A line of the report.
@@ -366,11 +296,6 @@ fn row(
 }
 
 // ---------------------------------------------------------------- in-process
-
-fn get(path: &str, query: &str) -> Result<Request, String> {
-    let query = Query::parse(query).map_err(|e| format!("query {query:?}: {e}"))?;
-    Ok(Request::new(Method::Get, path, Auth::Local).with_query(query))
-}
 
 fn measure_reads(
     org: &Organiser,
@@ -777,24 +702,6 @@ struct CliFigures {
     peak_note: String,
 }
 
-/// The `organiser` binary `cargo bench` built next to this bench.
-fn organiser_binary() -> Result<PathBuf, String> {
-    if let Some(path) = option_env!("CARGO_BIN_EXE_organiser").map(PathBuf::from)
-        && path.exists()
-    {
-        return Ok(path);
-    }
-    let exe = std::env::current_exe().map_err(|e| e.to_string())?;
-    let beside = exe
-        .parent()
-        .and_then(Path::parent)
-        .map(|dir| dir.join("organiser"))
-        .filter(|p| p.exists());
-    beside.ok_or_else(|| {
-        "the organiser binary is missing: run `cargo build --release`, then the bench".to_owned()
-    })
-}
-
 fn cli_command(binary: &Path, dir: &Path, args: &[&str]) -> Command {
     let mut cmd = Command::new(binary);
     cmd.arg("--data-dir")
@@ -957,14 +864,6 @@ fn measure_cli(
 }
 
 // ---------------------------------------------------------------- report
-
-fn ms(d: Duration) -> String {
-    format!("{:.3} ms", d.as_secs_f64() * 1e3)
-}
-
-fn mib(bytes: u64) -> String {
-    format!("{:.1} MiB", bytes as f64 / (1024.0 * 1024.0))
-}
 
 fn print_report(
     settings: &Settings,

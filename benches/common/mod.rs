@@ -1,0 +1,120 @@
+//! What the benches share: reading their settings, timing a closure,
+//! median and p90, the built `organiser` binary, and the units of their
+//! reports. Each bench includes it (`#[path = "common/mod.rs"] mod common;`)
+//! and uses what it needs.
+#![allow(dead_code)]
+
+use std::path::{Path, PathBuf};
+use std::time::{Duration, Instant};
+
+use organiser::{Auth, Method, Query, Request};
+
+/// The whole number in the environment variable `name`, else `default`.
+pub(crate) fn env_number(name: &str, default: usize) -> Result<usize, String> {
+    match std::env::var(name) {
+        Ok(v) if !v.trim().is_empty() => v
+            .trim()
+            .parse()
+            .map_err(|_| format!("{name} must be a whole number, not {v:?}")),
+        _ => Ok(default),
+    }
+}
+
+/// `target/` (a bench runs as `target/release/deps/<bench>-<hash>`).
+pub(crate) fn target_dir() -> Result<PathBuf, String> {
+    if let Some(dir) = std::env::var_os("CARGO_TARGET_DIR") {
+        return Ok(PathBuf::from(dir));
+    }
+    let exe = std::env::current_exe().map_err(|e| format!("where am I: {e}"))?;
+    exe.ancestors()
+        .nth(3)
+        .map(Path::to_path_buf)
+        .ok_or_else(|| format!("cannot find target/ from {}", exe.display()))
+}
+
+/// `GET path?query` as the owner at the machine.
+pub(crate) fn get(path: &str, query: &str) -> Result<Request, String> {
+    let query = Query::parse(query).map_err(|e| format!("query {query:?}: {e}"))?;
+    Ok(Request::new(Method::Get, path, Auth::Local).with_query(query))
+}
+
+/// The timings of one measurement.
+#[derive(Clone, Copy)]
+pub(crate) struct Stats {
+    pub(crate) median: Duration,
+    pub(crate) p90: Duration,
+    pub(crate) runs: usize,
+}
+
+pub(crate) fn stats(mut samples: Vec<Duration>) -> Stats {
+    samples.sort_unstable();
+    let at = |q: f64| samples[((samples.len() - 1) as f64 * q).round() as usize];
+    Stats {
+        median: at(0.5),
+        p90: at(0.9),
+        runs: samples.len(),
+    }
+}
+
+/// Runs `f` `warmup` times untimed, then `runs` times timed one by one.
+pub(crate) fn time(warmup: usize, runs: usize, mut f: impl FnMut()) -> Stats {
+    for _ in 0..warmup {
+        f();
+    }
+    let samples = (0..runs)
+        .map(|_| {
+            let start = Instant::now();
+            f();
+            start.elapsed()
+        })
+        .collect();
+    stats(samples)
+}
+
+/// As [`time`], with `between` run untimed before every call.
+pub(crate) fn time_between(
+    warmup: usize,
+    runs: usize,
+    mut between: impl FnMut(),
+    mut f: impl FnMut(),
+) -> Stats {
+    for _ in 0..warmup {
+        between();
+        f();
+    }
+    let samples = (0..runs.max(1))
+        .map(|_| {
+            between();
+            let start = Instant::now();
+            f();
+            start.elapsed()
+        })
+        .collect();
+    stats(samples)
+}
+
+/// The `organiser` binary `cargo bench` built next to this bench.
+pub(crate) fn organiser_binary() -> Result<PathBuf, String> {
+    if let Some(path) = option_env!("CARGO_BIN_EXE_organiser").map(PathBuf::from)
+        && path.exists()
+    {
+        return Ok(path);
+    }
+    let exe = std::env::current_exe().map_err(|e| e.to_string())?;
+    let beside = exe
+        .parent()
+        .and_then(Path::parent)
+        .map(|dir| dir.join("organiser"))
+        .filter(|p| p.exists());
+    beside.ok_or_else(|| {
+        "the organiser binary is missing: run `cargo build --release`, then the bench".to_owned()
+    })
+}
+
+pub(crate) fn ms(d: Duration) -> String {
+    format!("{:.3} ms", d.as_secs_f64() * 1e3)
+}
+
+pub(crate) fn mib(bytes: u64) -> String {
+    format!("{:.1} MiB", bytes as f64 / (1024.0 * 1024.0))
+}
