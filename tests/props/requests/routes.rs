@@ -144,7 +144,8 @@ pub(crate) const ROUTES: &[Route] = &[
     ours(&[Get], "/avatars/{id}/files/{size}"),
     list("/companies", LIST),
     route(&[Get], "/companies/{id}", READ_ONE),
-    route(&[Get], "/upcoming_key_dates", LIST),
+    // 404 for a `person_id` that is not a live person (ours).
+    route(&[Get], "/upcoming_key_dates", &[400, 401, 404, 429]),
     route(
         &[Post],
         "/uploads",
