@@ -36,6 +36,15 @@ impl Details {
         }
     }
 
+    /// Adds every phrase of `other` (another check's mistakes).
+    pub fn extend(&mut self, other: &Details) {
+        for (field, phrases) in other.iter() {
+            for phrase in phrases {
+                self.add(field, phrase.clone());
+            }
+        }
+    }
+
     /// Whether no phrase was added.
     pub fn is_empty(&self) -> bool {
         self.0.is_empty()

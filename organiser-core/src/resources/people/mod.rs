@@ -274,20 +274,14 @@ pub(crate) fn parse(body: Option<&Value>) -> Result<PersonInput> {
         }
         Field::Value(_) => f.add("relationships", "must be an array of relationship keys"),
     }
-    let mut shapes = Details::new();
     for array in ROW_ARRAYS {
         match f.raw(array) {
             Field::Absent | Field::Null => {}
             Field::Value(value) => {
                 // The shape of the rows, here; their meaning in the transaction.
-                rows::read(array, value, &mut shapes);
+                rows::read(array, value, &mut f.details);
                 input.rows.insert(array.to_owned(), value.clone());
             }
-        }
-    }
-    for (field, phrases) in shapes.iter() {
-        for phrase in phrases {
-            f.add(field, phrase.clone());
         }
     }
     f.finish()?;
@@ -879,11 +873,7 @@ fn apply(cx: &WriteCx<'_>, before: Option<&Person>, input: &PersonInput) -> Resu
                 Ok(upload) => Some(avatars::avatar_of(&cx.org.secret, upload.id)),
                 Err(e) => match e.details() {
                     Some(refused) => {
-                        for (field, phrases) in refused.iter() {
-                            for phrase in phrases {
-                                details.add(field, phrase.clone());
-                            }
-                        }
+                        details.extend(refused);
                         None
                     }
                     None => return Err(e),
