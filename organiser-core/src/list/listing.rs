@@ -49,6 +49,9 @@ pub(crate) struct Filter {
     start: Option<Vec<u8>>,
     /// Names the filter's value in the cursor's scope.
     scope: String,
+    /// Whether `load` skips keys of the range (a filter the index does not
+    /// lead with), so `total_count` must count what `load` keeps.
+    skips: bool,
 }
 
 impl Filter {
@@ -62,7 +65,17 @@ impl Filter {
     }
 
     fn narrows(&self) -> bool {
-        self.prefix.is_some() || self.start.is_some()
+        self.prefix.is_some() || self.start.is_some() || self.skips
+    }
+
+    /// The same keys, of which `load` keeps some (a filter on a value the
+    /// index does not lead with); `scope` names it in cursors, and
+    /// `total_count` walks the keys and counts what `load` keeps.
+    pub(crate) fn skipping(mut self, scope: &str) -> Filter {
+        self.skips = true;
+        self.scope.push('|');
+        self.scope.push_str(scope);
+        self
     }
 
     /// Only the keys that begin with `prefix`; `scope` names it in cursors.
@@ -124,6 +137,7 @@ impl Listing {
         let total_count = match p.count {
             false => None,
             true if since.is_none() && !filter.narrows() => Some(tx.len(self.every)?),
+            true if filter.skips => Some(count(tx, &scan, |k| Ok(load(k)?.is_some()))?),
             true => Some(count(tx, &scan, |_| Ok(true))?),
         };
         Ok(Page {

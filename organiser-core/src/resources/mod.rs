@@ -20,6 +20,7 @@ mod notices;
 mod openapi;
 mod people;
 mod person_links;
+mod projects;
 mod system;
 mod task_lists;
 mod tasks;
@@ -42,13 +43,18 @@ pub use people::{
     UpcomingKeyDate, UpcomingKeyDates, UpcomingMeta, UpcomingQuery,
 };
 pub use person_links::{PersonLink, PersonLinkInput, PersonLinkQuery};
+pub use projects::{
+    ActivityEntry, ActivityQuery, EventKind, MemberBrief, Project, ProjectEvent, ProjectEventQuery,
+    ProjectInput, ProjectMember, ProjectMemberInput, ProjectMemberQuery, ProjectQuery,
+    ProjectStatus, UpcomingDeadline, UpcomingDeadlinesQuery,
+};
 pub use system::{
     Manifest, ManifestRelease, SignedManifest, System, SystemChange, UpdateInfo, UpdateStatus,
 };
 pub use task_lists::{TaskList, TaskListInput, TaskListQuery};
 pub use tasks::{
-    Home, PageCounts, Task, TaskCounts, TaskCountsQuery, TaskInput, TaskListCount, TaskOrder,
-    TaskQuery, TaskStatus, View,
+    Home, PageCounts, ProjectTaskCount, Task, TaskCounts, TaskCountsQuery, TaskInput,
+    TaskListCount, TaskOrder, TaskQuery, TaskStatus, View,
 };
 pub use uploads::{Upload, check_raw_header, raw_body_rule};
 pub use vocabulary::{
@@ -90,6 +96,7 @@ static RESOURCES: &[(&[Endpoint], Routes)] = &[
     (tasks::ENDPOINTS, tasks::routes),
     (people::ENDPOINTS, people::routes),
     (person_links::ENDPOINTS, person_links::routes),
+    (projects::ENDPOINTS, projects::routes),
     (uploads::ENDPOINTS, uploads::routes),
 ];
 
@@ -141,6 +148,7 @@ pub(crate) static TABLES: &[&[Tbl]] = &[
     people::tables::TABLES,
     person_links::tables::TABLES,
     uploads::tables::TABLES,
+    projects::tables::TABLES,
 ];
 
 /// Every kind of record.
@@ -150,6 +158,9 @@ pub(crate) static KINDS: &[&RecordKind] = &[
     &people::KIND,
     &person_links::KIND,
     &uploads::KIND,
+    &projects::KIND,
+    &projects::members::KIND,
+    &projects::events::KIND,
 ];
 
 /// Every cascade of a delete.
@@ -157,6 +168,11 @@ pub(crate) static CASCADES: &[&Cascade] = &[
     &tasks::LIST_CASCADE,
     &tasks::PERSON_CASCADE,
     &person_links::PERSON_CASCADE,
+    &tasks::PROJECT_CASCADE,
+    &projects::members::PROJECT_CASCADE,
+    &projects::events::PROJECT_CASCADE,
+    &projects::members::PERSON_CASCADE,
+    &projects::events::PERSON_CASCADE,
 ];
 
 /// The store's migration steps: `MIGRATIONS[n]` brings a store of schema
@@ -175,6 +191,8 @@ pub(crate) static MIGRATIONS: &[Step] = &[
     |tx| schema::create_tables(tx, &[people::tables::TABLES, person_links::tables::TABLES]),
     // 5: uploads.
     |tx| schema::create_tables(tx, &[uploads::tables::TABLES]),
+    // 6: projects, their members and events.
+    |tx| schema::create_tables(tx, &[projects::tables::TABLES]),
 ];
 
 /// What the engine is wired to.

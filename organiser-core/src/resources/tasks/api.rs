@@ -1,6 +1,7 @@
 //! The tasks' operations (document 2, "Tasks", "Delete and restore",
 //! "Counts"), each declared once for the typed method and the route arm.
 
+use super::project_counts::{ProjectTaskCount, project_task_counts};
 use super::{
     Task, TaskCounts, TaskCountsQuery, TaskInput, TaskQuery, change, counts, create, delete, list,
     list_json, parse, restore,
@@ -56,9 +57,14 @@ impl Organiser {
     pub fn task_counts(&self, query: &TaskCountsQuery) -> Result<TaskCounts> {
         self.inner.read_op(&COUNTS, |cx| counts(cx, query))
     }
+
+    /// `GET /project_task_counts`.
+    pub fn project_task_counts(&self) -> Result<Vec<ProjectTaskCount>> {
+        self.inner.read_op(&COUNTS, project_task_counts)
+    }
 }
 
-/// `/tasks` and `/task_counts`.
+/// `/tasks`, `/task_counts` and `/project_task_counts`.
 /// The routes of [`routes`].
 pub(crate) static ENDPOINTS: &[Endpoint] = {
     use Method::{Delete, Get, Patch, Post, Put};
@@ -71,6 +77,7 @@ pub(crate) static ENDPOINTS: &[Endpoint] = {
         Endpoint::new(Delete, "/tasks/{id}"),
         Endpoint::new(Post, "/tasks/{id}/restoration"),
         Endpoint::new(Get, "/task_counts"),
+        Endpoint::new(Get, "/project_task_counts"),
     ]
 };
 
@@ -107,6 +114,9 @@ pub(crate) fn routes<'r>(req: &'r Request, segments: &[&'r str]) -> Result<Route
         (Post, ["tasks", id, "restoration"]) => {
             let id = Id::from_path(id)?;
             RESTORE.run(move |cx| Ok(Response::data(200, &restore(cx, id)?)))
+        }
+        (Get, ["project_task_counts"]) => {
+            COUNTS.route(|cx| Ok(Response::data(200, &project_task_counts(cx)?)))
         }
         (Get, ["task_counts"]) => {
             let query = TaskCountsQuery::parse(&req.query)?;

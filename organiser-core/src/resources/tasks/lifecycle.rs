@@ -45,6 +45,14 @@ pub(crate) static PERSON_CASCADE: Cascade = Cascade {
     restore: restore_with_home,
 };
 
+/// A project's delete takes the live tasks homed in it with it.
+pub(crate) static PROJECT_CASCADE: Cascade = Cascade {
+    from: "project",
+    to: "task",
+    delete: |cx, project| delete_with_home(cx, Home::Project(project), project),
+    restore: restore_with_home,
+};
+
 fn take_out(cx: &WriteCx<'_>, mut row: TaskRow, with: Option<Id>) -> Result<()> {
     index::apply(cx, row.task.id, Some(&Attrs::of(&row.task)), None)?;
     deletions::record(cx, KIND.name, row.task.id)?;

@@ -10,6 +10,7 @@ mod index;
 mod input;
 mod lifecycle;
 mod placement;
+mod project_counts;
 mod query;
 mod record;
 mod render;
@@ -25,7 +26,9 @@ pub use query::{TaskOrder, TaskQuery, View};
 
 pub(crate) use api::{ENDPOINTS, routes};
 pub(crate) use index::counter::count_stored_completions;
-pub(crate) use lifecycle::{KIND, LIST_CASCADE, PERSON_CASCADE};
+pub(crate) use lifecycle::{KIND, LIST_CASCADE, PERSON_CASCADE, PROJECT_CASCADE};
+pub use project_counts::ProjectTaskCount;
+pub(crate) use project_counts::completed_in;
 pub(crate) use record::store_records_compactly;
 
 use counts::counts;
