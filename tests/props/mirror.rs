@@ -108,6 +108,27 @@ pub(crate) const COLLECTIONS: &[Collection] = &[
         splits: &[],
     },
     Collection {
+        key: "projects",
+        path: "/projects",
+        deletion_type: "project",
+        splits: &[&[
+            &[("status", "planned,active,on_hold")],
+            &[("status", "done,cancelled")],
+        ]],
+    },
+    Collection {
+        key: "project_members",
+        path: "/project_members",
+        deletion_type: "project_member",
+        splits: &[],
+    },
+    Collection {
+        key: "project_events",
+        path: "/project_events",
+        deletion_type: "project_event",
+        splits: &[],
+    },
+    Collection {
         key: "companies",
         path: "/companies",
         deletion_type: "company",

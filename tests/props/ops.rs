@@ -115,6 +115,8 @@ pub(crate) enum Op {
     Task(TaskOp),
     Person(PersonOp),
     Link(LinkOp),
+    Project(ProjectOp),
+    Member(MemberOp),
     Clock(ClockMove),
     /// The owner moves to the nth zone of [`ZONES`]: today may go back or
     /// skip a day without the clock moving.
@@ -145,6 +147,8 @@ pub(crate) fn op() -> BoxedStrategy<Op> {
         8 => task_op().prop_map(Op::Task),
         4 => person_op().prop_map(Op::Person),
         2 => link_op().prop_map(Op::Link),
+        3 => project_op().prop_map(Op::Project),
+        2 => member_op().prop_map(Op::Member),
         2 => clock_move().prop_map(Op::Clock),
         1 => any::<u8>().prop_map(Op::Zone),
     ]
@@ -315,6 +319,7 @@ pub(crate) enum TaskOp {
 pub(crate) enum Home {
     Inbox,
     List(Pick),
+    Project(Pick),
 }
 
 /// A date field: not sent, null, or today plus this many days (in the
@@ -351,7 +356,11 @@ fn status() -> impl Strategy<Value = &'static str> {
 }
 
 fn home() -> impl Strategy<Value = Home> {
-    prop_oneof![1 => Just(Home::Inbox), 2 => pick().prop_map(Home::List)]
+    prop_oneof![
+        1 => Just(Home::Inbox),
+        2 => pick().prop_map(Home::List),
+        1 => pick().prop_map(Home::Project),
+    ]
 }
 
 fn title() -> impl Strategy<Value = String> {
@@ -536,6 +545,109 @@ fn link_op() -> BoxedStrategy<LinkOp> {
     .boxed()
 }
 
+// ---------------------------------------------------------------- projects
+
+/// The operations on projects (document 2): fields, status and deadline
+/// changes (events and their 10-minute rule), delete and restore.
+#[derive(Debug, Clone)]
+pub(crate) enum ProjectOp {
+    Create {
+        name: String,
+        status: Option<&'static str>,
+        deadline: Day,
+    },
+    Change {
+        project: Pick,
+        name: Option<String>,
+        status: Option<&'static str>,
+        deadline: Day,
+        url: Option<&'static str>,
+    },
+    Delete {
+        project: Pick,
+    },
+    Restore {
+        project: Pick,
+    },
+}
+
+fn project_status() -> impl Strategy<Value = Option<&'static str>> {
+    prop::option::weighted(
+        0.5,
+        prop::sample::select(vec![
+            "planned",
+            "active",
+            "on_hold",
+            "done",
+            "cancelled",
+            "nope",
+        ]),
+    )
+}
+
+fn project_op() -> BoxedStrategy<ProjectOp> {
+    prop_oneof![
+        3 => (person_name(), project_status(), day(-3, 40))
+            .prop_map(|(name, status, deadline)| ProjectOp::Create { name, status, deadline }),
+        4 => (
+            pick(),
+            prop::option::weighted(0.3, person_name()),
+            project_status(),
+            day(-3, 40),
+            prop::option::weighted(0.2, prop::sample::select(vec!["example.org", "ftp://x", ""])),
+        )
+            .prop_map(|(project, name, status, deadline, url)| ProjectOp::Change {
+                project,
+                name,
+                status,
+                deadline,
+                url,
+            }),
+        1 => pick().prop_map(|project| ProjectOp::Delete { project }),
+        1 => deleted().prop_map(|project| ProjectOp::Restore { project }),
+    ]
+    .boxed()
+}
+
+/// The operations on project members.
+#[derive(Debug, Clone)]
+pub(crate) enum MemberOp {
+    Create {
+        project: Pick,
+        person: Pick,
+        role: Option<&'static str>,
+    },
+    CreatePerson {
+        project: Pick,
+        name: String,
+    },
+    Change {
+        member: Pick,
+        role: Option<&'static str>,
+    },
+    Delete {
+        member: Pick,
+    },
+}
+
+fn member_role() -> impl Strategy<Value = Option<&'static str>> {
+    prop::option::weighted(
+        0.5,
+        prop::sample::select(vec!["lead", " ", "client  contact"]),
+    )
+}
+
+fn member_op() -> BoxedStrategy<MemberOp> {
+    prop_oneof![
+        4 => (pick(), pick(), member_role())
+            .prop_map(|(project, person, role)| MemberOp::Create { project, person, role }),
+        1 => (pick(), person_name()).prop_map(|(project, name)| MemberOp::CreatePerson { project, name }),
+        2 => (pick(), member_role()).prop_map(|(member, role)| MemberOp::Change { member, role }),
+        1 => pick().prop_map(|member| MemberOp::Delete { member }),
+    ]
+    .boxed()
+}
+
 // ---------------------------------------------------------------- the world
 
 /// A store and what the operations made in it.
@@ -647,10 +759,12 @@ impl World {
         }
     }
 
-    fn home(&self, home: Home) -> Value {
+    /// The home field a request sends for `home`.
+    fn home(&self, home: Home) -> (&'static str, Value) {
         match home {
-            Home::Inbox => Value::Null,
-            Home::List(p) => json!(self.pick("task_lists", p)),
+            Home::Inbox => ("task_list_id", Value::Null),
+            Home::List(p) => ("task_list_id", json!(self.pick("task_lists", p))),
+            Home::Project(p) => ("project_id", json!(self.pick("projects", p))),
         }
     }
 
@@ -727,6 +841,8 @@ impl World {
             },
             Op::Person(op) => self.person_call(op),
             Op::Link(op) => self.link_call(op),
+            Op::Project(op) => self.project_call(op),
+            Op::Member(op) => self.member_call(op),
             Op::Task(op) => match op {
                 TaskOp::Create {
                     title,
@@ -740,8 +856,9 @@ impl World {
                 } => {
                     let mut f = Map::new();
                     f.insert("title".into(), json!(title));
-                    if let Home::List(_) = home {
-                        f.insert("task_list_id".into(), self.home(*home));
+                    if !matches!(home, Home::Inbox) {
+                        let (field, id) = self.home(*home);
+                        f.insert(field.into(), id);
                     }
                     if let Some(s) = status {
                         f.insert("status".into(), json!(s));
@@ -782,7 +899,8 @@ impl World {
                 }
                 TaskOp::Move { task, to, position } => {
                     let mut f = Map::new();
-                    f.insert("task_list_id".into(), self.home(*to));
+                    let (field, id) = self.home(*to);
+                    f.insert(field.into(), id);
                     if let Some(p) = position {
                         f.insert("position".into(), json!(p));
                     }
@@ -944,6 +1062,91 @@ impl World {
                     Method::Delete,
                     format!("/person_links/{}", self.pick("person_links", *link)),
                 ),
+                creates: None,
+            },
+        }
+    }
+
+    fn project_call(&self, op: &ProjectOp) -> Planned {
+        let fields = |name: Option<&String>, status: Option<&str>, deadline: Day| {
+            let mut f = Map::new();
+            if let Some(n) = name {
+                f.insert("name".into(), json!(n));
+            }
+            if let Some(s) = status {
+                f.insert("status".into(), json!(s));
+            }
+            self.put_day(&mut f, "deadline", deadline);
+            f
+        };
+        let at = |project: &Pick| format!("/projects/{}", self.pick("projects", *project));
+        match op {
+            ProjectOp::Create {
+                name,
+                status,
+                deadline,
+            } => Planned {
+                call: Call::new(Method::Post, "/projects")
+                    .body(json!({ "project": fields(Some(name), *status, *deadline) })),
+                creates: Some("projects"),
+            },
+            ProjectOp::Change {
+                project,
+                name,
+                status,
+                deadline,
+                url,
+            } => {
+                let mut f = fields(name.as_ref(), *status, *deadline);
+                if let Some(u) = url {
+                    f.insert("external_url".into(), json!(u));
+                }
+                Planned {
+                    call: Call::new(Method::Patch, at(project)).body(json!({ "project": f })),
+                    creates: None,
+                }
+            }
+            ProjectOp::Delete { project } => Planned {
+                call: Call::new(Method::Delete, at(project)),
+                creates: None,
+            },
+            ProjectOp::Restore { project } => Planned {
+                call: Call::new(Method::Post, format!("{}/restoration", at(project))),
+                creates: None,
+            },
+        }
+    }
+
+    fn member_call(&self, op: &MemberOp) -> Planned {
+        let at =
+            |member: &Pick| format!("/project_members/{}", self.pick("project_members", *member));
+        match op {
+            MemberOp::Create {
+                project,
+                person,
+                role,
+            } => Planned {
+                call: Call::new(Method::Post, "/project_members").body(json!({"project_member": {
+                    "project_id": self.pick("projects", *project),
+                    "person_id": self.pick("people", *person),
+                    "role": role,
+                }})),
+                creates: Some("project_members"),
+            },
+            MemberOp::CreatePerson { project, name } => Planned {
+                call: Call::new(Method::Post, "/project_members").body(json!({"project_member": {
+                    "project_id": self.pick("projects", *project),
+                    "new_person_name": name,
+                }})),
+                creates: Some("project_members"),
+            },
+            MemberOp::Change { member, role } => Planned {
+                call: Call::new(Method::Patch, at(member))
+                    .body(json!({"project_member": {"role": role}})),
+                creates: None,
+            },
+            MemberOp::Delete { member } => Planned {
+                call: Call::new(Method::Delete, at(member)),
                 creates: None,
             },
         }

@@ -725,6 +725,17 @@ fn every_route_of_the_table_is_served() {
             }})),
         )
         .expect(201);
+    let project = store
+        .call(&Call::new(Post, "/projects").body(json!({"project": {"name": "Pr"}})))
+        .expect(201);
+    let member = store
+        .call(
+            &Call::new(Post, "/project_members").body(json!({"project_member": {
+                "project_id": project.data()["id"],
+                "person_id": other.data()["id"],
+            }})),
+        )
+        .expect(201);
     // A photo for the person, so that its addresses answer.
     let png = {
         let mut out = std::io::Cursor::new(Vec::new());
@@ -771,6 +782,14 @@ fn every_route_of_the_table_is_served() {
         (
             "/people/",
             person.data()["id"].as_str().unwrap_or_default().to_owned(),
+        ),
+        (
+            "/projects/",
+            project.data()["id"].as_str().unwrap_or_default().to_owned(),
+        ),
+        (
+            "/project_members/",
+            member.data()["id"].as_str().unwrap_or_default().to_owned(),
         ),
         (
             "/task_lists/",

@@ -120,6 +120,26 @@ pub(crate) const ROUTES: &[Route] = &[
         &[400, 401, 403, 404, 409, 415, 429],
     ),
     route(&[Get], "/task_counts", LIST),
+    route(&[Get], "/project_task_counts", READ),
+    // Members before projects and people: deletes run in this order.
+    list("/project_members", LIST),
+    create("/project_members", CREATE, "project_members"),
+    route(&[Get], "/project_members/{id}", READ_ONE),
+    route(&[Patch, Put], "/project_members/{id}", CHANGE),
+    route(&[Delete], "/project_members/{id}", DELETE),
+    list("/project_events", LIST),
+    route(&[Get], "/upcoming_deadlines", LIST),
+    list("/projects", LIST),
+    create("/projects", CREATE, "projects"),
+    route(&[Get], "/projects/{id}", READ_ONE),
+    route(&[Patch, Put], "/projects/{id}", CHANGE),
+    route(&[Delete], "/projects/{id}", DELETE),
+    route(
+        &[Post],
+        "/projects/{id}/restoration",
+        &[400, 401, 403, 404, 409, 415, 422, 429],
+    ),
+    route(&[Get], "/projects/{id}/activity", &[400, 401, 404, 429]),
     // Links before people: deletes run in this order, and a person's
     // delete takes its links.
     list("/person_links", LIST),
@@ -166,13 +186,9 @@ pub(super) const PUBLIC: &[&str] = &[
 /// Paths of the spec that this build does not serve yet (404), and others
 /// that no route has.
 pub(super) const UNSERVED: &[&str] = &[
-    "/projects",
-    "/projects/{id}",
-    "/projects/{id}/activity",
     "/notes/{id}/restoration",
     "/search",
     "/categories",
-    "/project_task_counts",
     "/session",
     "/",
     "/api/v1/tasks",
