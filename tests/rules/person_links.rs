@@ -365,6 +365,9 @@ fn a_persons_links_follow_its_delete_and_restoration() {
         Expect::error(404, "not_found", None),
     );
     assert!(all(&s, "/person_links").is_empty());
+    // The count is of the links shown, not of those stored.
+    let counted = s.get("/person_links?count=true").expect(200).body["meta"]["total_count"].clone();
+    assert_eq!(counted, json!(0));
     let types: Vec<Value> = all(&s, "/deletions")
         .iter()
         .map(|d| d["type"].clone())

@@ -529,7 +529,7 @@ static LISTING: Listing = Listing {
         UPDATED,
     ],
     updated: Some(&UPDATED),
-    every: LINKS,
+    every: PERSON_LINKS_BY_UPDATED,
 };
 
 const OF_PERSON_UPDATED: Order = Order {
