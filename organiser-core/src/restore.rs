@@ -26,6 +26,29 @@ pub(crate) fn within_window(deleted_at: Timestamp, now: Timestamp) -> bool {
     now.duration_since(deleted_at) < window()
 }
 
+/// The name a restored record takes when `taken` says its own is taken:
+/// `Name (2)`, `Name (3)`, ... the first free one within `max` characters;
+/// `None` when none fits.
+pub(crate) fn free_name(
+    name: &str,
+    max: usize,
+    mut taken: impl FnMut(&str) -> Result<bool>,
+) -> Result<Option<String>> {
+    if !taken(name)? {
+        return Ok(Some(name.to_owned()));
+    }
+    for n in 2.. {
+        let candidate = format!("{name} ({n})");
+        if crate::text::char_len(&candidate) > max {
+            return Ok(None);
+        }
+        if !taken(&candidate)? {
+            return Ok(Some(candidate));
+        }
+    }
+    Ok(None)
+}
+
 fn key(kind: &RecordKind, id: Id, deleted_at: Timestamp) -> Key {
     Key::new()
         .timestamp(deleted_at + window())

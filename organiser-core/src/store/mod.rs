@@ -275,6 +275,30 @@ pub(crate) trait Tables {
         self.scan(t, Bound::Included(prefix), hi, dir, f)
     }
 
+    /// The record named `name` ignoring case in a name index (keys: the
+    /// folded name, then the ID), other than `except`.
+    fn named(
+        &self,
+        t: Tbl,
+        name: &str,
+        except: Option<crate::ids::Id>,
+    ) -> Result<Option<crate::ids::Id>> {
+        let prefix = key::Key::new()
+            .str(&crate::text::fold_case(name))
+            .into_vec();
+        let mut found = None;
+        self.scan_prefix(t, &prefix, Dir::Asc, &mut |k, _| {
+            let id = key::tail_id(k);
+            // The whole name, not a longer one that begins with it.
+            if Some(id) != except && k.len() == prefix.len() + 16 {
+                found = Some(id);
+                return Ok(false);
+            }
+            Ok(true)
+        })?;
+        Ok(found)
+    }
+
     /// The first key (in `dir` order) between `lo` and `hi`.
     fn first_key(
         &self,

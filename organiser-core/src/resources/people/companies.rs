@@ -11,9 +11,9 @@ use crate::error::{Error, Result};
 use crate::ids::Id;
 use crate::list::{Direction, Filter, ListParams, Listing, Order, Page, Query};
 use crate::resources::deletions;
+use crate::store::Tables;
 use crate::store::codec::{self, Record};
 use crate::store::key::{Key, tail_id};
-use crate::store::{Dir, Tables};
 use crate::text::fold_case;
 
 /// The deletion type of a company.
@@ -71,16 +71,7 @@ pub(crate) fn get<T: Tables>(cx: &Cx<'_, T>, id: Id) -> Result<Option<Company>> 
 
 /// The company named `name` ignoring case.
 pub(crate) fn named<T: Tables>(cx: &Cx<'_, T>, name: &str) -> Result<Option<Id>> {
-    let prefix = Key::new().str(&fold_case(name)).into_vec();
-    let mut found = None;
-    cx.scan_prefix(COMPANIES_BY_NAME, &prefix, Dir::Asc, &mut |k, _| {
-        if k.len() == prefix.len() + 16 {
-            found = Some(tail_id(k));
-            return Ok(false);
-        }
-        Ok(true)
-    })?;
-    Ok(found)
+    cx.named(COMPANIES_BY_NAME, name, None)
 }
 
 /// The company named `name` ignoring case, made when there is none.

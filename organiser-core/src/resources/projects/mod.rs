@@ -36,7 +36,7 @@ use crate::resources::deletions;
 use crate::restore;
 use crate::store::codec::{self, Record};
 use crate::store::key::{Key, tail_id};
-use crate::store::{Dir, Tables, Tbl};
+use crate::store::{Tables, Tbl};
 use crate::text::{char_len, fold_case, squish, squished_required};
 use events::EventKind as Kind;
 use tables::{
@@ -285,19 +285,9 @@ pub(crate) fn refresh_members(cx: &WriteCx<'_>, id: Id) -> Result<()> {
     update(cx, &before, &after)
 }
 
-/// The live project named `name` ignoring case, other than `except`.
+/// The live record named `name` ignoring case, other than `except`.
 fn named<T: Tables>(cx: &Cx<'_, T>, name: &str, except: Option<Id>) -> Result<Option<Id>> {
-    let prefix = Key::new().str(&fold_case(name)).into_vec();
-    let mut found = None;
-    cx.scan_prefix(PROJECTS_BY_NAME, &prefix, Dir::Asc, &mut |k, _| {
-        let id = tail_id(k);
-        if Some(id) != except && k.len() == prefix.len() + 16 {
-            found = Some(id);
-            return Ok(false);
-        }
-        Ok(true)
-    })?;
-    Ok(found)
+    cx.named(PROJECTS_BY_NAME, name, except)
 }
 
 /// Reads the body; a wrongly typed field is 422 on it.
@@ -552,22 +542,12 @@ pub(crate) fn delete(cx: &mut WriteCx<'_>, id: Id) -> Result<()> {
     save(cx, &project, Some((cx.now(), taken)))
 }
 
-/// The name a restored project takes: its own, else `Name (2)`, `Name
-/// (3)`, ... the first that is free and fits; `None` when none does.
+/// The name a restored record takes: its own, else the first free
+/// numbered one.
 fn restored_name<T: Tables>(cx: &Cx<'_, T>, name: &str, id: Id) -> Result<Option<String>> {
-    if named(cx, name, Some(id))?.is_none() {
-        return Ok(Some(name.to_owned()));
-    }
-    for n in 2..1000 {
-        let candidate = format!("{name} ({n})");
-        if char_len(&candidate) > limits::text::PROJECT_NAME {
-            return Ok(None);
-        }
-        if named(cx, &candidate, Some(id))?.is_none() {
-            return Ok(Some(candidate));
-        }
-    }
-    Ok(None)
+    restore::free_name(name, limits::text::PROJECT_NAME, |n| {
+        Ok(named(cx, n, Some(id))?.is_some())
+    })
 }
 
 /// `POST /projects/{id}/restoration`: within 20 seconds the project

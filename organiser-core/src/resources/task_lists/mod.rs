@@ -35,7 +35,7 @@ use crate::resources::vocabulary::{COLORS, PICKER_ICONS};
 use crate::restore;
 use crate::store::key::{Key, tail_id};
 use crate::store::{Dir, Tables};
-use crate::text::{char_len, fold_case, squished_required};
+use crate::text::{fold_case, squished_required};
 
 /// Task lists: restorable for 20 seconds, and homes of tasks.
 pub(crate) static KIND: RecordKind = RecordKind {
@@ -171,19 +171,9 @@ fn update(cx: &WriteCx<'_>, before: &TaskList, after: &TaskList) -> Result<()> {
     )
 }
 
-/// The live list named `name` ignoring case, other than `except`.
+/// The live record named `name` ignoring case, other than `except`.
 fn named<T: Tables>(cx: &Cx<'_, T>, name: &str, except: Option<Id>) -> Result<Option<Id>> {
-    let prefix = Key::new().str(&fold_case(name)).into_vec();
-    let mut found = None;
-    cx.scan_prefix(TASK_LISTS_BY_NAME, &prefix, Dir::Asc, &mut |k, _| {
-        let id = tail_id(k);
-        if Some(id) != except && k.len() == prefix.len() + 16 {
-            found = Some(id);
-            return Ok(false);
-        }
-        Ok(true)
-    })?;
-    Ok(found)
+    cx.named(TASK_LISTS_BY_NAME, name, except)
 }
 
 /// Every live list in position order.
@@ -391,22 +381,12 @@ pub(crate) fn delete(cx: &mut WriteCx<'_>, id: Id) -> Result<()> {
     )
 }
 
-/// The name a restored list takes: its own, else `Name (2)`, `Name (3)`,
-/// ... the first that is free and fits; `None` when none does.
+/// The name a restored record takes: its own, else the first free
+/// numbered one.
 fn restored_name<T: Tables>(cx: &Cx<'_, T>, name: &str, id: Id) -> Result<Option<String>> {
-    if named(cx, name, Some(id))?.is_none() {
-        return Ok(Some(name.to_owned()));
-    }
-    for n in 2..1000 {
-        let candidate = format!("{name} ({n})");
-        if char_len(&candidate) > limits::text::TASK_LIST_NAME {
-            return Ok(None);
-        }
-        if named(cx, &candidate, Some(id))?.is_none() {
-            return Ok(Some(candidate));
-        }
-    }
-    Ok(None)
+    restore::free_name(name, limits::text::TASK_LIST_NAME, |n| {
+        Ok(named(cx, n, Some(id))?.is_some())
+    })
 }
 
 /// `POST /task_lists/{id}/restoration`: within 20 seconds the list returns
