@@ -4,6 +4,7 @@
 pub(crate) mod compact;
 pub(crate) mod completions;
 pub(crate) mod config;
+pub(crate) mod dates;
 pub(crate) mod init;
 pub(crate) mod licence;
 pub(crate) mod lists;

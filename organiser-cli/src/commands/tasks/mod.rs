@@ -14,11 +14,11 @@ mod status;
 mod views;
 
 use clap::{Args, Subcommand};
-use organiser_core::time::parse_date_words;
 use organiser_core::{
     Field, Id, ListParams, Page, Task, TaskInput, TaskList, TaskOrder, TaskQuery,
 };
 
+use super::dates::{self, Days, Echo};
 use super::{Global, Session};
 use crate::client::Client;
 use crate::error::CliError;
@@ -187,61 +187,31 @@ impl DateArgs {
     /// Puts the typed dates into `input`, asking the server for today
     /// only when a word needs it.
     fn apply(&self, client: &Client, input: &mut TaskInput) -> Result<(), CliError> {
-        let mut today: Option<jiff::civil::Date> = None;
-        for (field, text) in [
-            (&mut input.start_on, &self.start),
-            (&mut input.deadline_on, &self.deadline),
-            (&mut input.expires_on, &self.expires),
-        ] {
-            let Some(text) = text else { continue };
-            if matches!(text.trim().to_lowercase().as_str(), "none" | "-" | "") {
-                *field = Field::Null;
-                continue;
-            }
-            let day = match today {
-                Some(day) => day,
-                None => *today.insert(client.me()?.data.today),
-            };
-            let date = parse_date_words(text, day).ok_or_else(|| {
-                CliError::msg(format!(
-                    "{text:?} is not a date: use YYYY-MM-DD, today, tomorrow, a weekday, +3d, +2w or next week"
-                ))
-            })?;
-            *field = Field::Value(date);
-        }
+        let mut days = Days::new(client);
+        input.start_on = days.given(self.start.as_deref())?;
+        input.deadline_on = days.given(self.deadline.as_deref())?;
+        input.expires_on = days.given(self.expires.as_deref())?;
         Ok(())
     }
-}
 
-impl DateArgs {
     /// The dates the person typed, as they were worked out: " · starts Tue
     /// 24 Nov · due Fri 27 Nov" (the year when it is not the task's
     /// year of change), "no deadline" for one cleared.
     fn worked_out(&self, task: &Task) -> String {
-        let year = task.updated_at.to_zoned(jiff::tz::TimeZone::UTC).year();
-        let mut said = String::new();
-        for (typed, day, word, none) in [
-            (&self.start, task.start_on, "starts", "no start date"),
-            (&self.deadline, task.deadline_on, "due", "no deadline"),
-            (&self.expires, task.expires_on, "expires", "no expiry"),
-        ] {
-            if typed.is_none() {
-                continue;
-            }
-            said.push_str(" · ");
-            match day {
-                Some(day) => {
-                    let format = if day.year() == year {
-                        "%a %-d %b"
-                    } else {
-                        "%a %-d %b %Y"
-                    };
-                    said.push_str(&format!("{word} {}", day.strftime(format)));
-                }
-                None => said.push_str(none),
-            }
-        }
-        said
+        let echo = |typed: &Option<String>, day, word, none| Echo {
+            typed: typed.is_some(),
+            day,
+            word,
+            none,
+        };
+        dates::worked_out(
+            task.updated_at,
+            &[
+                echo(&self.start, task.start_on, "starts", "no start date"),
+                echo(&self.deadline, task.deadline_on, "due", "no deadline"),
+                echo(&self.expires, task.expires_on, "expires", "no expiry"),
+            ],
+        )
     }
 }
 

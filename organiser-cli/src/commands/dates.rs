@@ -1,0 +1,89 @@
+//! Dates as people type them (docs/cli.md, "Dates people type"), one
+//! reading for every command that takes a date (`tasks add --deadline`,
+//! `projects add --deadline`, ...): `YYYY-MM-DD`, `today`, `tomorrow`, a
+//! weekday, `+3d`, `next week`; `none` (or `-`) clears. Words count from
+//! the owner's today, asked of the store once, and only when a word needs
+//! it. And how `add` and `edit` echo the dates they worked out.
+
+use jiff::Timestamp;
+use jiff::civil::Date;
+use organiser_core::Field;
+use organiser_core::time::parse_date_words;
+
+use crate::client::Client;
+use crate::error::CliError;
+
+/// Reads typed dates against the owner's today.
+pub(crate) struct Days<'c> {
+    client: &'c Client,
+    today: Option<Date>,
+}
+
+impl<'c> Days<'c> {
+    pub(crate) fn new(client: &'c Client) -> Self {
+        Days {
+            client,
+            today: None,
+        }
+    }
+
+    /// The field `text` sets: null for `none`, `-` or nothing (a clear),
+    /// else the date it names; an error when it names none.
+    pub(crate) fn field(&mut self, text: &str) -> Result<Field<Date>, CliError> {
+        if matches!(text.trim().to_lowercase().as_str(), "none" | "-" | "") {
+            return Ok(Field::Null);
+        }
+        let today = match self.today {
+            Some(day) => day,
+            None => *self.today.insert(self.client.me()?.data.today),
+        };
+        parse_date_words(text, today).map(Field::Value).ok_or_else(|| {
+            CliError::msg(format!(
+                "{text:?} is not a date: use YYYY-MM-DD, today, tomorrow, a weekday, +3d, +2w or next week"
+            ))
+        })
+    }
+
+    /// [`Days::field`] of a flag that may be absent.
+    pub(crate) fn given(&mut self, text: Option<&str>) -> Result<Field<Date>, CliError> {
+        match text {
+            Some(text) => self.field(text),
+            None => Ok(Field::Absent),
+        }
+    }
+}
+
+/// One date a command was given, as it was worked out.
+pub(crate) struct Echo<'a> {
+    /// Whether the person typed it (only those are said).
+    pub(crate) typed: bool,
+    /// The record's date after the change.
+    pub(crate) day: Option<Date>,
+    /// Said before the date: "due".
+    pub(crate) word: &'a str,
+    /// Said when it was cleared: "no deadline".
+    pub(crate) none: &'a str,
+}
+
+/// The dates typed, as they were worked out: " · starts Tue 24 Nov · due
+/// Fri 27 Nov" (with the year when it is not the year of `changed`, the
+/// record's change), "no deadline" for one cleared; "" when none was typed.
+pub(crate) fn worked_out(changed: Timestamp, dates: &[Echo<'_>]) -> String {
+    let year = changed.to_zoned(jiff::tz::TimeZone::UTC).year();
+    let mut said = String::new();
+    for date in dates.iter().filter(|d| d.typed) {
+        said.push_str(" · ");
+        match date.day {
+            Some(day) => {
+                let format = if day.year() == year {
+                    "%a %-d %b"
+                } else {
+                    "%a %-d %b %Y"
+                };
+                said.push_str(&format!("{} {}", date.word, day.strftime(format)));
+            }
+            None => said.push_str(date.none),
+        }
+    }
+    said
+}
