@@ -6,10 +6,12 @@
 //! into the record, `{data, meta}` into a [`Page`].
 
 use organiser_core::{
-    ApiToken, Auth, Company, Home, Id, Licence, ListParams, Me, Method, NewToken, OwnerChange,
-    Page, Person, PersonLink, PersonLinkQuery, PersonQuery, Query, Request, System, Task,
-    TaskCounts, TaskCountsQuery, TaskInput, TaskList, TaskListInput, TaskListQuery, TaskQuery,
-    UpcomingKeyDates, UpcomingQuery, time::format_timestamp,
+    ActivityEntry, ActivityQuery, ApiToken, Auth, Company, Home, Id, Licence, ListParams, Me,
+    Method, NewToken, OwnerChange, Page, Person, PersonLink, PersonLinkQuery, PersonQuery, Project,
+    ProjectInput, ProjectMember, ProjectMemberInput, ProjectQuery, ProjectTaskCount, Query,
+    Request, System, Task, TaskCounts, TaskCountsQuery, TaskInput, TaskList, TaskListInput,
+    TaskListQuery, TaskQuery, UpcomingDeadline, UpcomingDeadlinesQuery, UpcomingKeyDates,
+    UpcomingQuery, time::format_timestamp,
 };
 use serde::de::DeserializeOwned;
 use serde::{Deserialize, Serialize};
@@ -346,6 +348,102 @@ impl Client {
         self.data(request(Post, "/person_links").with_body(body))
     }
 
+    /// `GET /projects`.
+    pub(crate) fn projects(&self, query: &ProjectQuery) -> Result<Reply<Page<Project>>, CliError> {
+        let mut pairs = Vec::new();
+        if !query.statuses.is_empty() {
+            let keys: Vec<&str> = query.statuses.iter().map(|s| s.key()).collect();
+            pairs.push(("status", keys.join(",")));
+        }
+        if let Some(person) = query.person_id {
+            pairs.push(("person_id", person.to_string()));
+        }
+        list_params(&query.params, query.params.order.as_deref(), &mut pairs);
+        let query = Query::from_pairs(pairs);
+        read(self.send(request(Get, "/projects").with_query(query))?)
+    }
+
+    /// `GET /projects/{id}`.
+    pub(crate) fn project(&self, id: Id) -> Result<Reply<Project>, CliError> {
+        self.data(request(Get, format!("/projects/{id}")))
+    }
+
+    /// `POST /projects`.
+    pub(crate) fn create_project(&self, input: &ProjectInput) -> Result<Reply<Project>, CliError> {
+        self.data(request(Post, "/projects").with_body(wrapped("project", input)?))
+    }
+
+    /// `PATCH /projects/{id}`.
+    pub(crate) fn change_project(
+        &self,
+        id: Id,
+        input: &ProjectInput,
+    ) -> Result<Reply<Project>, CliError> {
+        let body = wrapped("project", input)?;
+        self.data(request(Patch, format!("/projects/{id}")).with_body(body))
+    }
+
+    /// `DELETE /projects/{id}`: the project with its members, events and tasks.
+    pub(crate) fn delete_project(&self, id: Id) -> Result<(), CliError> {
+        self.send(request(Delete, format!("/projects/{id}")))
+            .map(drop)
+    }
+
+    /// `POST /projects/{id}/restoration`.
+    pub(crate) fn restore_project(&self, id: Id) -> Result<Reply<Project>, CliError> {
+        self.data(request(Post, format!("/projects/{id}/restoration")))
+    }
+
+    /// `GET /projects/{id}/activity`.
+    pub(crate) fn project_activity(
+        &self,
+        id: Id,
+        query: &ActivityQuery,
+    ) -> Result<Reply<Page<ActivityEntry>>, CliError> {
+        let mut pairs = vec![("limit", query.limit.to_string())];
+        if let Some(cursor) = &query.cursor {
+            pairs.push(("cursor", cursor.clone()));
+        }
+        let query = Query::from_pairs(pairs);
+        read(self.send(request(Get, format!("/projects/{id}/activity")).with_query(query))?)
+    }
+
+    /// `POST /project_members`.
+    pub(crate) fn create_project_member(
+        &self,
+        input: &ProjectMemberInput,
+    ) -> Result<Reply<ProjectMember>, CliError> {
+        let body = wrapped("project_member", input)?;
+        self.data(request(Post, "/project_members").with_body(body))
+    }
+
+    /// `DELETE /project_members/{id}`: permanent.
+    pub(crate) fn delete_project_member(&self, id: Id) -> Result<(), CliError> {
+        self.send(request(Delete, format!("/project_members/{id}")))
+            .map(drop)
+    }
+
+    /// `GET /upcoming_deadlines`.
+    pub(crate) fn upcoming_deadlines(
+        &self,
+        query: UpcomingDeadlinesQuery,
+    ) -> Result<Reply<Vec<UpcomingDeadline>>, CliError> {
+        let mut pairs = Vec::new();
+        if let Some(days) = query.days {
+            pairs.push(("days", days.to_string()));
+        }
+        if let Some(limit) = query.limit {
+            pairs.push(("limit", limit.to_string()));
+        }
+        let query = Query::from_pairs(pairs);
+        self.data(request(Get, "/upcoming_deadlines").with_query(query))
+    }
+
+    /// `GET /project_task_counts`.
+    pub(crate) fn project_task_counts(&self) -> Result<Reply<Vec<ProjectTaskCount>>, CliError> {
+        self.data(request(Get, "/project_task_counts"))
+    }
+
     /// `GET /vocabulary`, as JSON (the CLI reads the few lists it needs).
     pub(crate) fn vocabulary(&self) -> Result<Reply<Value>, CliError> {
         self.data(request(Get, "/vocabulary"))
@@ -461,7 +559,7 @@ fn list_params(p: &ListParams, order: Option<&str>, pairs: &mut Vec<(&'static st
 
 #[cfg(test)]
 mod tests {
-    use organiser_core::{Direction, Organiser, TaskOrder, TaskStatus, View};
+    use organiser_core::{Direction, Field, Organiser, ProjectStatus, TaskOrder, TaskStatus, View};
 
     use super::*;
 
@@ -563,6 +661,101 @@ mod tests {
         assert_eq!(
             client.task_lists(&query).unwrap().data,
             org.task_lists(&query).unwrap()
+        );
+    }
+
+    /// The projects' queries too: the listing with its status filter and
+    /// cursors, the activity feed, the upcoming deadlines.
+    #[test]
+    fn project_queries_mean_what_the_typed_calls_mean() {
+        let org = Organiser::in_memory();
+        let today = org.me(&Auth::Local).unwrap().today;
+        let mut ids = Vec::new();
+        for (name, status, days) in [
+            ("Apollo", "active", Some(-2)),
+            ("Gemini", "done", Some(3)),
+            ("Mercury", "planned", Some(40)),
+            ("Artemis", "on_hold", None),
+        ] {
+            let project = org
+                .create_project(&ProjectInput {
+                    name: Some(name.into()),
+                    status: Field::Value(status.into()),
+                    deadline: days.map_or(Field::Absent, |d: i64| {
+                        Field::Value(today.checked_add(jiff::Span::new().days(d)).unwrap())
+                    }),
+                    ..ProjectInput::default()
+                })
+                .unwrap();
+            ids.push(project.id);
+        }
+        org.change_project(
+            ids[0],
+            &ProjectInput {
+                status: Field::Value("on_hold".into()),
+                ..ProjectInput::default()
+            },
+        )
+        .unwrap();
+        let client = Client::new(Backend::Local(org.clone()));
+        for query in [
+            ProjectQuery::default(),
+            ProjectQuery {
+                statuses: vec![ProjectStatus::Planned, ProjectStatus::Done],
+                ..ProjectQuery::default()
+            },
+            ProjectQuery {
+                params: ListParams {
+                    limit: 1,
+                    count: true,
+                    order: Some("created_at".into()),
+                    ..ListParams::default()
+                },
+                ..ProjectQuery::default()
+            },
+        ] {
+            let typed = org.projects(&query).unwrap();
+            assert_eq!(client.projects(&query).unwrap().data, typed, "{query:?}");
+            if let Some(cursor) = typed.next_cursor {
+                let mut next = query.clone();
+                next.params.cursor = Some(cursor);
+                assert_eq!(
+                    client.projects(&next).unwrap().data,
+                    org.projects(&next).unwrap()
+                );
+            }
+        }
+        let activity = ActivityQuery {
+            cursor: None,
+            limit: 1,
+        };
+        let first = client.project_activity(ids[0], &activity).unwrap().data;
+        assert_eq!(first, org.project_activity(ids[0], &activity).unwrap());
+        let next = ActivityQuery {
+            cursor: first.next_cursor.clone(),
+            limit: 1,
+        };
+        assert!(next.cursor.is_some(), "{first:?}");
+        assert_eq!(
+            client.project_activity(ids[0], &next).unwrap().data,
+            org.project_activity(ids[0], &next).unwrap()
+        );
+        for (days, limit) in [
+            (None, None),
+            (Some(0), None),
+            (None, Some(1)),
+            (Some(60), Some(2)),
+        ] {
+            let query = UpcomingDeadlinesQuery { days, limit };
+            assert_eq!(
+                client.upcoming_deadlines(query).unwrap().data,
+                org.upcoming_deadlines(query).unwrap(),
+                "{query:?}"
+            );
+        }
+        assert_eq!(
+            client.project_task_counts().unwrap().data,
+            org.project_task_counts().unwrap()
         );
     }
 

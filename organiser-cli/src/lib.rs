@@ -79,6 +79,10 @@ enum Command {
     People(commands::people::PeopleCommand),
     /// Birthdays and other key dates coming up.
     Birthdays(commands::people::birthdays::Birthdays),
+    /// Projects: the open ones by default; show, add, edit, member, rm, restore.
+    Projects(commands::projects::ProjectsCommand),
+    /// Open projects' deadlines coming up, and every overdue one.
+    Deadlines(commands::projects::deadlines::Deadlines),
     /// Give the space deleted records left back to the file system (stop the server first).
     Compact(commands::compact::Compact),
     /// Print a shell's completion script (bash, zsh, fish, elvish, powershell).
@@ -183,6 +187,8 @@ fn run(cli: Cli) -> Result<(), CliError> {
         Command::Lists(c) => c.run(&global),
         Command::People(c) => c.run(&global),
         Command::Birthdays(c) => c.run(&global),
+        Command::Projects(c) => c.run(&global),
+        Command::Deadlines(c) => c.run(&global),
         Command::Compact(c) => c.run(&global),
         Command::Completions(c) => c.run(),
         Command::Man(c) => c.run(),

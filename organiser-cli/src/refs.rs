@@ -1,12 +1,12 @@
 //! How commands name records (docs/cli.md, "Naming a record"): one rule for
 //! every family of records, so what a person typed becomes an ID the same
-//! way for tasks, lists, people, and later projects.
+//! way for tasks, lists, people and projects.
 //!
 //! A reference is, in this order:
 //!
 //! 1. a row number (1 to 3 digits) of the family's last listing;
 //! 2. a full ID;
-//! 3. for a family with names (lists, people), a name, ignoring case, or
+//! 3. for a family with names (lists, people, projects), a name, ignoring case, or
 //!    the start of one when it begins only one name;
 //! 4. a part of an ID: the short ID a table shows (its last six
 //!    characters, or more of its end), or a prefix.
@@ -40,7 +40,7 @@ const SHORT: usize = 6;
 const CANDIDATES_SHOWN: usize = 8;
 
 /// A family of records the command line lists and names: tasks, lists,
-/// people, and later projects, notes.
+/// people, projects, and later notes.
 pub(crate) trait Family: Sized {
     /// One record, as messages say it: "task".
     const ONE: &'static str;
@@ -189,6 +189,12 @@ impl<'a> Refs<'a> {
         let extra = ids.len().saturating_sub(REMEMBERED_DELETIONS);
         ids.drain(..extra);
         self.memory.save::<F>("deleted", ids);
+    }
+
+    /// The ID of the record of family `F` the CLI deleted last, if any
+    /// (what `restore` with no reference brings back).
+    pub(crate) fn last_deleted<F: Family>(&self) -> Option<Id> {
+        self.memory.load::<F>("deleted").last().copied()
     }
 
     /// The ID of the live record of family `F` that `reference` names.

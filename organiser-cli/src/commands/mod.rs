@@ -12,6 +12,7 @@ pub(crate) mod man;
 pub(crate) mod me;
 pub(crate) mod password;
 pub(crate) mod people;
+pub(crate) mod projects;
 pub(crate) mod serve;
 pub(crate) mod system;
 pub(crate) mod tasks;
@@ -87,7 +88,7 @@ impl Global {
 
 /// `text` as one word for a POSIX shell: as it is when it holds only
 /// characters no shell treats specially, else in single quotes.
-fn shell_quote(text: &str) -> String {
+pub(crate) fn shell_quote(text: &str) -> String {
     let plain = !text.is_empty()
         && text
             .chars()
