@@ -1,4 +1,5 @@
-//! `organiser tasks add TITLE [--list NAME | --person P] [--start D] [--deadline D] [--expires D]`.
+//! `organiser tasks add TITLE [--list NAME | --project P | --person P] [--start D] [--deadline D]
+//! [--expires D]`.
 
 use clap::Args;
 use organiser_core::{Field, Person, TaskInput};
@@ -18,8 +19,11 @@ pub(super) struct Add {
     /// The list to put it in.
     #[arg(long)]
     list: Option<String>,
-    /// The person whose task it is (their row number, name, short ID or ID).
+    /// The project to put it in (its row number, name, short ID or ID).
     #[arg(long, conflicts_with = "list")]
+    project: Option<String>,
+    /// The person whose task it is (their row number, name, short ID or ID).
+    #[arg(long, conflicts_with_all = ["list", "project"])]
     person: Option<String>,
 }
 
@@ -29,6 +33,7 @@ impl Add {
         self.dates.apply(s.client, &mut input)?;
         let home = HomeArgs {
             list: self.list,
+            project: self.project,
             inbox: false,
         };
         home.apply(&s.refs, &mut input)?;

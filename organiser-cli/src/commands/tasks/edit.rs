@@ -1,5 +1,5 @@
 //! `organiser tasks edit T [--title] [--start] [--deadline] [--expires]
-//! [--list NAME | --inbox] [--position N]`.
+//! [--list NAME | --project P | --inbox] [--position N]`.
 
 use clap::Args;
 use organiser_core::{Task, TaskInput};
@@ -31,6 +31,7 @@ const EDIT_FLAGS: &[(&str, &str)] = &[
     ("deadline_on", "--deadline"),
     ("expires_on", "--expires"),
     ("task_list_id", "--list"),
+    ("project_id", "--project"),
     ("position", "--position"),
 ];
 
@@ -42,7 +43,7 @@ impl Edit {
             && self.position.is_none();
         if nothing {
             return Err(CliError::usage(
-                "nothing to change: give --title, --start, --deadline, --expires, --list, --inbox or --position",
+                "nothing to change: give --title, --start, --deadline, --expires, --list, --project, --inbox or --position",
             ));
         }
         let id = s.refs.id::<Task>(&self.task)?;

@@ -15,7 +15,7 @@ mod views;
 
 use clap::{Args, Subcommand};
 use organiser_core::{
-    Field, Id, ListParams, Page, Task, TaskInput, TaskList, TaskOrder, TaskQuery,
+    Field, Id, ListParams, Page, Project, Task, TaskInput, TaskList, TaskOrder, TaskQuery,
 };
 
 use super::dates::{self, Days, Echo};
@@ -66,7 +66,7 @@ enum TasksAction {
     Inbox,
     /// Open tasks of one list, in the list's order.
     List(views::OneList),
-    /// Add a task (to the Inbox unless --list is given).
+    /// Add a task (to the Inbox unless --list, --project or --person is given).
     Add(add::Add),
     /// Mark a task completed.
     Done(status::SetStatus),
@@ -76,7 +76,7 @@ enum TasksAction {
     Wontdo(status::SetStatus),
     /// Change a task's title, dates, home or position.
     Edit(edit::Edit),
-    /// Move a task to a list or the Inbox.
+    /// Move a task to a list, a project or the Inbox.
     Move(r#move::Move),
     /// Delete a task (it can be restored for 20 seconds).
     Rm(rm::Rm),
@@ -223,14 +223,18 @@ const FLAGS: &[(&str, &str)] = &[
     ("expires_on", "--expires"),
     ("task_list_id", "--list"),
     ("person_id", "--person"),
+    ("project_id", "--project"),
     ("position", "--position"),
 ];
 
 #[derive(Debug, Args)]
 struct HomeArgs {
     /// A list to move it to.
-    #[arg(long, conflicts_with = "inbox")]
+    #[arg(long, conflicts_with_all = ["inbox", "project"])]
     list: Option<String>,
+    /// A project to move it to (its row number, name, short ID or ID).
+    #[arg(long, conflicts_with = "inbox")]
+    project: Option<String>,
     /// Move it to the Inbox.
     #[arg(long)]
     inbox: bool,
@@ -239,7 +243,7 @@ struct HomeArgs {
 impl HomeArgs {
     /// Whether a home was named.
     fn given(&self) -> bool {
-        self.list.is_some() || self.inbox
+        self.list.is_some() || self.project.is_some() || self.inbox
     }
 
     /// Puts the home into `input`; whether one was given.
@@ -252,6 +256,10 @@ impl HomeArgs {
         }
         if let Some(name) = &self.list {
             input.task_list_id = Field::Value(refs.id::<TaskList>(name)?);
+            return Ok(true);
+        }
+        if let Some(project) = &self.project {
+            input.project_id = Field::Value(refs.id::<Project>(project)?);
             return Ok(true);
         }
         Ok(false)

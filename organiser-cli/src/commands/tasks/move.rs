@@ -1,4 +1,4 @@
-//! `organiser tasks move T (--list NAME | --inbox) [--position N]`.
+//! `organiser tasks move T (--list NAME | --project P | --inbox) [--position N]`.
 
 use clap::Args;
 use organiser_core::{Task, TaskInput};
@@ -21,7 +21,9 @@ pub(super) struct Move {
 impl Move {
     pub(super) fn run(self, s: &Session<'_>) -> Result<(), CliError> {
         if !self.home.given() {
-            return Err(CliError::usage("say where: --list NAME or --inbox"));
+            return Err(CliError::usage(
+                "say where: --list NAME, --project P or --inbox",
+            ));
         }
         let id = s.refs.id::<Task>(&self.task)?;
         let mut input = TaskInput::default();

@@ -26,7 +26,7 @@ impl Restore {
         }
         let restored = s.client.restore_task(id).map_err(|e| match e {
             CliError::Api { status: 404, .. } => CliError::msg(format!(
-                "nothing to restore: {id} is not a task deleted in the last 20 seconds (a task deleted with its list comes back with the list)"
+                "nothing to restore: {id} is not a task deleted in the last 20 seconds (a task deleted with its list or project comes back with it)"
             )),
             other => other,
         })?;

@@ -29,8 +29,16 @@ impl Show {
                 .record::<TaskList>(&list.to_string())
                 .map(|l| l.name)
                 .unwrap_or_else(|_| list.to_string()),
-            Home::Person(p) => format!("person {p}"),
-            Home::Project(p) => format!("project {p}"),
+            Home::Person(p) => s
+                .client
+                .person(p)
+                .map(|found| format!("{} (person)", found.data.name))
+                .unwrap_or_else(|_| format!("person {p}")),
+            Home::Project(p) => s
+                .client
+                .project(p)
+                .map(|found| format!("{} (project)", found.data.name))
+                .unwrap_or_else(|_| format!("project {p}")),
         };
         let date = |d: Option<jiff::civil::Date>| d.map(output::date).unwrap_or_default();
         let instant = |t: Option<jiff::Timestamp>| {

@@ -123,14 +123,23 @@ impl Show {
             .into_iter()
             .map(|l| (l.id, l.name))
             .collect();
-        // The people the page's tasks are homed in, each asked for once.
+        // The people and projects the page's tasks are homed in, each
+        // asked for once.
         let mut people: HashMap<Id, String> = HashMap::new();
+        let mut projects: HashMap<Id, String> = HashMap::new();
         for task in tasks {
-            if let Home::Person(person) = task.home()
-                && !people.contains_key(&person)
-                && let Ok(found) = s.client.person(person)
-            {
-                people.insert(person, found.data.name);
+            match task.home() {
+                Home::Person(person) if !people.contains_key(&person) => {
+                    if let Ok(found) = s.client.person(person) {
+                        people.insert(person, found.data.name);
+                    }
+                }
+                Home::Project(project) if !projects.contains_key(&project) => {
+                    if let Ok(found) = s.client.project(project) {
+                        projects.insert(project, found.data.name);
+                    }
+                }
+                _ => {}
             }
         }
         let today = s.client.me()?.data.today;
@@ -147,7 +156,10 @@ impl Show {
                     .get(&person)
                     .cloned()
                     .unwrap_or_else(|| "(person)".into()),
-                Home::Project(_) => "(project)".into(),
+                Home::Project(project) => projects
+                    .get(&project)
+                    .cloned()
+                    .unwrap_or_else(|| "(project)".into()),
                 Home::Inbox => "Inbox".into(),
             };
             let mut cells = vec![
