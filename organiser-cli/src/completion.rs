@@ -3,10 +3,10 @@
 //! the shell then calls it back on every TAB (clap_complete's
 //! `unstable-dynamic` engine, [`CompleteEnv`]). Besides what the static
 //! scripts of `organiser completions` offer (subcommands, flags, fixed
-//! values), it offers the names of the store's task lists where a command
-//! takes one: read through the same backend a reading command uses, never
-//! making a store, never waiting for a held one, and offering nothing when
-//! anything goes wrong.
+//! values), it offers the names of the store's task lists, people and
+//! projects where a command takes one: read through the same backend a
+//! reading command uses, never making a store, never waiting for a held
+//! one, and offering nothing when anything goes wrong.
 
 use std::ffi::OsString;
 use std::path::PathBuf;
@@ -15,7 +15,7 @@ use std::sync::OnceLock;
 use clap::{Command, CommandFactory};
 use clap_complete::engine::{ArgValueCandidates, CompletionCandidate};
 use clap_complete::env::CompleteEnv;
-use organiser_core::{Person, TaskList};
+use organiser_core::{Person, Project, TaskList};
 
 use crate::backend;
 use crate::client::Client;
@@ -41,6 +41,20 @@ const PEOPLE_NAMES: &[(&str, &str)] = &[
     ("organiser people link", "person"),
     ("organiser people link", "related"),
     ("organiser tasks add", "person"),
+    ("organiser projects member add", "person"),
+    ("organiser projects member rm", "person"),
+];
+
+/// The arguments that take a project's name.
+const PROJECT_NAMES: &[(&str, &str)] = &[
+    ("organiser projects show", "project"),
+    ("organiser projects edit", "project"),
+    ("organiser projects rm", "project"),
+    ("organiser projects member add", "project"),
+    ("organiser projects member rm", "project"),
+    ("organiser tasks add", "project"),
+    ("organiser tasks edit", "project"),
+    ("organiser tasks move", "project"),
 ];
 
 /// The `--data-dir` of the command line being completed.
@@ -72,6 +86,8 @@ fn with_list_names(cmd: Command, path: &str) -> Command {
             arg.add(ArgValueCandidates::new(list_names))
         } else if PEOPLE_NAMES.contains(&id) {
             arg.add(ArgValueCandidates::new(people_names))
+        } else if PROJECT_NAMES.contains(&id) {
+            arg.add(ArgValueCandidates::new(project_names))
         } else {
             arg
         }
@@ -113,6 +129,11 @@ fn people_names() -> Vec<CompletionCandidate> {
     names_of::<Person>()
 }
 
+/// The projects' names (every status), by name; none on any error.
+fn project_names() -> Vec<CompletionCandidate> {
+    names_of::<Project>()
+}
+
 /// The names of every record of family `F`, read through the backend the
 /// commands use (never making a store); none on any error.
 fn names_of<F: refs::Family>() -> Vec<CompletionCandidate> {
@@ -144,7 +165,7 @@ mod tests {
     fn every_list_argument_exists() {
         let mut cmd = command();
         cmd.build();
-        for (path, id) in LIST_NAMES.iter().chain(PEOPLE_NAMES) {
+        for (path, id) in LIST_NAMES.iter().chain(PEOPLE_NAMES).chain(PROJECT_NAMES) {
             let mut words = path.split(' ').skip(1);
             let mut sub = &cmd;
             for word in words.by_ref() {

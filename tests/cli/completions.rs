@@ -32,7 +32,14 @@ fn each_shell_gets_a_script_that_names_the_commands() {
     for shell in SHELLS {
         let out = dir.ok(&["completions", shell]);
         assert_eq!(out.stderr, "", "{out:?}");
-        for word in ["tasks", "lists", "completions", "data-dir"] {
+        for word in [
+            "tasks",
+            "lists",
+            "projects",
+            "deadlines",
+            "completions",
+            "data-dir",
+        ] {
             assert!(out.stdout.contains(word), "{shell}: no {word}: {out:?}");
         }
     }
@@ -65,7 +72,16 @@ fn man_prints_the_main_page_or_a_command_s_page() {
     let out = dir.ok(&["man"]);
     assert!(page_title(&out).starts_with(".TH organiser 1 "), "{out:?}");
     // The page lists the commands (roff escapes their hyphens).
-    for command in ["tasks", "lists", "token", "serve", "completions", "config"] {
+    for command in [
+        "tasks",
+        "lists",
+        "projects",
+        "deadlines",
+        "token",
+        "serve",
+        "completions",
+        "config",
+    ] {
         assert!(
             out.stdout.contains(&format!("organiser\\-{command}(1)")),
             "no {command}: {out:?}"
@@ -94,6 +110,9 @@ fn man_dir_writes_every_page() {
         "organiser-tasks.1",
         "organiser-tasks-add.1",
         "organiser-lists-rm.1",
+        "organiser-projects.1",
+        "organiser-projects-member-add.1",
+        "organiser-deadlines.1",
     ] {
         let text =
             std::fs::read_to_string(pages.join(page)).unwrap_or_else(|e| panic!("{page}: {e}"));
@@ -155,6 +174,46 @@ fn dynamic_completions_offer_the_store_s_people() {
         offered.sort();
         assert_eq!(offered, ["Ada", "Adam"], "{words:?}");
     }
+}
+
+/// The arguments that name a project offer the projects' names, of
+/// every status; `--status` offers the statuses.
+#[test]
+fn dynamic_completions_offer_the_store_s_projects() {
+    let dir = Dir::new();
+    dir.ok(&["projects", "add", "Website"]);
+    dir.ok(&["projects", "add", "Wedding", "--status", "done"]);
+    dir.ok(&["projects", "add", "Garden"]);
+    dir.ok(&["people", "add", "Ada"]);
+    let data = dir.data().to_str().unwrap();
+    for words in [
+        &["--data-dir", data, "projects", "show", "W"][..],
+        &["--data-dir", data, "projects", "edit", "W"][..],
+        &["--data-dir", data, "projects", "rm", "W"][..],
+        &["--data-dir", data, "projects", "member", "add", "W"][..],
+        &["--data-dir", data, "projects", "member", "rm", "W"][..],
+        &["--data-dir", data, "tasks", "add", "x", "--project", "W"][..],
+        &["--data-dir", data, "tasks", "edit", "1", "--project", "W"][..],
+        &["--data-dir", data, "tasks", "move", "1", "--project", "W"][..],
+    ] {
+        let mut offered = candidates(complete("fish", words.len() - 1, words).run());
+        offered.sort();
+        assert_eq!(offered, ["Website", "Wedding"], "{words:?}");
+    }
+    let words = &[
+        "--data-dir",
+        data,
+        "projects",
+        "member",
+        "add",
+        "Garden",
+        "A",
+    ];
+    let offered = candidates(complete("fish", words.len() - 1, words).run());
+    assert_eq!(offered, ["Ada"]);
+    let words = &["--data-dir", data, "projects", "--status", "on"];
+    let offered = candidates(complete("bash", words.len() - 1, words).run());
+    assert_eq!(offered, ["on_hold"]);
 }
 
 #[test]
