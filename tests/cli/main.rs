@@ -22,6 +22,7 @@ mod licence;
 mod lists;
 mod noops;
 mod people;
+mod projects;
 mod serve;
 mod show;
 mod tasks;
