@@ -7,7 +7,7 @@
 use serde_json::Value;
 
 use crate::tasks::{day, listing, page, record, said_day, short, undo_command};
-use crate::util::{Dir, shape};
+use crate::util::{Dir, shape, today};
 
 /// `projects add NAME EXTRA... --json`: the new project.
 #[track_caller]
@@ -216,6 +216,25 @@ fn add_then_show_has_everything() {
     );
     assert_eq!(values(&rows, "ID"), [made["id"].as_str().unwrap()]);
     assert_eq!(description, "Wood, not <metal>.\nAsk the neighbours first.");
+}
+
+/// Times are the owner's: the status's change and the activity in the
+/// owner's zone.
+#[test]
+fn show_says_times_in_the_owner_s_zone() {
+    let dir = Dir::empty();
+    dir.init("Owner", "owner", "Tokyo");
+    dir.ok(&["projects", "add", "Website"]);
+    let (_, rows, _) = shown(&dir, "website");
+    let tokyo = today("Asia/Tokyo");
+    let status = values(&rows, "Status");
+    assert!(
+        status[0].starts_with(&format!("active · since {tokyo} ")),
+        "{rows:?}"
+    );
+    let created = values(&rows, "Activity");
+    assert!(created[0].starts_with(&format!("{tokyo} ")), "{rows:?}");
+    assert!(created[0].ends_with("  created"), "{rows:?}");
 }
 
 #[test]

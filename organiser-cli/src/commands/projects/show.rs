@@ -37,14 +37,15 @@ impl Show {
         let project = &reply.data;
         let me = s.client.me()?.data;
         let zone = TimeZone::get(&me.time_zone_iana).unwrap_or(TimeZone::UTC);
+        // An instant as the owner reads it: the day (as tables print
+        // days) and the time, in the owner's zone.
         let when = |at: Timestamp| {
-            at.to_zoned(zone.clone())
-                .strftime("%Y-%m-%d %H:%M")
-                .to_string()
+            let local = at.to_zoned(zone.clone());
+            format!("{} {}", output::date(local.date()), local.strftime("%H:%M"))
         };
         let mut names = member_names(s, std::slice::from_ref(project));
         let mut rows: Vec<(&str, String)> = Vec::new();
-        let since = output::date(project.status_changed_at.to_zoned(zone.clone()).date());
+        let since = when(project.status_changed_at);
         rows.push((
             "Status",
             format!("{} · since {since}", project.status.key()),
