@@ -105,12 +105,23 @@ const TASK: u8 = 1;
 const CREATED: u8 = 4;
 
 /// `GET /projects/{id}/activity` parameters: `cursor` and `limit`.
-#[derive(Debug, Clone, Default, PartialEq, Eq)]
+#[derive(Debug, Clone, PartialEq, Eq)]
 pub struct ActivityQuery {
     /// The `next_cursor` of the previous page.
     pub cursor: Option<String>,
     /// Entries per page (1 to 100, default 50).
     pub limit: usize,
+}
+
+impl Default for ActivityQuery {
+    /// The first page of 50.
+    fn default() -> Self {
+        let params = ListParams::default();
+        ActivityQuery {
+            cursor: None,
+            limit: params.limit,
+        }
+    }
 }
 
 impl ActivityQuery {
@@ -222,13 +233,15 @@ pub(crate) fn activity<T: Tables>(
         })?),
         None => None,
     };
-    let n = q.limit + 1;
+    // A typed caller's limit is held to the API's 1 to 100.
+    let limit = q.limit.clamp(1, crate::limits::MAX_PAGE_SIZE);
+    let n = limit + 1;
     let mut entries = events_after(cx, &project, after, n)?;
     entries.extend(tasks_after(cx, &project, after, n)?);
     entries.extend(created_after(&project, after));
     entries.sort_by_key(|(p, _)| *p);
-    let more = entries.len() > q.limit;
-    entries.truncate(q.limit);
+    let more = entries.len() > limit;
+    entries.truncate(limit);
     let next_cursor = match (more, entries.last()) {
         (true, Some((pos, _))) => Some(cursor.encode(&pos.encode())),
         _ => None,
@@ -236,7 +249,7 @@ pub(crate) fn activity<T: Tables>(
     Ok(Page {
         items: entries.into_iter().map(|(_, e)| e).collect(),
         next_cursor,
-        limit: q.limit,
+        limit,
         total_count: None,
     })
 }

@@ -67,7 +67,10 @@ pub(crate) fn upcoming<T: Tables>(
 ) -> Result<Vec<UpcomingDeadline>> {
     let today = cx.today();
     let last = q.last_day(today);
-    let limit = q.limit.map_or(usize::MAX, |l| l as usize);
+    // A typed caller's limit is held to the API's 1 to 100.
+    let limit = q
+        .limit
+        .map_or(usize::MAX, |l| l.clamp(1, MOST_LIMIT) as usize);
     let mut due = Vec::new();
     cx.scan_prefix(PROJECTS_OPEN_BY_DEADLINE, &[], Dir::Asc, &mut |k, _| {
         let date = date_from_number(Reader::new(k).i32());

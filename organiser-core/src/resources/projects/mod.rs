@@ -710,8 +710,61 @@ pub(crate) fn list<T: Tables>(cx: &Cx<'_, T>, q: &ProjectQuery) -> Result<Page<P
         None => (&LISTING, Filter::default()),
     };
     if !statuses.is_empty() {
-        let keys: Vec<&str> = statuses.iter().map(|s| s.key()).collect();
+        // The same statuses name the same filter, however a typed caller
+        // orders them.
+        let mut keys: Vec<&str> = statuses.iter().map(|s| s.key()).collect();
+        keys.sort_unstable();
+        keys.dedup();
         filter = filter.skipping(&format!("status={}", keys.join(",")));
     }
     listing.page(&cx.tx, &cx.org.secret, &q.params, &filter, load)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::Organiser;
+
+    fn named(name: &str) -> ProjectInput {
+        ProjectInput {
+            name: Some(name.into()),
+            status: Field::Value("planned".into()),
+            ..ProjectInput::default()
+        }
+    }
+
+    /// A typed caller's statuses, in any order, make the cursor the API
+    /// makes for them.
+    #[test]
+    fn a_typed_status_filter_pages_with_the_apis_cursors() {
+        let org = Organiser::in_memory();
+        for name in ["A", "B", "C"] {
+            org.create_project(&named(name)).unwrap();
+        }
+        let typed = ProjectQuery {
+            statuses: vec![ProjectStatus::Planned, ProjectStatus::Done],
+            params: ListParams {
+                limit: 1,
+                ..ListParams::default()
+            },
+            ..ProjectQuery::default()
+        };
+        let first = org.projects(&typed).unwrap();
+        let cursor = first.next_cursor.expect("a second page");
+        let query = Query::parse(&format!("status=done,planned&limit=1&cursor={cursor}")).unwrap();
+        let second = org.projects(&ProjectQuery::parse(&query).unwrap()).unwrap();
+        assert_eq!(second.items[0].name, "B");
+    }
+
+    /// `ActivityQuery::default()` is the first page of 50.
+    #[test]
+    fn the_default_activity_query_is_the_first_page() {
+        let org = Organiser::in_memory();
+        let project = org.create_project(&named("A")).unwrap();
+        let page = org
+            .project_activity(project.id, &ActivityQuery::default())
+            .unwrap();
+        assert_eq!(page.limit, 50);
+        assert!(matches!(page.items[..], [ActivityEntry::Created { .. }]));
+    }
 }
