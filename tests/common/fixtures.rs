@@ -238,3 +238,46 @@ pub fn now_string(s: &Core) -> String {
     use organiser::Clock;
     s.clock.now().strftime("%Y-%m-%dT%H:%M:%S%.3fZ").to_string()
 }
+
+/// Creates a person named `name`; its id.
+#[track_caller]
+pub fn person(s: &Core, name: &str) -> String {
+    id(s.post("/people", json!({"person": {"name": name}}))
+        .expect(201)
+        .data())
+}
+
+/// The deletion records as (type, id), sorted.
+#[track_caller]
+pub fn deletions(s: &Core) -> Vec<(String, String)> {
+    let mut records: Vec<(String, String)> = all(s, "/deletions")
+        .iter()
+        .map(|d| (d["type"].as_str().unwrap().to_owned(), id(d)))
+        .collect();
+    records.sort();
+    records
+}
+
+/// (type, id) pairs, sorted, to compare with [`deletions`].
+pub fn records(pairs: &[(&str, &str)]) -> Vec<(String, String)> {
+    let mut records: Vec<(String, String)> = pairs
+        .iter()
+        .map(|(t, i)| ((*t).to_owned(), (*i).to_owned()))
+        .collect();
+    records.sort();
+    records
+}
+
+/// `record` with `updated_at` replaced by `at`.
+pub fn with_updated_at(record: &Value, at: &str) -> Value {
+    let mut record = record.clone();
+    record["updated_at"] = json!(at);
+    record
+}
+
+/// The keys of a record (a JSON object), sorted.
+pub fn keys(record: &Value) -> Vec<String> {
+    let mut keys: Vec<String> = record.as_object().unwrap().keys().cloned().collect();
+    keys.sort();
+    keys
+}

@@ -7,25 +7,18 @@
 
 use serde_json::{Value, json};
 
-use crate::common::fixtures::{UNKNOWN, all, id, now_string, with_query};
+use super::{add_member, assert_listed, get_project, project};
+use crate::common::fixtures::{
+    UNKNOWN, all, deletions, id, ids, keys, now_string, person, records, with_updated_at,
+};
 use crate::common::{Call, Core, Expect, Reply, check, send};
 
+/// `POST /project_members` with `{project_member: fields}`.
 fn post_member(s: &Core, fields: Value) -> Reply {
     s.post("/project_members", json!({ "project_member": fields }))
 }
 
-/// Puts `person` on `project` with `role`; the member record.
-#[track_caller]
-fn add_member(s: &Core, project: &str, person: &str, role: Value) -> Value {
-    post_member(
-        s,
-        json!({"project_id": project, "person_id": person, "role": role}),
-    )
-    .expect(201)
-    .data()
-    .clone()
-}
-
+/// `PATCH /project_members/{id}` with `{project_member: fields}`.
 fn patch_member(s: &Core, member: &str, fields: Value) -> Reply {
     s.patch(
         &format!("/project_members/{member}"),
@@ -33,6 +26,7 @@ fn patch_member(s: &Core, member: &str, fields: Value) -> Reply {
     )
 }
 
+/// `GET /project_members/{id}`, which must be 200; the record.
 #[track_caller]
 fn get_member(s: &Core, member: &str) -> Value {
     s.get(&format!("/project_members/{member}"))
@@ -58,56 +52,6 @@ fn change(member: &str, fields: Value) -> Call {
 /// `detail` among the details' keys.
 fn bad_body(detail: &str) -> Expect<'_> {
     Expect::any_of(400, &["invalid_parameter", "invalid_json"], detail)
-}
-
-/// Creates a project named `name`; its id.
-#[track_caller]
-fn project(s: &Core, name: &str) -> String {
-    id(s.post("/projects", json!({"project": {"name": name}}))
-        .expect(201)
-        .data())
-}
-
-#[track_caller]
-fn get_project(s: &Core, project: &str) -> Value {
-    s.get(&format!("/projects/{project}"))
-        .expect(200)
-        .data()
-        .clone()
-}
-
-/// Creates a person named `name`; its id.
-#[track_caller]
-fn person(s: &Core, name: &str) -> String {
-    id(s.post("/people", json!({"person": {"name": name}}))
-        .expect(201)
-        .data())
-}
-
-/// The ids of a listing, in order.
-#[track_caller]
-fn listed(s: &Core, path: &str) -> Vec<String> {
-    all(s, path).iter().map(id).collect()
-}
-
-/// The deletion records as (type, id), sorted.
-fn deletions(s: &Core) -> Vec<(String, String)> {
-    let mut records: Vec<(String, String)> = all(s, "/deletions")
-        .iter()
-        .map(|d| (d["type"].as_str().unwrap().to_owned(), id(d)))
-        .collect();
-    records.sort();
-    records
-}
-
-/// (type, id) pairs, sorted, to compare with [`deletions`].
-fn records(pairs: &[(&str, &str)]) -> Vec<(String, String)> {
-    let mut records: Vec<(String, String)> = pairs
-        .iter()
-        .map(|(t, i)| ((*t).to_owned(), (*i).to_owned()))
-        .collect();
-    records.sort();
-    records
 }
 
 /// The project's `members` array: (member id, person id, role).
@@ -140,13 +84,6 @@ fn events_of(s: &Core, project: &str) -> Vec<(String, Value, Value)> {
         .collect()
 }
 
-/// `record` with `updated_at` replaced by `at`.
-fn with_updated_at(record: &Value, at: &str) -> Value {
-    let mut record = record.clone();
-    record["updated_at"] = json!(at);
-    record
-}
-
 // ---------------------------------------------------------------- create
 
 /// "ProjectMember": a member made with `person_id` has exactly its fields,
@@ -159,15 +96,8 @@ fn a_member_is_made_with_a_person_id() {
     let ada = person(&s, "Ada");
     s.advance(5);
     let made = add_member(&s, &p, &ada, json!("  Lead   engineer "));
-    let mut keys: Vec<&str> = made
-        .as_object()
-        .unwrap()
-        .keys()
-        .map(String::as_str)
-        .collect();
-    keys.sort();
     assert_eq!(
-        keys,
+        keys(&made),
         [
             "created_at",
             "id",
@@ -485,7 +415,7 @@ fn removal_is_permanent_with_a_deletion_record() {
     let project = get_project(&s, &p);
     assert_eq!(project["updated_at"], now);
     assert_eq!(members_of(&s, &p), [(id(&kept), bob.clone(), Value::Null)]);
-    assert_eq!(listed(&s, "/project_members"), [id(&kept)]);
+    assert_eq!(ids(&s, "/project_members"), [id(&kept)]);
     assert_eq!(
         events_of(&s, &p).last().unwrap(),
         &("member_removed".to_owned(), json!(ada), json!("Lead"))
@@ -550,26 +480,8 @@ fn the_listing_filters_orders_and_pages() {
         ),
     ];
     for (query, wanted) in &cases {
-        let path = format!("/project_members?{query}");
-        assert_eq!(&listed(&s, &path), wanted, "{query}");
-        // Pages of one, each with the whole count.
-        let mut seen = Vec::new();
-        let mut cursor: Option<String> = None;
-        loop {
-            let mut url = with_query(&path, "limit=1&count=true");
-            if let Some(c) = &cursor {
-                url = with_query(&url, &format!("cursor={c}"));
-            }
-            let page = s.get(&url).expect(200);
-            assert_eq!(page.body["meta"]["total_count"], wanted.len(), "{url}");
-            assert_eq!(page.body["meta"]["limit"], 1, "{url}");
-            seen.extend(page.data().as_array().unwrap().iter().map(id));
-            match page.body["meta"]["next_cursor"].as_str() {
-                Some(c) => cursor = Some(c.to_owned()),
-                None => break,
-            }
-        }
-        assert_eq!(&seen, wanted, "{query} by one");
+        // Whole, and in pages of one, each with the whole count.
+        assert_listed(&s, &format!("/project_members?{query}"), wanted, query);
     }
     for (query, detail) in [
         ("project_id=nope", "project_id"),
@@ -590,11 +502,11 @@ fn the_listing_filters_orders_and_pages() {
     }
     // Only members whose project and person are live.
     s.delete(&format!("/projects/{q}")).expect(204);
-    assert_eq!(listed(&s, "/project_members"), [pa.clone(), pb.clone()]);
-    assert!(listed(&s, &format!("/project_members?project_id={q}")).is_empty());
+    assert_eq!(ids(&s, "/project_members"), [pa.clone(), pb.clone()]);
+    assert!(ids(&s, &format!("/project_members?project_id={q}")).is_empty());
     s.delete(&format!("/people/{bob}")).expect(204);
-    assert_eq!(listed(&s, "/project_members"), [pa]);
-    assert!(listed(&s, &format!("/project_members?person_id={bob}")).is_empty());
+    assert_eq!(ids(&s, "/project_members"), [pa]);
+    assert!(ids(&s, &format!("/project_members?person_id={bob}")).is_empty());
 }
 
 // ---------------------------------------------------------------- a person's delete
@@ -633,8 +545,8 @@ fn a_persons_delete_hides_its_memberships_until_restored() {
             Expect::error(404, "not_found", None),
         );
     }
-    assert_eq!(listed(&s, "/project_members"), [id(&pb)]);
-    assert!(listed(&s, &format!("/project_members?person_id={ada}")).is_empty());
+    assert_eq!(ids(&s, "/project_members"), [id(&pb)]);
+    assert!(ids(&s, &format!("/project_members?person_id={ada}")).is_empty());
     assert_eq!(members_of(&s, &p), [(id(&pb), bob.clone(), json!("Help"))]);
     assert!(members_of(&s, &q).is_empty());
     for project in [&p, &q] {

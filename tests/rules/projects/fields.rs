@@ -8,43 +8,16 @@
 
 use serde_json::{Value, json};
 
+use super::{
+    add_member, get_project, new_project, patch_project, post_project, project, walk_pages,
+};
 use crate::common::fixtures::{
-    START, UNKNOWN, all, get_task, id, new_list, new_task, now_string, patch_task, titles,
-    with_query,
+    START, UNKNOWN, all, deletions, get_task, id, ids, keys, new_list, new_task, now_string,
+    patch_task, person, records, titles, with_updated_at,
 };
 use crate::common::{Call, Core, Expect, Reply, check, send};
 
-fn post_project(s: &Core, fields: Value) -> Reply {
-    s.post("/projects", json!({ "project": fields }))
-}
-
-/// Creates a project from `fields`; the record.
-#[track_caller]
-fn new_project(s: &Core, fields: Value) -> Value {
-    post_project(s, fields).expect(201).data().clone()
-}
-
-/// Creates a project named `name`; its id.
-#[track_caller]
-fn project(s: &Core, name: &str) -> String {
-    id(&new_project(s, json!({ "name": name })))
-}
-
-fn patch_project(s: &Core, project: &str, fields: Value) -> Reply {
-    s.patch(
-        &format!("/projects/{project}"),
-        json!({ "project": fields }),
-    )
-}
-
-#[track_caller]
-fn get_project(s: &Core, project: &str) -> Value {
-    s.get(&format!("/projects/{project}"))
-        .expect(200)
-        .data()
-        .clone()
-}
-
+/// `POST /projects/{id}/restoration`.
 fn restore(s: &Core, project: &str) -> Reply {
     send(s.req("POST", &format!("/projects/{project}/restoration")))
 }
@@ -68,59 +41,6 @@ fn names(s: &Core, path: &str) -> Vec<String> {
         .collect()
 }
 
-/// The ids of a listing, in order.
-#[track_caller]
-fn listed(s: &Core, path: &str) -> Vec<String> {
-    all(s, path).iter().map(id).collect()
-}
-
-/// The deletion records as (type, id), sorted.
-fn deletions(s: &Core) -> Vec<(String, String)> {
-    let mut records: Vec<(String, String)> = all(s, "/deletions")
-        .iter()
-        .map(|d| (d["type"].as_str().unwrap().to_owned(), id(d)))
-        .collect();
-    records.sort();
-    records
-}
-
-/// (type, id) pairs, sorted, to compare with [`deletions`].
-fn records(pairs: &[(&str, &str)]) -> Vec<(String, String)> {
-    let mut records: Vec<(String, String)> = pairs
-        .iter()
-        .map(|(t, i)| ((*t).to_owned(), (*i).to_owned()))
-        .collect();
-    records.sort();
-    records
-}
-
-/// Creates a person named `name`; its id.
-#[track_caller]
-fn person(s: &Core, name: &str) -> String {
-    id(s.post("/people", json!({"person": {"name": name}}))
-        .expect(201)
-        .data())
-}
-
-/// Puts `person` on `project` with `role`; the member record.
-#[track_caller]
-fn add_member(s: &Core, project: &str, person: &str, role: Value) -> Value {
-    s.post(
-        "/project_members",
-        json!({"project_member": {"project_id": project, "person_id": person, "role": role}}),
-    )
-    .expect(201)
-    .data()
-    .clone()
-}
-
-/// `record` with `updated_at` replaced by `at`.
-fn with_updated_at(record: &Value, at: &str) -> Value {
-    let mut record = record.clone();
-    record["updated_at"] = json!(at);
-    record
-}
-
 /// Pages through `path` one item at a time with `count=true`: every page
 /// holds one item, says `limit` 1 and the whole count, and only the last
 /// has no `next_cursor`. The ids, in order.
@@ -128,29 +48,19 @@ fn with_updated_at(record: &Value, at: &str) -> Value {
 fn ids_one_by_one(s: &Core, path: &str) -> Vec<String> {
     let total = all(s, path).len();
     let mut ids = Vec::new();
-    let mut cursor: Option<String> = None;
-    loop {
-        let mut url = with_query(path, "limit=1&count=true");
-        if let Some(c) = &cursor {
-            url = with_query(&url, &format!("cursor={c}"));
-        }
-        let page = s.get(&url).expect(200);
+    walk_pages(s, path, "limit=1&count=true", |url, page| {
         let items = page.data().as_array().expect("a list");
         assert_eq!(items.len(), 1, "{url}: {}", page.body);
         assert_eq!(page.body["meta"]["limit"], 1, "{url}");
         assert_eq!(page.body["meta"]["total_count"], total, "{url}");
         ids.push(id(&items[0]));
-        match page.body["meta"]["next_cursor"].as_str() {
-            Some(c) => {
-                assert!(ids.len() < total, "{url}: a cursor after the last item");
-                cursor = Some(c.to_owned());
-            }
-            None => {
-                assert_eq!(ids.len(), total, "{url}: stopped early");
-                return ids;
-            }
+        if page.body["meta"]["next_cursor"].is_string() {
+            assert!(ids.len() < total, "{url}: a cursor after the last item");
+        } else {
+            assert_eq!(ids.len(), total, "{url}: stopped early");
         }
-    }
+    });
+    ids
 }
 
 /// What a listing order sorts a record by (ties by id).
@@ -173,12 +83,6 @@ const PROJECT_KEYS: &[&str] = &[
     "status_changed_at",
     "updated_at",
 ];
-
-fn keys(record: &Value) -> Vec<String> {
-    let mut keys: Vec<String> = record.as_object().unwrap().keys().cloned().collect();
-    keys.sort();
-    keys
-}
 
 // ---------------------------------------------------------------- fields
 
@@ -716,7 +620,7 @@ fn the_listing_takes_every_order_and_direction_and_pages_by_one() {
             (format!("order={order}&direction=desc"), &desc),
         ] {
             let path = format!("/projects?{query}");
-            assert_eq!(&listed(&s, &path), wanted, "{query}");
+            assert_eq!(&ids(&s, &path), wanted, "{query}");
             assert_eq!(&ids_one_by_one(&s, &path), wanted, "{query} by one");
         }
     }
@@ -742,7 +646,7 @@ fn the_listing_takes_every_order_and_direction_and_pages_by_one() {
     s.delete(&format!("/projects/{date}")).expect(204);
     for order in ["name", "created_at", "updated_at", "id"] {
         let path = format!("/projects?order={order}");
-        assert_eq!(listed(&s, &path).len(), 4, "{order}");
+        assert_eq!(ids(&s, &path).len(), 4, "{order}");
         assert_eq!(ids_one_by_one(&s, &path).len(), 4, "{order} by one");
     }
     // Items carry their members.
@@ -1016,7 +920,7 @@ fn delete_takes_members_events_and_tasks_and_frees_the_name() {
         json!({"title": "done", "project_id": p, "status": "completed"}),
     ));
     new_task(&s, json!({"title": "kept"}));
-    let events = listed(&s, &format!("/project_events?project_id={p}"));
+    let events = ids(&s, &format!("/project_events?project_id={p}"));
     assert_eq!(
         events.len(),
         4,

@@ -7,51 +7,12 @@
 
 use serde_json::{Value, json};
 
-use crate::common::fixtures::{UNKNOWN, all, id, now_string, with_query};
-use crate::common::{Call, Core, Expect, Reply, check, send};
+use super::{add_member, assert_listed, project_with, set};
+use crate::common::fixtures::{UNKNOWN, all, deletions, id, keys, now_string, person, records};
+use crate::common::{Call, Core, Expect, check, send};
 
 /// Ten minutes, in seconds.
 const TEN_MINUTES: i64 = 600;
-
-/// Creates a project from `fields`; its id.
-#[track_caller]
-fn project(s: &Core, fields: Value) -> String {
-    id(s.post("/projects", json!({ "project": fields }))
-        .expect(201)
-        .data())
-}
-
-fn patch_project(s: &Core, project: &str, fields: Value) -> Reply {
-    s.patch(
-        &format!("/projects/{project}"),
-        json!({ "project": fields }),
-    )
-}
-
-/// Changes the project's fields, which must be 200.
-#[track_caller]
-fn set(s: &Core, project: &str, fields: Value) {
-    patch_project(s, project, fields).expect(200);
-}
-
-/// Creates a person named `name`; its id.
-#[track_caller]
-fn person(s: &Core, name: &str) -> String {
-    id(s.post("/people", json!({"person": {"name": name}}))
-        .expect(201)
-        .data())
-}
-
-/// Puts `person` on `project` with `role`; the member's id.
-#[track_caller]
-fn add_member(s: &Core, project: &str, person: &str, role: Value) -> String {
-    id(s.post(
-        "/project_members",
-        json!({"project_member": {"project_id": project, "person_id": person, "role": role}}),
-    )
-    .expect(201)
-    .data())
-}
 
 /// Every event of `GET /project_events?{query}`, in order.
 #[track_caller]
@@ -88,24 +49,10 @@ fn event_ids(s: &Core, project: &str) -> Vec<String> {
         .collect()
 }
 
-/// The deletion records as (type, id), sorted.
-fn deletions(s: &Core) -> Vec<(String, String)> {
-    let mut records: Vec<(String, String)> = all(s, "/deletions")
-        .iter()
-        .map(|d| (d["type"].as_str().unwrap().to_owned(), id(d)))
-        .collect();
-    records.sort();
-    records
-}
-
 /// `project_event` records for `ids`, sorted, to compare with [`deletions`].
 fn event_records(ids: &[&String]) -> Vec<(String, String)> {
-    let mut records: Vec<(String, String)> = ids
-        .iter()
-        .map(|i| ("project_event".to_owned(), (*i).clone()))
-        .collect();
-    records.sort();
-    records
+    let pairs: Vec<(&str, &str)> = ids.iter().map(|i| ("project_event", i.as_str())).collect();
+    records(&pairs)
 }
 
 // ---------------------------------------------------------------- the events
@@ -115,7 +62,7 @@ fn event_records(ids: &[&String]) -> Vec<(String, String)> {
 #[test]
 fn no_event_on_create_or_for_other_fields() {
     let s = Core::start();
-    let p = project(
+    let p = project_with(
         &s,
         json!({"name": "Launch", "status": "planned", "deadline": "2026-04-01"}),
     );
@@ -140,16 +87,14 @@ fn no_event_on_create_or_for_other_fields() {
 #[test]
 fn a_status_change_is_an_event() {
     let s = Core::start();
-    let p = project(&s, json!({"name": "Launch"}));
+    let p = project_with(&s, json!({"name": "Launch"}));
     s.advance(60);
     set(&s, &p, json!({"status": "on_hold"}));
     let listed = events(&s, "");
     assert_eq!(listed.len(), 1);
     let e = &listed[0];
-    let mut keys: Vec<&str> = e.as_object().unwrap().keys().map(String::as_str).collect();
-    keys.sort();
     assert_eq!(
-        keys,
+        keys(e),
         [
             "created_at",
             "from",
@@ -193,7 +138,7 @@ fn a_status_change_is_an_event() {
 #[test]
 fn a_deadline_change_is_an_event() {
     let s = Core::start();
-    let p = project(&s, json!({"name": "Launch"}));
+    let p = project_with(&s, json!({"name": "Launch"}));
     s.advance(60);
     set(&s, &p, json!({"deadline": "2026-04-01"}));
     s.advance(TEN_MINUTES + 1);
@@ -234,11 +179,11 @@ fn a_deadline_change_is_an_event() {
 #[test]
 fn members_added_and_removed_are_events() {
     let s = Core::start();
-    let p = project(&s, json!({"name": "Launch"}));
+    let p = project_with(&s, json!({"name": "Launch"}));
     let ada = person(&s, "Ada");
     let bob = person(&s, "Bob");
     s.advance(1);
-    let m = add_member(&s, &p, &ada, json!("Lead"));
+    let m = id(&add_member(&s, &p, &ada, json!("Lead")));
     let added = events(&s, "").pop().unwrap();
     assert_eq!(added["kind"], "member_added");
     assert_eq!(added["person_id"], ada);
@@ -264,7 +209,7 @@ fn members_added_and_removed_are_events() {
     assert_eq!(removed["to"], Value::Null);
     assert_eq!(removed["created_at"], now_string(&s));
     // Bob, with no role, added and removed in the same instant: both stay.
-    let b = add_member(&s, &p, &bob, Value::Null);
+    let b = id(&add_member(&s, &p, &bob, Value::Null));
     s.delete(&format!("/project_members/{b}")).expect(204);
     let kinds: Vec<(Value, Value, Value)> = events(&s, "")
         .iter()
@@ -290,7 +235,7 @@ fn members_added_and_removed_are_events() {
 #[test]
 fn a_change_within_10_minutes_replaces_the_earlier_event() {
     let s = Core::start();
-    let p = project(&s, json!({"name": "Launch"}));
+    let p = project_with(&s, json!({"name": "Launch"}));
     s.advance(60);
     set(&s, &p, json!({"status": "on_hold"}));
     let first = event_ids(&s, &p);
@@ -330,7 +275,7 @@ fn a_change_within_10_minutes_replaces_the_earlier_event() {
 #[test]
 fn changes_within_10_minutes_extend_one_event() {
     let s = Core::start();
-    let p = project(&s, json!({"name": "Launch"}));
+    let p = project_with(&s, json!({"name": "Launch"}));
     s.advance(60);
     set(&s, &p, json!({"status": "on_hold"}));
     let ab = event_ids(&s, &p)[0].clone();
@@ -360,7 +305,7 @@ fn changes_within_10_minutes_extend_one_event() {
 #[test]
 fn a_change_back_within_10_minutes_leaves_no_event() {
     let s = Core::start();
-    let p = project(&s, json!({"name": "Launch"}));
+    let p = project_with(&s, json!({"name": "Launch"}));
     s.advance(60);
     set(&s, &p, json!({"status": "on_hold"}));
     let first = event_ids(&s, &p)[0].clone();
@@ -372,7 +317,7 @@ fn a_change_back_within_10_minutes_leaves_no_event() {
     set(&s, &p, json!({"status": "done"}));
     assert_eq!(said(&s, &p), [ev("status", Some("active"), Some("done"))]);
 
-    let q = project(&s, json!({"name": "Dated", "deadline": "2026-04-01"}));
+    let q = project_with(&s, json!({"name": "Dated", "deadline": "2026-04-01"}));
     s.advance(60);
     set(&s, &q, json!({"deadline": null}));
     let dropped = event_ids(&s, &q)[0].clone();
@@ -387,7 +332,7 @@ fn a_change_back_within_10_minutes_leaves_no_event() {
 #[test]
 fn a_change_10_minutes_and_1_second_later_is_a_new_event() {
     let s = Core::start();
-    let p = project(&s, json!({"name": "Launch", "deadline": "2026-04-01"}));
+    let p = project_with(&s, json!({"name": "Launch", "deadline": "2026-04-01"}));
     s.advance(60);
     set(
         &s,
@@ -420,7 +365,7 @@ fn a_change_10_minutes_and_1_second_later_is_a_new_event() {
 #[test]
 fn status_and_deadline_merge_only_with_their_own_kind() {
     let s = Core::start();
-    let p = project(&s, json!({"name": "Launch"}));
+    let p = project_with(&s, json!({"name": "Launch"}));
     let ada = person(&s, "Ada");
     s.advance(60);
     set(&s, &p, json!({"status": "on_hold"}));
@@ -444,7 +389,7 @@ fn status_and_deadline_merge_only_with_their_own_kind() {
     );
     assert_eq!(deletions(&s), event_records(&[&status, &deadline]));
     // Another project's changes are its own.
-    let q = project(&s, json!({"name": "Other"}));
+    let q = project_with(&s, json!({"name": "Other"}));
     set(&s, &q, json!({"status": "planned"}));
     assert_eq!(
         said(&s, &q),
@@ -462,8 +407,8 @@ fn status_and_deadline_merge_only_with_their_own_kind() {
 #[test]
 fn the_listing_filters_orders_and_pages() {
     let s = Core::start();
-    let p = project(&s, json!({"name": "P"}));
-    let q = project(&s, json!({"name": "Q"}));
+    let p = project_with(&s, json!({"name": "P"}));
+    let q = project_with(&s, json!({"name": "Q"}));
     let ada = person(&s, "Ada");
     s.advance(60);
     set(&s, &p, json!({"status": "on_hold"}));
@@ -512,26 +457,7 @@ fn the_listing_filters_orders_and_pages() {
         ),
     ];
     for (query, wanted) in &cases {
-        let path = format!("/project_events?{query}");
-        let got: Vec<String> = all(&s, &path).iter().map(id).collect();
-        assert_eq!(&got, wanted, "{query}");
-        let mut seen = Vec::new();
-        let mut cursor: Option<String> = None;
-        loop {
-            let mut url = with_query(&path, "limit=1&count=true");
-            if let Some(c) = &cursor {
-                url = with_query(&url, &format!("cursor={c}"));
-            }
-            let page = s.get(&url).expect(200);
-            assert_eq!(page.body["meta"]["total_count"], wanted.len(), "{url}");
-            assert_eq!(page.body["meta"]["limit"], 1, "{url}");
-            seen.extend(page.data().as_array().unwrap().iter().map(id));
-            match page.body["meta"]["next_cursor"].as_str() {
-                Some(c) => cursor = Some(c.to_owned()),
-                None => break,
-            }
-        }
-        assert_eq!(&seen, wanted, "{query} by one");
+        assert_listed(&s, &format!("/project_events?{query}"), wanted, query);
     }
     let first = s.get("/project_events").expect(200);
     assert_eq!(first.body["meta"]["limit"], 50);
@@ -572,8 +498,8 @@ fn the_listing_filters_orders_and_pages() {
 #[test]
 fn a_deleted_projects_events_are_left_out_until_restored() {
     let s = Core::start();
-    let p = project(&s, json!({"name": "P"}));
-    let q = project(&s, json!({"name": "Q"}));
+    let p = project_with(&s, json!({"name": "P"}));
+    let q = project_with(&s, json!({"name": "Q"}));
     let ada = person(&s, "Ada");
     s.advance(60);
     set(&s, &p, json!({"status": "done", "deadline": "2026-04-01"}));
@@ -612,12 +538,12 @@ fn a_deleted_projects_events_are_left_out_until_restored() {
 #[test]
 fn a_deleted_persons_member_events_are_left_out_until_restored() {
     let s = Core::start();
-    let p = project(&s, json!({"name": "P"}));
+    let p = project_with(&s, json!({"name": "P"}));
     let ada = person(&s, "Ada");
     let bob = person(&s, "Bob");
     s.advance(60);
     set(&s, &p, json!({"status": "on_hold"}));
-    let m = add_member(&s, &p, &ada, json!("Lead"));
+    let m = id(&add_member(&s, &p, &ada, json!("Lead")));
     s.delete(&format!("/project_members/{m}")).expect(204);
     add_member(&s, &p, &ada, json!("Back"));
     add_member(&s, &p, &bob, Value::Null);

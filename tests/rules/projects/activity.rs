@@ -8,54 +8,11 @@
 
 use serde_json::{Value, json};
 
+use super::{add_member, get_project, project, set, walk_pages};
 use crate::common::fixtures::{
-    UNKNOWN, all, get_task, id, new_task, now_string, patch_task, with_query,
+    UNKNOWN, all, get_task, id, keys, new_task, now_string, patch_task, person,
 };
 use crate::common::{Call, Core, Expect, check, send};
-
-/// Creates a project named `name`; its id.
-#[track_caller]
-fn project(s: &Core, name: &str) -> String {
-    id(s.post("/projects", json!({"project": {"name": name}}))
-        .expect(201)
-        .data())
-}
-
-#[track_caller]
-fn get_project(s: &Core, project: &str) -> Value {
-    s.get(&format!("/projects/{project}"))
-        .expect(200)
-        .data()
-        .clone()
-}
-
-/// Changes the project's fields, which must be 200.
-#[track_caller]
-fn set(s: &Core, project: &str, fields: Value) {
-    s.patch(
-        &format!("/projects/{project}"),
-        json!({ "project": fields }),
-    )
-    .expect(200);
-}
-
-/// Creates a person named `name`; its id.
-#[track_caller]
-fn person(s: &Core, name: &str) -> String {
-    id(s.post("/people", json!({"person": {"name": name}}))
-        .expect(201)
-        .data())
-}
-
-/// Puts `person` on `project`.
-#[track_caller]
-fn add_member(s: &Core, project: &str, person: &str) {
-    s.post(
-        "/project_members",
-        json!({"project_member": {"project_id": project, "person_id": person}}),
-    )
-    .expect(201);
-}
 
 /// The last event listed for `project`.
 #[track_caller]
@@ -129,12 +86,6 @@ fn of_creation(project: &Value) -> (String, String, String) {
     )
 }
 
-fn keys(record: &Value) -> Vec<String> {
-    let mut keys: Vec<String> = record.as_object().unwrap().keys().cloned().collect();
-    keys.sort();
-    keys
-}
-
 /// DECISIONS, "Activity": a new project's feed is its creation alone,
 /// `{kind: "created", at, project}`, with `meta` `next_cursor` and `limit`
 /// (50 by default).
@@ -169,7 +120,7 @@ fn the_feed_is_newest_first() {
     s.advance(60);
     let one = completed_task(&s, &p, "one");
     s.advance(60);
-    add_member(&s, &p, &ada);
+    add_member(&s, &p, &ada, Value::Null);
     let added = last_event(&s, &p);
     s.advance(60);
     let two = new_task(&s, json!({"title": "two", "project_id": p}));
@@ -238,10 +189,10 @@ fn entries_at_the_same_instant_are_events_then_tasks_then_created() {
     // All in the project's first instant.
     let p = project(&s, "Launch");
     let created = get_project(&s, &p);
-    add_member(&s, &p, &ada);
+    add_member(&s, &p, &ada, Value::Null);
     let ada_added = last_event(&s, &p);
     let first = completed_task(&s, &p, "first");
-    add_member(&s, &p, &bob);
+    add_member(&s, &p, &bob, Value::Null);
     let bob_added = last_event(&s, &p);
     let second = completed_task(&s, &p, "second");
     assert!(id(&ada_added) < id(&bob_added) && id(&first) < id(&second));
@@ -272,11 +223,11 @@ fn pages_of_one_walk_the_whole_feed() {
     let ada = person(&s, "Ada");
     let bob = person(&s, "Bob");
     let p = project(&s, "Launch");
-    add_member(&s, &p, &ada);
+    add_member(&s, &p, &ada, Value::Null);
     completed_task(&s, &p, "a");
     completed_task(&s, &p, "b");
     s.advance(60);
-    add_member(&s, &p, &bob);
+    add_member(&s, &p, &bob, Value::Null);
     completed_task(&s, &p, "c");
     set(&s, &p, json!({"status": "on_hold"}));
     s.advance(60);
@@ -285,25 +236,16 @@ fn pages_of_one_walk_the_whole_feed() {
     assert_eq!(whole.len(), 8);
     for limit in [1, 2, 3] {
         let mut seen: Vec<Value> = Vec::new();
-        let mut cursor: Option<String> = None;
-        loop {
-            let mut url = format!("/projects/{p}/activity?limit={limit}");
-            if let Some(c) = &cursor {
-                url = with_query(&url, &format!("cursor={c}"));
-            }
-            let page = s.get(&url).expect(200);
+        let path = format!("/projects/{p}/activity");
+        walk_pages(&s, &path, &format!("limit={limit}"), |url, page| {
             assert_eq!(page.body["meta"]["limit"], limit, "{url}");
             let items = page.data().as_array().unwrap();
             seen.extend(items.iter().cloned());
-            match page.body["meta"]["next_cursor"].as_str() {
-                Some(c) => {
-                    assert_eq!(items.len(), limit, "{url}: a full page");
-                    assert!(seen.len() < whole.len(), "{url}: a cursor after the end");
-                    cursor = Some(c.to_owned());
-                }
-                None => break,
+            if page.body["meta"]["next_cursor"].is_string() {
+                assert_eq!(items.len(), limit, "{url}: a full page");
+                assert!(seen.len() < whole.len(), "{url}: a cursor after the end");
             }
-        }
+        });
         assert_eq!(seen, whole, "limit={limit}");
     }
     let page = s
@@ -371,10 +313,10 @@ fn a_deleted_persons_member_events_are_left_out_until_restored() {
     let ada = person(&s, "Ada");
     let bob = person(&s, "Bob");
     s.advance(1);
-    add_member(&s, &p, &ada);
+    add_member(&s, &p, &ada, Value::Null);
     let ada_added = last_event(&s, &p);
     s.advance(1);
-    add_member(&s, &p, &bob);
+    add_member(&s, &p, &bob, Value::Null);
     let bob_added = last_event(&s, &p);
     let creation = of_creation(&get_project(&s, &p));
     s.advance(1);

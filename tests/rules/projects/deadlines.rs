@@ -8,24 +8,9 @@
 
 use serde_json::{Value, json};
 
-use crate::common::fixtures::{all, get_task, id, new_list, new_task, patch_task, set_zone};
+use super::{get_project, project_with};
+use crate::common::fixtures::{all, get_task, id, keys, new_list, new_task, patch_task, set_zone};
 use crate::common::{Call, Core, Expect, check, send};
-
-/// Creates a project from `fields`; its id.
-#[track_caller]
-fn project(s: &Core, fields: Value) -> String {
-    id(s.post("/projects", json!({ "project": fields }))
-        .expect(201)
-        .data())
-}
-
-#[track_caller]
-fn get_project(s: &Core, project: &str) -> Value {
-    s.get(&format!("/projects/{project}"))
-        .expect(200)
-        .data()
-        .clone()
-}
 
 /// `GET /upcoming_deadlines{query}`'s items.
 #[track_caller]
@@ -83,7 +68,7 @@ fn make_projects(s: &Core) -> Vec<(String, String)> {
     PROJECTS
         .iter()
         .map(|(name, status, deadline)| {
-            let made = project(
+            let made = project_with(
                 s,
                 json!({"name": name, "status": status, "deadline": deadline}),
             );
@@ -111,14 +96,7 @@ fn the_default_window_is_30_days_with_every_overdue_project() {
     let made = make_projects(&s);
     let items = upcoming(&s, "");
     let first = &items[0];
-    let mut keys: Vec<&str> = first
-        .as_object()
-        .unwrap()
-        .keys()
-        .map(String::as_str)
-        .collect();
-    keys.sort();
-    assert_eq!(keys, ["date", "overdue", "project"]);
+    assert_eq!(keys(first), ["date", "overdue", "project"]);
     assert_eq!(
         first["project"],
         get_project(&s, &named(&made, "Old overdue"))
@@ -253,7 +231,7 @@ fn today_is_in_the_owners_zone() {
         ("Tenth", "2026-03-10"),
         ("Eleventh", "2026-03-11"),
     ] {
-        project(&s, json!({"name": name, "deadline": deadline}));
+        project_with(&s, json!({"name": name, "deadline": deadline}));
     }
     let today = |s: &Core| s.get("/me").data()["today"].as_str().unwrap().to_owned();
     let row = |name: &str, date: &str, overdue: bool| (name.to_owned(), date.to_owned(), overdue);
@@ -299,7 +277,7 @@ fn today_is_in_the_owners_zone() {
 #[test]
 fn bad_days_or_limit_is_400() {
     let s = Core::start();
-    project(&s, json!({"name": "P", "deadline": "2026-03-12"}));
+    project_with(&s, json!({"name": "P", "deadline": "2026-03-12"}));
     for (query, detail) in [
         ("days=-1", "days"),
         ("days=x", "days"),
@@ -360,12 +338,12 @@ fn task_counts(s: &Core) -> Vec<(String, i64, i64, Option<String>)> {
 #[test]
 fn project_task_counts_count_open_and_completed_tasks() {
     let s = Core::start();
-    let busy = project(&s, json!({"name": "Busy"}));
-    let shelved = project(&s, json!({"name": "Shelved"}));
-    project(&s, json!({"name": "Empty"}));
-    let finished = project(&s, json!({"name": "Finished"}));
-    let dropped = project(&s, json!({"name": "Dropped"}));
-    let gone = project(&s, json!({"name": "Gone"}));
+    let busy = project_with(&s, json!({"name": "Busy"}));
+    let shelved = project_with(&s, json!({"name": "Shelved"}));
+    project_with(&s, json!({"name": "Empty"}));
+    let finished = project_with(&s, json!({"name": "Finished"}));
+    let dropped = project_with(&s, json!({"name": "Dropped"}));
+    let gone = project_with(&s, json!({"name": "Gone"}));
     let list = new_list(&s, "List");
     let task = |title: &str, home: &str, status: &str| -> Value {
         new_task(
@@ -390,14 +368,10 @@ fn project_task_counts_count_open_and_completed_tasks() {
 
     let page = s.get("/project_task_counts").expect(200);
     let entries = page.data().as_array().unwrap();
-    let mut keys: Vec<&str> = entries[0]
-        .as_object()
-        .unwrap()
-        .keys()
-        .map(String::as_str)
-        .collect();
-    keys.sort();
-    assert_eq!(keys, ["completed", "next_task", "open", "project_id"]);
+    assert_eq!(
+        keys(&entries[0]),
+        ["completed", "next_task", "open", "project_id"]
+    );
     let mut expected = vec![
         (busy.clone(), 2, 1, Some("a2".to_owned())),
         (finished.clone(), 0, 1, None),
@@ -430,7 +404,7 @@ fn project_task_counts_count_open_and_completed_tasks() {
 #[test]
 fn next_task_is_the_started_one_with_the_nearest_deadline() {
     let s = Core::start();
-    let p = project(&s, json!({"name": "Launch"}));
+    let p = project_with(&s, json!({"name": "Launch"}));
     // Made in this order; each new open task goes to the top (a lower position).
     for fields in [
         json!({"title": "later", "start_on": "2026-03-20", "deadline_on": "2026-03-21"}),
@@ -472,8 +446,8 @@ fn next_task_is_the_started_one_with_the_nearest_deadline() {
 #[test]
 fn expired_tasks_are_archived_first() {
     let s = Core::start();
-    let p = project(&s, json!({"name": "Launch"}));
-    let q = project(&s, json!({"name": "Fleeting"}));
+    let p = project_with(&s, json!({"name": "Launch"}));
+    let q = project_with(&s, json!({"name": "Fleeting"}));
     new_task(&s, json!({"title": "plain", "project_id": p}));
     new_task(
         &s,

@@ -1,0 +1,120 @@
+//! Document 2's projects, with the team's decisions
+//! (DECISIONS-projects.md), and the helpers their tests share: making,
+//! reading and changing projects, putting people on them, and walking a
+//! listing a page at a time. The tests:
+//!
+//! - `fields`: the fields of create and change, the listing, delete and
+//!   restore, and tasks homed in a project;
+//! - `members`: members, and what a person's delete does to them;
+//! - `events`: the events of a project and the 10-minute rule;
+//! - `activity`: a project's activity feed;
+//! - `deadlines`: `/upcoming_deadlines` and `/project_task_counts`.
+//!
+//! What serves any record (a person made by name, the deletion records as
+//! sorted (type, id) pairs, a record's keys, `with_updated_at`) is in
+//! `common::fixtures`.
+
+use serde_json::{Value, json};
+
+use crate::common::fixtures::{id, ids, with_query};
+use crate::common::{Core, Reply};
+
+mod activity;
+mod deadlines;
+mod events;
+mod fields;
+mod members;
+
+/// `POST /projects` with `{project: fields}`.
+fn post_project(s: &Core, fields: Value) -> Reply {
+    s.post("/projects", json!({ "project": fields }))
+}
+
+/// Creates a project from `fields`; the record.
+#[track_caller]
+fn new_project(s: &Core, fields: Value) -> Value {
+    post_project(s, fields).expect(201).data().clone()
+}
+
+/// Creates a project from `fields`; its id.
+#[track_caller]
+fn project_with(s: &Core, fields: Value) -> String {
+    id(&new_project(s, fields))
+}
+
+/// Creates a project named `name`; its id.
+#[track_caller]
+fn project(s: &Core, name: &str) -> String {
+    project_with(s, json!({ "name": name }))
+}
+
+/// `GET /projects/{id}`, which must be 200; the record.
+#[track_caller]
+fn get_project(s: &Core, project: &str) -> Value {
+    s.get(&format!("/projects/{project}"))
+        .expect(200)
+        .data()
+        .clone()
+}
+
+/// `PATCH /projects/{id}` with `{project: fields}`.
+fn patch_project(s: &Core, project: &str, fields: Value) -> Reply {
+    s.patch(
+        &format!("/projects/{project}"),
+        json!({ "project": fields }),
+    )
+}
+
+/// Changes the project's fields, which must be 200.
+#[track_caller]
+fn set(s: &Core, project: &str, fields: Value) {
+    patch_project(s, project, fields).expect(200);
+}
+
+/// Puts `person` on `project` with `role` (null for none); the member
+/// record.
+#[track_caller]
+fn add_member(s: &Core, project: &str, person: &str, role: Value) -> Value {
+    s.post(
+        "/project_members",
+        json!({"project_member": {"project_id": project, "person_id": person, "role": role}}),
+    )
+    .expect(201)
+    .data()
+    .clone()
+}
+
+/// Walks the listing `path` with the page parameters `query` (`limit=1`,
+/// say), following `next_cursor` to the end: hands `each` every page's
+/// URL and reply, in order, before asking for the next.
+#[track_caller]
+fn walk_pages(s: &Core, path: &str, query: &str, mut each: impl FnMut(&str, &Reply)) {
+    let mut cursor: Option<String> = None;
+    loop {
+        let mut url = with_query(path, query);
+        if let Some(c) = &cursor {
+            url = with_query(&url, &format!("cursor={c}"));
+        }
+        let page = s.get(&url).expect(200);
+        each(&url, &page);
+        match page.body["meta"]["next_cursor"].as_str() {
+            Some(c) => cursor = Some(c.to_owned()),
+            None => return,
+        }
+    }
+}
+
+/// `path` lists the ids `wanted`, in order, and so does walking it a page
+/// of one at a time with `count=true`, every page saying `limit` 1 and
+/// `total_count` the number wanted. `query` names the case in a failure.
+#[track_caller]
+fn assert_listed(s: &Core, path: &str, wanted: &[String], query: &str) {
+    assert_eq!(ids(s, path), wanted, "{query}");
+    let mut seen = Vec::new();
+    walk_pages(s, path, "limit=1&count=true", |url, page| {
+        assert_eq!(page.body["meta"]["total_count"], wanted.len(), "{url}");
+        assert_eq!(page.body["meta"]["limit"], 1, "{url}");
+        seen.extend(page.data().as_array().unwrap().iter().map(id));
+    });
+    assert_eq!(seen, wanted, "{query} by one");
+}
