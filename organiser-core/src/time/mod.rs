@@ -89,7 +89,9 @@ pub mod serde_timestamp {
         /// Writes the instant or null.
         pub fn serialize<S: Serializer>(t: &Option<Timestamp>, s: S) -> Result<S::Ok, S::Error> {
             match t {
-                Some(t) => s.serialize_str(&super::super::format_timestamp(*t)),
+                // `serialize_some`: JSON writes the string alone; a compact
+                // (postcard) record marks it present, as reading expects.
+                Some(t) => s.serialize_some(&super::super::format_timestamp(*t)),
                 None => s.serialize_none(),
             }
         }
