@@ -18,6 +18,24 @@ pub(crate) fn fold_case(s: &str) -> String {
     s.to_lowercase()
 }
 
+/// The key text is searched by: lower case, accents dropped (`Élan` and
+/// `elan` are the same).
+pub(crate) fn fold_search(s: &str) -> String {
+    use unicode_normalization::UnicodeNormalization;
+    use unicode_normalization::char::is_combining_mark;
+    s.nfd()
+        .filter(|c| !is_combining_mark(*c))
+        .flat_map(char::to_lowercase)
+        .collect()
+}
+
+/// The words of folded text: runs of letters and digits.
+pub(crate) fn search_words(folded: &str) -> impl Iterator<Item = &str> {
+    folded
+        .split(|c: char| !c.is_alphanumeric())
+        .filter(|w| !w.is_empty())
+}
+
 /// `value` squished, with "can't be blank", "is too long" or "can't
 /// contain control characters" added to `details` under `field` when it is
 /// empty, longer than `max` characters, or holds a control character other

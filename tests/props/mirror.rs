@@ -129,6 +129,24 @@ pub(crate) const COLLECTIONS: &[Collection] = &[
         splits: &[],
     },
     Collection {
+        key: "notes",
+        path: "/notes",
+        deletion_type: "note",
+        splits: &[&[&[("pinned", "true")], &[("pinned", "false")]]],
+    },
+    Collection {
+        key: "categories",
+        path: "/categories",
+        deletion_type: "category",
+        splits: &[],
+    },
+    Collection {
+        key: "tags",
+        path: "/tags",
+        deletion_type: "tag",
+        splits: &[],
+    },
+    Collection {
         key: "companies",
         path: "/companies",
         deletion_type: "company",

@@ -77,6 +77,16 @@ fn builder(images: bool) -> ammonia::Builder<'static> {
     b
 }
 
+/// Sanitises a note body: images kept as `<img data-upload="…">` (the
+/// note checks each names one of its uploads).
+pub(crate) fn sanitise_with_images(html: &str) -> String {
+    static CLEANER: OnceLock<ammonia::Builder<'static>> = OnceLock::new();
+    CLEANER
+        .get_or_init(|| builder(true))
+        .clean(html)
+        .to_string()
+}
+
 /// Sanitises a body that may not hold images (task descriptions).
 pub(crate) fn sanitise_without_images(html: &str) -> String {
     static CLEANER: OnceLock<ammonia::Builder<'static>> = OnceLock::new();

@@ -13,15 +13,18 @@
 //! its tables in [`TABLES`].
 
 mod account;
+mod categories;
 mod deletions;
 mod discovery;
 mod licence;
+mod notes;
 mod notices;
 mod openapi;
 mod people;
 mod person_links;
 mod projects;
 mod system;
+mod tags;
 mod task_lists;
 mod tasks;
 mod uploads;
@@ -29,12 +32,14 @@ mod vocabulary;
 
 pub(crate) use account::owner;
 pub use account::{Appearance, AppearanceChange, Me, NewToken, OwnerChange, OwnerInit, SignedIn};
+pub use categories::{Category, CategoryChoices, CategoryInput, CategoryNoteCount, CategoryQuery};
 pub use deletions::{Deletion, DeletionQuery};
 pub use discovery::Discovery;
 pub use licence::{
     Licence, LicenceKeyPayload, LicenceProblem, LicenceState, Licensee,
     sign_key as sign_licence_key,
 };
+pub use notes::{Note, NoteInput, NoteQuery, NoteSummary};
 pub use notices::{LicenceText, NoticeGroup, NoticePackage, Notices, notices};
 pub use openapi::OPENAPI;
 pub use people::{
@@ -51,6 +56,7 @@ pub use projects::{
 pub use system::{
     Manifest, ManifestRelease, SignedManifest, System, SystemChange, UpdateInfo, UpdateStatus,
 };
+pub use tags::{Tag, TagQuery};
 pub use task_lists::{TaskList, TaskListInput, TaskListQuery};
 pub use tasks::{
     Home, PageCounts, ProjectTaskCount, Task, TaskCounts, TaskCountsQuery, TaskInput,
@@ -97,6 +103,9 @@ static RESOURCES: &[(&[Endpoint], Routes)] = &[
     (people::ENDPOINTS, people::routes),
     (person_links::ENDPOINTS, person_links::routes),
     (projects::ENDPOINTS, projects::routes),
+    (notes::ENDPOINTS, notes::routes),
+    (categories::ENDPOINTS, categories::routes),
+    (tags::ENDPOINTS, tags::routes),
     (uploads::ENDPOINTS, uploads::routes),
 ];
 
@@ -149,6 +158,9 @@ pub(crate) static TABLES: &[&[Tbl]] = &[
     person_links::tables::TABLES,
     uploads::tables::TABLES,
     projects::tables::TABLES,
+    notes::tables::TABLES,
+    categories::tables::TABLES,
+    tags::tables::TABLES,
 ];
 
 /// Every kind of record.
@@ -161,6 +173,9 @@ pub(crate) static KINDS: &[&RecordKind] = &[
     &projects::KIND,
     &projects::members::KIND,
     &projects::events::KIND,
+    &tags::KIND,
+    &categories::KIND,
+    &notes::KIND,
 ];
 
 /// Every cascade of a delete.
@@ -193,6 +208,17 @@ pub(crate) static MIGRATIONS: &[Step] = &[
     |tx| schema::create_tables(tx, &[uploads::tables::TABLES]),
     // 6: projects, their members and events.
     |tx| schema::create_tables(tx, &[projects::tables::TABLES]),
+    // 7: notes, categories and tags.
+    |tx| {
+        schema::create_tables(
+            tx,
+            &[
+                notes::tables::TABLES,
+                categories::tables::TABLES,
+                tags::tables::TABLES,
+            ],
+        )
+    },
 ];
 
 /// What the engine is wired to.

@@ -736,6 +736,15 @@ fn every_route_of_the_table_is_served() {
             }})),
         )
         .expect(201);
+    let category = store
+        .call(&Call::new(Post, "/categories").body(json!({"category": {"name": "C"}})))
+        .expect(201);
+    let note = store
+        .call(&Call::new(Post, "/notes").body(json!({"note": {
+            "body_html": "<p>#tagged</p>",
+            "category_id": category.data()["id"],
+        }})))
+        .expect(201);
     // A photo for the person, so that its addresses answer.
     let png = {
         let mut out = std::io::Cursor::new(Vec::new());
@@ -786,6 +795,24 @@ fn every_route_of_the_table_is_served() {
         (
             "/projects/",
             project.data()["id"].as_str().unwrap_or_default().to_owned(),
+        ),
+        (
+            "/notes/",
+            note.data()["id"].as_str().unwrap_or_default().to_owned(),
+        ),
+        (
+            "/categories/",
+            category.data()["id"]
+                .as_str()
+                .unwrap_or_default()
+                .to_owned(),
+        ),
+        (
+            "/tags/",
+            note.data()["tag_ids"][0]
+                .as_str()
+                .unwrap_or_default()
+                .to_owned(),
         ),
         (
             "/project_members/",

@@ -129,6 +129,42 @@ pub(crate) const ROUTES: &[Route] = &[
     route(&[Delete], "/project_members/{id}", DELETE),
     list("/project_events", LIST),
     route(&[Get], "/upcoming_deadlines", LIST),
+    list("/notes", LIST),
+    create("/notes", CREATE, "notes"),
+    route(&[Get], "/notes/{id}", READ_ONE),
+    // Before the note's delete: deletes run in this order.
+    ours(&[Post, Delete], "/notes/{id}/pin"),
+    route(
+        &[Patch, Put],
+        "/notes/{id}",
+        &[400, 401, 403, 404, 409, 415, 422, 429],
+    ),
+    route(&[Delete], "/notes/{id}", DELETE),
+    route(
+        &[Post],
+        "/notes/{id}/restoration",
+        &[400, 401, 403, 404, 409, 415, 422, 429],
+    ),
+    list("/categories", LIST),
+    create("/categories", CREATE, "categories"),
+    route(&[Get], "/categories/{id}", READ_ONE),
+    route(&[Patch, Put], "/categories/{id}", CHANGE),
+    route(
+        &[Delete],
+        "/categories/{id}",
+        &[400, 401, 403, 404, 409, 429],
+    ),
+    route(&[Get], "/category_choices", READ),
+    route(&[Get], "/category_note_counts", READ),
+    list("/tags", LIST),
+    route(&[Get], "/tags/{id}", READ_ONE),
+    route(&[Patch, Put], "/tags/{id}", CHANGE),
+    route(&[Delete], "/tags/{id}", DELETE),
+    route(
+        &[Post],
+        "/tags/{id}/merge",
+        &[400, 401, 403, 404, 409, 415, 422, 429],
+    ),
     list("/projects", LIST),
     create("/projects", CREATE, "projects"),
     route(&[Get], "/projects/{id}", READ_ONE),
@@ -186,9 +222,7 @@ pub(super) const PUBLIC: &[&str] = &[
 /// Paths of the spec that this build does not serve yet (404), and others
 /// that no route has.
 pub(super) const UNSERVED: &[&str] = &[
-    "/notes/{id}/restoration",
     "/search",
-    "/categories",
     "/session",
     "/",
     "/api/v1/tasks",

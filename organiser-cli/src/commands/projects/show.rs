@@ -99,6 +99,7 @@ impl Show {
                 ActivityEntry::Task { at, task } => {
                     (*at, format!("task completed: {}", task.title))
                 }
+                ActivityEntry::Note { at, note } => (*at, format!("note: {}", note.name)),
                 ActivityEntry::Created { at, .. } => (*at, "created".to_owned()),
             };
             rows.push(("Activity", format!("{}  {said}", when(at))));

@@ -8,7 +8,7 @@ use super::{Deleted, KIND, Person, PersonRow, RowRecord, companies, index, load_
 use crate::engine::WriteCx;
 use crate::error::{Error, Result};
 use crate::ids::Id;
-use crate::resources::deletions;
+use crate::resources::{deletions, notes};
 use crate::restore;
 
 /// The deletion types of a person's rows, with their IDs.
@@ -59,7 +59,8 @@ pub(crate) fn delete(cx: &mut WriteCx<'_>, id: Id) -> Result<()> {
                 taken,
             }),
         },
-    )
+    )?;
+    notes::refresh(cx, notes::Named::Person(id))
 }
 
 /// `POST /people/{id}/restoration`: within 20 seconds the person returns
@@ -89,6 +90,7 @@ pub(crate) fn restore(cx: &mut WriteCx<'_>, id: Id) -> Result<Person> {
         },
     )?;
     cx.cascade_restore(KIND.name, id, &deleted.taken)?;
+    notes::refresh(cx, notes::Named::Person(id))?;
     Ok(person)
 }
 
@@ -117,5 +119,6 @@ pub(crate) fn purge(cx: &mut WriteCx<'_>, id: Id) -> Result<()> {
         crate::resources::uploads::discard(cx, photo)?;
     }
     cx.remove(super::tables::PEOPLE, &id.to_bytes())?;
-    Ok(())
+    // Its mentions become plain text.
+    notes::refresh(cx, notes::Named::Person(id))
 }

@@ -34,6 +34,7 @@ use crate::error::{Details, Error, Result};
 use crate::ids::Id;
 use crate::input::{Field, record};
 use crate::list::{Direction, Filter, ListParams, Listing, Order, Page, Query};
+use crate::resources::notes;
 use crate::resources::vocabulary::{RELATIONSHIPS, SOCIAL_PLATFORMS};
 use crate::store::Tables;
 use crate::store::key::{Key, tail_id};
@@ -1047,6 +1048,9 @@ pub(crate) fn change(cx: &mut WriteCx<'_>, id: Id, input: &PersonInput) -> Resul
             deleted: None,
         },
     )?;
+    if person.name != before.name {
+        notes::refresh(cx, notes::Named::Person(id))?;
+    }
     Ok(person)
 }
 
@@ -1056,6 +1060,12 @@ pub(crate) fn exists<T: Tables>(cx: &Cx<'_, T>, id: Id) -> Result<bool> {
         load_row(cx, id)?,
         Some(PersonRow { deleted: None, .. })
     ))
+}
+
+/// A person's name and whether it is live (`false`: deleted and
+/// restorable); `None` when there is no such person (any more).
+pub(crate) fn lookup<T: Tables>(cx: &Cx<'_, T>, id: Id) -> Result<Option<(String, bool)>> {
+    Ok(load_row(cx, id)?.map(|row| (row.person.name, row.deleted.is_none())))
 }
 
 /// Changes the connections of live person `id` (person links), giving it

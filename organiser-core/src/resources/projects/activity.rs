@@ -17,6 +17,7 @@ use crate::engine::Cx;
 use crate::error::Result;
 use crate::ids::Id;
 use crate::list::{Cursor, ListParams, Page, Query};
+use crate::resources::notes::{self, NoteSummary};
 use crate::resources::tasks::{self, Home, Task};
 use crate::store::Tables;
 use crate::store::key::{Key, Reader};
@@ -40,6 +41,14 @@ pub enum ActivityEntry {
         at: Timestamp,
         /// The task.
         task: Box<Task>,
+    },
+    /// A live note referencing the project.
+    Note {
+        /// When the note was made.
+        #[serde(with = "crate::time::serde_timestamp")]
+        at: Timestamp,
+        /// The note.
+        note: Box<NoteSummary>,
     },
     /// The project's creation, the feed's last entry.
     Created {
@@ -102,6 +111,7 @@ impl Pos {
 /// The ranks of the kinds at the same time.
 const EVENT: u8 = 0;
 const TASK: u8 = 1;
+const NOTE: u8 = 3;
 const CREATED: u8 = 4;
 
 /// `GET /projects/{id}/activity` parameters: `cursor` and `limit`.
@@ -201,6 +211,33 @@ fn tasks_after<T: Tables>(
         .collect()
 }
 
+fn notes_after<T: Tables>(
+    cx: &Cx<'_, T>,
+    project: &Project,
+    after: Option<Pos>,
+    n: usize,
+) -> Result<Vec<(Pos, ActivityEntry)>> {
+    let mut found: Vec<(Pos, ActivityEntry)> = notes::referencing(cx, project.id)?
+        .into_iter()
+        .map(|note| {
+            let pos = Pos {
+                at: note.created_at,
+                rank: NOTE,
+                id: note.id,
+            };
+            let entry = ActivityEntry::Note {
+                at: note.created_at,
+                note: Box::new(note),
+            };
+            (pos, entry)
+        })
+        .filter(|(p, _)| after.is_none_or(|a| *p > a))
+        .collect();
+    found.sort_by_key(|(p, _)| *p);
+    found.truncate(n);
+    Ok(found)
+}
+
 fn created_after(project: &Project, after: Option<Pos>) -> Vec<(Pos, ActivityEntry)> {
     let pos = Pos {
         at: project.created_at,
@@ -238,6 +275,7 @@ pub(crate) fn activity<T: Tables>(
     let n = limit + 1;
     let mut entries = events_after(cx, &project, after, n)?;
     entries.extend(tasks_after(cx, &project, after, n)?);
+    entries.extend(notes_after(cx, &project, after, n)?);
     entries.extend(created_after(&project, after));
     entries.sort_by_key(|(p, _)| *p);
     let more = entries.len() > limit;

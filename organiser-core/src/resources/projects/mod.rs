@@ -32,7 +32,7 @@ use crate::ids::Id;
 use crate::input::{Field, record};
 use crate::limits;
 use crate::list::{Direction, Filter, ListParams, Listing, Order, Page, Query};
-use crate::resources::deletions;
+use crate::resources::{deletions, notes};
 use crate::restore;
 use crate::store::codec::{self, Record};
 use crate::store::key::{Key, tail_id};
@@ -202,6 +202,12 @@ fn live<T: Tables>(cx: &Cx<'_, T>, id: Id) -> Result<Option<Project>> {
 
 fn load_live<T: Tables>(cx: &Cx<'_, T>, id: Id) -> Result<Project> {
     live(cx, id)?.ok_or(Error::NotFound)
+}
+
+/// A project's name and whether it is live (`false`: deleted and
+/// restorable); `None` when there is no such project (any more).
+pub(crate) fn lookup<T: Tables>(cx: &Cx<'_, T>, id: Id) -> Result<Option<(String, bool)>> {
+    Ok(load_row(cx, id)?.map(|r| (r.project.name, r.deleted_at.is_none())))
 }
 
 /// Whether `id` names a live project.
@@ -528,6 +534,9 @@ pub(crate) fn change(cx: &mut WriteCx<'_>, id: Id, input: &ProjectInput) -> Resu
         )?;
     }
     update(cx, &before, &after)?;
+    if after.name != before.name {
+        notes::refresh(cx, notes::Named::Project(id))?;
+    }
     Ok(after)
 }
 
@@ -539,7 +548,8 @@ pub(crate) fn delete(cx: &mut WriteCx<'_>, id: Id) -> Result<()> {
     let taken = cx.cascade_delete(KIND.name, id)?;
     deletions::record(cx, KIND.name, id)?;
     restore::schedule(cx, &KIND, id, cx.now())?;
-    save(cx, &project, Some((cx.now(), taken)))
+    save(cx, &project, Some((cx.now(), taken)))?;
+    notes::refresh(cx, notes::Named::Project(id))
 }
 
 /// The name a restored record takes: its own, else the first free
@@ -575,6 +585,7 @@ pub(crate) fn restore(cx: &mut WriteCx<'_>, id: Id) -> Result<Project> {
     project.updated_at = cx.now();
     cx.set_indexes(&entries(&project), true)?;
     save(cx, &project, None)?;
+    notes::refresh(cx, notes::Named::Project(id))?;
     Ok(project)
 }
 
@@ -588,6 +599,8 @@ fn purge(cx: &mut WriteCx<'_>, id: Id) -> Result<()> {
     {
         cx.cascade_purge(&taken)?;
         cx.remove(PROJECTS, &id.to_bytes())?;
+        // Its references become plain text.
+        notes::refresh(cx, notes::Named::Project(id))?;
     }
     Ok(())
 }

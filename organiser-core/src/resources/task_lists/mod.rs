@@ -31,7 +31,7 @@ use crate::resources::deletions;
 use crate::resources::task_lists::tables::{
     TASK_LISTS, TASK_LISTS_BY_NAME, TASK_LISTS_BY_POSITION, TASK_LISTS_BY_UPDATED,
 };
-use crate::resources::vocabulary::{COLORS, PICKER_ICONS};
+use crate::resources::vocabulary::palette;
 use crate::restore;
 use crate::store::key::{Key, tail_id};
 use crate::store::{Dir, Tables};
@@ -195,19 +195,13 @@ fn live_lists<T: Tables>(cx: &Cx<'_, T>) -> Result<Vec<Id>> {
 /// The first colour of the vocabulary that no other live list uses (the
 /// least used one when every colour is taken).
 fn free_color<T: Tables>(cx: &Cx<'_, T>, except: Option<Id>) -> Result<String> {
-    let mut uses = vec![0usize; COLORS.len()];
+    let mut used = Vec::new();
     for id in live_lists(cx)? {
-        if Some(id) == except {
-            continue;
-        }
-        let list = load_live(cx, id)?;
-        if let Some(i) = COLORS.iter().position(|c| c.key == list.color) {
-            uses[i] += 1;
+        if Some(id) != except {
+            used.push(load_live(cx, id)?.color);
         }
     }
-    let least = uses.iter().copied().min().unwrap_or(0);
-    let i = uses.iter().position(|&n| n == least).unwrap_or(0);
-    Ok(COLORS[i].key.to_owned())
+    Ok(palette::first_free_color(used.iter().map(String::as_str)))
 }
 
 pub(crate) fn parse(body: Option<&Value>) -> Result<TaskListInput> {
@@ -249,42 +243,11 @@ fn check_color<T: Tables>(
     color: &Field<String>,
     except: Option<Id>,
 ) -> Result<Option<String>> {
-    Ok(match color {
-        Field::Absent => None,
-        Field::Null => Some(free_color(cx, except)?),
-        Field::Value(c) if c.trim().is_empty() => Some(free_color(cx, except)?),
-        Field::Value(c) if COLORS.iter().any(|k| k.key == c) => Some(c.clone()),
-        Field::Value(_) => {
-            let keys: Vec<&str> = COLORS.iter().map(|k| k.key).collect();
-            details.add(
-                "color",
-                format!(
-                    "is not a colour of the vocabulary: one of {}",
-                    keys.join(", ")
-                ),
-            );
-            None
-        }
+    Ok(match palette::check_color(details, color) {
+        Some(Some(c)) => Some(c),
+        Some(None) => Some(free_color(cx, except)?),
+        None => None,
     })
-}
-
-fn check_icon(details: &mut Details, icon: &Field<String>) -> Option<Option<String>> {
-    match icon {
-        Field::Absent => None,
-        Field::Null => Some(None),
-        Field::Value(i) if i.trim().is_empty() => Some(None),
-        Field::Value(i) if PICKER_ICONS.contains(&i.as_str()) => Some(Some(i.clone())),
-        Field::Value(_) => {
-            details.add(
-                "icon",
-                format!(
-                    "is not an icon of the vocabulary: one of {}",
-                    PICKER_ICONS.join(", ")
-                ),
-            );
-            None
-        }
-    }
 }
 
 /// `POST /task_lists`.
@@ -298,7 +261,7 @@ pub(crate) fn create(cx: &mut WriteCx<'_>, input: &TaskListInput) -> Result<Task
         }
     };
     let color = check_color(cx, &mut details, &input.color, None)?;
-    let icon = check_icon(&mut details, &input.icon);
+    let icon = palette::check_icon(&mut details, &input.icon);
     details.into_validation()?;
     let color = match color {
         Some(c) => c,
@@ -336,7 +299,7 @@ pub(crate) fn change(cx: &mut WriteCx<'_>, id: Id, input: &TaskListInput) -> Res
         None => None,
     };
     let color = check_color(cx, &mut details, &input.color, Some(id))?;
-    let icon = check_icon(&mut details, &input.icon);
+    let icon = palette::check_icon(&mut details, &input.icon);
     details.into_validation()?;
     let mut list = before.clone();
     if let Some(name) = name {

@@ -18,6 +18,7 @@ use crate::time::{self, ZoneInfo};
 
 mod calendar;
 mod choices;
+pub(crate) mod palette;
 mod people;
 #[cfg(test)]
 mod tests;
