@@ -299,23 +299,43 @@ struct Resolver<'c, 'a> {
     /// The note's own images (a re-save may keep them).
     own_images: &'c [Id],
     tag_override: Option<(Id, Retag)>,
+    /// People and projects looked up already (one rename re-renders many
+    /// notes that name the same records).
+    seen: &'c mut Seen,
+}
+
+/// People and projects as a batch of renders found them.
+#[derive(Default)]
+struct Seen {
+    people: std::collections::HashMap<Id, Ref>,
+    projects: std::collections::HashMap<Id, Ref>,
+}
+
+fn reference(found: Option<(String, bool)>) -> Ref {
+    match found {
+        Some((name, true)) => Ref::Live(name),
+        Some((_, false)) => Ref::Hidden,
+        None => Ref::Gone,
+    }
 }
 
 impl Resolve for Resolver<'_, '_> {
     fn person(&mut self, id: Id) -> Result<Ref> {
-        Ok(match people::lookup(self.cx, id)? {
-            Some((name, true)) => Ref::Live(name),
-            Some((_, false)) => Ref::Hidden,
-            None => Ref::Gone,
-        })
+        if let Some(found) = self.seen.people.get(&id) {
+            return Ok(found.clone());
+        }
+        let found = reference(people::lookup(self.cx, id)?);
+        self.seen.people.insert(id, found.clone());
+        Ok(found)
     }
 
     fn project(&mut self, id: Id) -> Result<Ref> {
-        Ok(match projects::lookup(self.cx, id)? {
-            Some((name, true)) => Ref::Live(name),
-            Some((_, false)) => Ref::Hidden,
-            None => Ref::Gone,
-        })
+        if let Some(found) = self.seen.projects.get(&id) {
+            return Ok(found.clone());
+        }
+        let found = reference(projects::lookup(self.cx, id)?);
+        self.seen.projects.insert(id, found.clone());
+        Ok(found)
     }
 
     fn tag(&mut self, id: Id) -> Result<TagRef> {
@@ -399,6 +419,7 @@ fn rendered(
     record: &NoteRecord,
     html: &str,
     tag_override: Option<(Id, Retag)>,
+    seen: &mut Seen,
 ) -> Result<Rendered> {
     body::render(
         html,
@@ -406,6 +427,7 @@ fn rendered(
             cx,
             own_images: &record.images,
             tag_override,
+            seen,
         },
     )
 }
@@ -515,7 +537,7 @@ pub(crate) fn create(cx: &mut WriteCx<'_>, input: &NoteInput) -> Result<Note> {
         deleted_at: None,
     };
     let html = checked.html.unwrap_or_default();
-    let r = rendered(cx, &record, &html, None)?;
+    let r = rendered(cx, &record, &html, None, &mut Seen::default())?;
     derive(&mut record, r);
     save(cx, None, &record)?;
     Ok(record.note)
@@ -553,7 +575,7 @@ pub(crate) fn change(cx: &mut WriteCx<'_>, id: Id, input: &NoteInput) -> Result<
     let html = checked
         .html
         .unwrap_or_else(|| before.note.body_html.clone());
-    let r = rendered(cx, &before, &html, None)?;
+    let r = rendered(cx, &before, &html, None, &mut Seen::default())?;
     derive(&mut after, r);
     let edited = after.note.title != before.note.title
         || after.note.category_id != before.note.category_id
@@ -633,7 +655,13 @@ pub(crate) fn restore(cx: &mut WriteCx<'_>, id: Id) -> Result<Note> {
     {
         after.note.category_id = None;
     }
-    let r = rendered(cx, &before, &before.note.body_html, None)?;
+    let r = rendered(
+        cx,
+        &before,
+        &before.note.body_html,
+        None,
+        &mut Seen::default(),
+    )?;
     derive(&mut after, r);
     after.note.updated_at = cx.now();
     save(cx, Some(&before), &after)?;
@@ -673,11 +701,12 @@ fn notes_under<T: Tables>(cx: &Cx<'_, T>, table: Tbl, owner: Id) -> Result<Vec<I
 /// they are now); those that change get a new `updated_at`, not
 /// `edited_at`.
 fn rerender(cx: &WriteCx<'_>, ids: &[Id], tag_override: Option<(Id, Retag)>) -> Result<()> {
+    let mut seen = Seen::default();
     for &id in ids {
         let Some(before) = load(cx, id)? else {
             continue;
         };
-        let r = rendered(cx, &before, &before.note.body_html, tag_override)?;
+        let r = rendered(cx, &before, &before.note.body_html, tag_override, &mut seen)?;
         let mut after = before.clone();
         derive(&mut after, r);
         if after == before {
