@@ -12,6 +12,7 @@ mod account;
 mod avatars;
 mod deletions;
 mod licence;
+mod notes;
 mod people;
 mod person_links;
 mod projects;
