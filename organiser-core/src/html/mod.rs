@@ -58,6 +58,7 @@ fn builder(images: bool) -> ammonia::Builder<'static> {
     }
     let mut b = ammonia::Builder::empty();
     b.tags(tags)
+        .generic_attributes(HashSet::new())
         .tag_attributes(attributes)
         .url_schemes(["http", "https", "mailto"].into_iter().collect())
         .link_rel(Some("noopener noreferrer nofollow"))

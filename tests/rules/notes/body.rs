@@ -126,10 +126,10 @@ const HOSTILE: &[(&str, &[&str], &[&str], &str)] = &[
         "y",
     ),
     (
-        "<p style=\"background:url(https://evil.example/x)\">styled</p>",
+        "<p style=\"background:url(https://evil.example/x)\">painted</p>",
         &["style", "evil"],
-        &["<p>styled</p>"],
-        "styled",
+        &["<p>painted</p>"],
+        "painted",
     ),
     (
         "<style>p { display: none }</style><p>after</p>",
@@ -198,10 +198,11 @@ const HOSTILE: &[(&str, &[&str], &[&str], &str)] = &[
         "in a div",
     ),
     (
+        // MathML is foreign content: ammonia drops it whole, text and all.
         "<math><mi xlink:href=\"javascript:steal()\">m</mi></math>",
         &["<math", "xlink", "steal"],
-        &["m"],
-        "m",
+        &[],
+        "",
     ),
     (
         "<p>&lt;script&gt;steal()&lt;/script&gt;</p>",

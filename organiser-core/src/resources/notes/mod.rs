@@ -302,6 +302,9 @@ struct Resolver<'c, 'a> {
     /// People and projects looked up already (one rename re-renders many
     /// notes that name the same records).
     seen: &'c mut Seen,
+    /// A body as sent: a person or project deleted meanwhile is named as
+    /// text, not kept as a span for its restoration.
+    fresh: bool,
 }
 
 /// People and projects as a batch of renders found them.
@@ -319,23 +322,39 @@ fn reference(found: Option<(String, bool)>) -> Ref {
     }
 }
 
+impl Resolver<'_, '_> {
+    /// A body as sent names no deleted record.
+    fn as_sent(&self, found: Ref) -> Ref {
+        match found {
+            Ref::Hidden if self.fresh => Ref::Gone,
+            other => other,
+        }
+    }
+}
+
 impl Resolve for Resolver<'_, '_> {
     fn person(&mut self, id: Id) -> Result<Ref> {
-        if let Some(found) = self.seen.people.get(&id) {
-            return Ok(found.clone());
-        }
-        let found = reference(people::lookup(self.cx, id)?);
-        self.seen.people.insert(id, found.clone());
-        Ok(found)
+        let found = match self.seen.people.get(&id) {
+            Some(found) => found.clone(),
+            None => {
+                let found = reference(people::lookup(self.cx, id)?);
+                self.seen.people.insert(id, found.clone());
+                found
+            }
+        };
+        Ok(self.as_sent(found))
     }
 
     fn project(&mut self, id: Id) -> Result<Ref> {
-        if let Some(found) = self.seen.projects.get(&id) {
-            return Ok(found.clone());
-        }
-        let found = reference(projects::lookup(self.cx, id)?);
-        self.seen.projects.insert(id, found.clone());
-        Ok(found)
+        let found = match self.seen.projects.get(&id) {
+            Some(found) => found.clone(),
+            None => {
+                let found = reference(projects::lookup(self.cx, id)?);
+                self.seen.projects.insert(id, found.clone());
+                found
+            }
+        };
+        Ok(self.as_sent(found))
     }
 
     fn tag(&mut self, id: Id) -> Result<TagRef> {
@@ -420,6 +439,7 @@ fn rendered(
     html: &str,
     tag_override: Option<(Id, Retag)>,
     seen: &mut Seen,
+    fresh: bool,
 ) -> Result<Rendered> {
     body::render(
         html,
@@ -428,10 +448,12 @@ fn rendered(
             own_images: &record.images,
             tag_override,
             seen,
+            fresh,
         },
     )
 }
 
+/// Reads the body; every mistake that needs no lookup is reported at once.
 pub(crate) fn parse(body: Option<&Value>) -> Result<NoteInput> {
     let mut f = record(body, "note")?;
     let mut input = NoteInput {
@@ -444,8 +466,35 @@ pub(crate) fn parse(body: Option<&Value>) -> Result<NoteInput> {
         Field::Value(v) => input.edit_version = Some(v),
         Field::Null | Field::Absent => {}
     }
+    check_text(&mut f.details, &input);
     f.finish()?;
     Ok(input)
+}
+
+/// The title's and body's mistakes.
+fn check_text(details: &mut Details, input: &NoteInput) {
+    if let Field::Value(t) = &input.title {
+        let t = squish(t);
+        if char_len(&t) > TITLE_MAX {
+            details.add(
+                "title",
+                format!("is too long (at most {TITLE_MAX} characters)"),
+            );
+        }
+        if t.chars().any(char::is_control) {
+            details.add("title", "can't contain control characters");
+        }
+    }
+    match &input.body_html {
+        Field::Value(h) if h.contains('\0') => {
+            details.add("body_html", "can't contain a NUL character");
+        }
+        Field::Value(h) if h.len() > BODY_MAX_BYTES => details.add(
+            "body_html",
+            format!("is too long (at most {BODY_MAX_BYTES} bytes)"),
+        ),
+        _ => {}
+    }
 }
 
 /// The checked title, category and sanitised body of `input`.
@@ -485,25 +534,14 @@ fn check(cx: &WriteCx<'_>, input: &NoteInput) -> Result<Checked> {
     };
     let html = match &input.body_html {
         Field::Absent => None,
-        Field::Null => Some(String::new()),
-        Field::Value(h) if h.contains('\0') => {
-            details.add("body_html", "can't contain a NUL character");
-            None
-        }
-        Field::Value(h) if h.len() > BODY_MAX_BYTES => {
-            details.add(
-                "body_html",
-                format!("is too long (at most {BODY_MAX_BYTES} bytes)"),
-            );
-            None
-        }
-        Field::Value(h) => Some(crate::html::sanitise_with_images(h)),
+        Field::Null => Some(""),
+        Field::Value(h) => Some(h.as_str()),
     };
     details.into_validation()?;
     Ok(Checked {
         title,
         category,
-        html,
+        html: html.map(crate::html::sanitise_with_images),
     })
 }
 
@@ -537,7 +575,7 @@ pub(crate) fn create(cx: &mut WriteCx<'_>, input: &NoteInput) -> Result<Note> {
         deleted_at: None,
     };
     let html = checked.html.unwrap_or_default();
-    let r = rendered(cx, &record, &html, None, &mut Seen::default())?;
+    let r = rendered(cx, &record, &html, None, &mut Seen::default(), true)?;
     derive(&mut record, r);
     save(cx, None, &record)?;
     Ok(record.note)
@@ -572,10 +610,11 @@ pub(crate) fn change(cx: &mut WriteCx<'_>, id: Id, input: &NoteInput) -> Result<
     if let Some(category) = checked.category {
         after.note.category_id = category;
     }
+    let fresh = checked.html.is_some();
     let html = checked
         .html
         .unwrap_or_else(|| before.note.body_html.clone());
-    let r = rendered(cx, &before, &html, None, &mut Seen::default())?;
+    let r = rendered(cx, &before, &html, None, &mut Seen::default(), fresh)?;
     derive(&mut after, r);
     let edited = after.note.title != before.note.title
         || after.note.category_id != before.note.category_id
@@ -648,10 +687,8 @@ pub(crate) fn restore(cx: &mut WriteCx<'_>, id: Id) -> Result<Note> {
     deletions::unrecord(cx, KIND.name, id)?;
     let mut after = before.clone();
     after.deleted_at = None;
-    if after
-        .note
-        .category_id
-        .is_some_and(|c| !categories::exists(cx, c).unwrap_or(false))
+    if let Some(c) = after.note.category_id
+        && !categories::exists(cx, c)?
     {
         after.note.category_id = None;
     }
@@ -661,6 +698,7 @@ pub(crate) fn restore(cx: &mut WriteCx<'_>, id: Id) -> Result<Note> {
         &before.note.body_html,
         None,
         &mut Seen::default(),
+        false,
     )?;
     derive(&mut after, r);
     after.note.updated_at = cx.now();
@@ -706,7 +744,14 @@ fn rerender(cx: &WriteCx<'_>, ids: &[Id], tag_override: Option<(Id, Retag)>) -> 
         let Some(before) = load(cx, id)? else {
             continue;
         };
-        let r = rendered(cx, &before, &before.note.body_html, tag_override, &mut seen)?;
+        let r = rendered(
+            cx,
+            &before,
+            &before.note.body_html,
+            tag_override,
+            &mut seen,
+            false,
+        )?;
         let mut after = before.clone();
         derive(&mut after, r);
         if after == before {

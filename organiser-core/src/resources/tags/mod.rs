@@ -54,6 +54,7 @@ impl Record for Tag {
 pub(crate) enum BadName {
     Blank,
     Comma,
+    Control,
     TooLong,
 }
 
@@ -62,6 +63,7 @@ impl BadName {
         match self {
             BadName::Blank => "can't be blank".into(),
             BadName::Comma => "can't contain commas".into(),
+            BadName::Control => "can't contain control characters".into(),
             BadName::TooLong => format!(
                 "is too long (at most {} characters)",
                 limits::text::TAG_NAME
@@ -76,6 +78,9 @@ impl BadName {
 pub(crate) fn normalise(raw: &str) -> std::result::Result<String, BadName> {
     if raw.contains(',') {
         return Err(BadName::Comma);
+    }
+    if raw.chars().any(|c| c.is_control() && !c.is_whitespace()) {
+        return Err(BadName::Control);
     }
     let raw = raw.trim();
     let raw = raw.strip_prefix('#').unwrap_or(raw);
