@@ -28,8 +28,7 @@ mod body;
 mod categories;
 mod effects;
 // The notes' own rules; `notes::notes` is this folder's main file.
-#[allow(clippy::module_inception)]
-mod notes;
+mod fields;
 mod tags;
 
 /// The keys of a Note (DECISIONS, "Note JSON"), sorted.
