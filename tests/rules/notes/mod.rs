@@ -21,7 +21,8 @@ use std::io::Cursor;
 
 use serde_json::{Value, json};
 
-use crate::common::fixtures::{all, id, ids, with_query};
+pub(super) use crate::common::fixtures::assert_listed;
+use crate::common::fixtures::{all, id};
 use crate::common::{Call, Core, Reply, check, send};
 
 mod body;
@@ -281,47 +282,6 @@ fn upload(s: &Core, kind: &str) -> String {
 }
 
 // ---------------------------------------------------------------- pages
-
-/// Walks the listing `path` with the page parameters `query`, following
-/// `next_cursor` to the end: hands `each` every page's URL and reply.
-#[track_caller]
-fn walk_pages(s: &Core, path: &str, query: &str, mut each: impl FnMut(&str, &Reply)) {
-    let mut cursor: Option<String> = None;
-    loop {
-        let mut url = with_query(path, query);
-        if let Some(c) = &cursor {
-            url = with_query(&url, &format!("cursor={c}"));
-        }
-        let page = s.get(&url).expect(200);
-        each(&url, &page);
-        match page.body["meta"]["next_cursor"].as_str() {
-            Some(c) => cursor = Some(c.to_owned()),
-            None => return,
-        }
-    }
-}
-
-/// `path` lists the ids `wanted`, in order, and so does walking it a page
-/// of one at a time with `count=true`: every page holds one item, says
-/// `limit` 1 and `total_count` the number wanted, and only the last has no
-/// `next_cursor`.
-#[track_caller]
-fn assert_listed(s: &Core, path: &str, wanted: &[String]) {
-    assert_eq!(ids(s, path), wanted, "{path}");
-    let mut seen = Vec::new();
-    walk_pages(s, path, "limit=1&count=true", |url, page| {
-        let items = page.data().as_array().expect("a list");
-        assert_eq!(page.body["meta"]["total_count"], wanted.len(), "{url}");
-        assert_eq!(page.body["meta"]["limit"], 1, "{url}");
-        let per_page = usize::from(!wanted.is_empty());
-        assert_eq!(items.len(), per_page, "{url}: {}", page.body);
-        seen.extend(items.iter().map(id));
-        if page.body["meta"]["next_cursor"].is_string() {
-            assert!(seen.len() < wanted.len(), "{url}: a cursor after the end");
-        }
-    });
-    assert_eq!(seen, wanted, "{path} by one");
-}
 
 /// The ids `records` sorted by `key` (ties by id), ascending.
 fn sorted_by(records: &[Value], key: impl Fn(&Value) -> String) -> Vec<String> {

@@ -16,7 +16,8 @@
 
 use serde_json::{Value, json};
 
-use crate::common::fixtures::{id, ids, with_query};
+use crate::common::fixtures::id;
+pub(super) use crate::common::fixtures::{assert_listed, walk_pages};
 use crate::common::{Core, Reply};
 
 mod activity;
@@ -82,39 +83,4 @@ fn add_member(s: &Core, project: &str, person: &str, role: Value) -> Value {
     .expect(201)
     .data()
     .clone()
-}
-
-/// Walks the listing `path` with the page parameters `query` (`limit=1`,
-/// say), following `next_cursor` to the end: hands `each` every page's
-/// URL and reply, in order, before asking for the next.
-#[track_caller]
-fn walk_pages(s: &Core, path: &str, query: &str, mut each: impl FnMut(&str, &Reply)) {
-    let mut cursor: Option<String> = None;
-    loop {
-        let mut url = with_query(path, query);
-        if let Some(c) = &cursor {
-            url = with_query(&url, &format!("cursor={c}"));
-        }
-        let page = s.get(&url).expect(200);
-        each(&url, &page);
-        match page.body["meta"]["next_cursor"].as_str() {
-            Some(c) => cursor = Some(c.to_owned()),
-            None => return,
-        }
-    }
-}
-
-/// `path` lists the ids `wanted`, in order, and so does walking it a page
-/// of one at a time with `count=true`, every page saying `limit` 1 and
-/// `total_count` the number wanted. `query` names the case in a failure.
-#[track_caller]
-fn assert_listed(s: &Core, path: &str, wanted: &[String], query: &str) {
-    assert_eq!(ids(s, path), wanted, "{query}");
-    let mut seen = Vec::new();
-    walk_pages(s, path, "limit=1&count=true", |url, page| {
-        assert_eq!(page.body["meta"]["total_count"], wanted.len(), "{url}");
-        assert_eq!(page.body["meta"]["limit"], 1, "{url}");
-        seen.extend(page.data().as_array().unwrap().iter().map(id));
-    });
-    assert_eq!(seen, wanted, "{query} by one");
 }
