@@ -6,12 +6,13 @@
 //! into the record, `{data, meta}` into a [`Page`].
 
 use organiser_core::{
-    ActivityEntry, ActivityQuery, ApiToken, Auth, Company, Home, Id, Licence, ListParams, Me,
-    Method, NewToken, OwnerChange, Page, Person, PersonLink, PersonLinkQuery, PersonQuery, Project,
-    ProjectInput, ProjectMember, ProjectMemberInput, ProjectQuery, ProjectTaskCount, Query,
-    Request, System, Task, TaskCounts, TaskCountsQuery, TaskInput, TaskList, TaskListInput,
-    TaskListQuery, TaskQuery, UpcomingDeadline, UpcomingDeadlinesQuery, UpcomingKeyDates,
-    UpcomingQuery, time::format_timestamp,
+    ActivityEntry, ActivityQuery, ApiToken, Auth, Category, CategoryInput, CategoryNoteCount,
+    CategoryQuery, Company, Home, Id, Licence, ListParams, Me, Method, NewToken, Note, NoteInput,
+    NoteQuery, NoteSummary, OwnerChange, Page, Person, PersonLink, PersonLinkQuery, PersonQuery,
+    Project, ProjectInput, ProjectMember, ProjectMemberInput, ProjectQuery, ProjectTaskCount,
+    Query, Request, System, Tag, TagQuery, Task, TaskCounts, TaskCountsQuery, TaskInput, TaskList,
+    TaskListInput, TaskListQuery, TaskQuery, UpcomingDeadline, UpcomingDeadlinesQuery,
+    UpcomingKeyDates, UpcomingQuery, time::format_timestamp,
 };
 use serde::de::DeserializeOwned;
 use serde::{Deserialize, Serialize};
@@ -69,6 +70,18 @@ struct PasswordChange<'a> {
 struct TokenRequest<'a> {
     name: &'a str,
     expires_at: Option<&'a str>,
+}
+
+/// `{tag: {name}}`: the core reads it into no input type.
+#[derive(Serialize)]
+struct TagRename<'a> {
+    name: &'a str,
+}
+
+/// `POST /tags/{id}/merge` with `{into_id}` (not wrapped).
+#[derive(Serialize)]
+struct TagMerge {
+    into_id: Id,
 }
 
 impl Client {
@@ -442,6 +455,140 @@ impl Client {
     /// `GET /project_task_counts`.
     pub(crate) fn project_task_counts(&self) -> Result<Reply<Vec<ProjectTaskCount>>, CliError> {
         self.data(request(Get, "/project_task_counts"))
+    }
+
+    /// `GET /notes`.
+    pub(crate) fn notes(&self, query: &NoteQuery) -> Result<Reply<Page<NoteSummary>>, CliError> {
+        let mut pairs = Vec::new();
+        if let Some(q) = &query.q {
+            pairs.push(("q", q.clone()));
+        }
+        for (name, id) in [
+            ("category_id", query.category_id),
+            ("tag_id", query.tag_id),
+            ("person_id", query.person_id),
+            ("project_id", query.project_id),
+        ] {
+            if let Some(id) = id {
+                pairs.push((name, id.to_string()));
+            }
+        }
+        if let Some(pinned) = query.pinned {
+            pairs.push(("pinned", pinned.to_string()));
+        }
+        list_params(&query.params, query.params.order.as_deref(), &mut pairs);
+        let query = Query::from_pairs(pairs);
+        read(self.send(request(Get, "/notes").with_query(query))?)
+    }
+
+    /// `GET /notes/{id}`.
+    pub(crate) fn note(&self, id: Id) -> Result<Reply<Note>, CliError> {
+        self.data(request(Get, format!("/notes/{id}")))
+    }
+
+    /// `POST /notes`.
+    pub(crate) fn create_note(&self, input: &NoteInput) -> Result<Reply<Note>, CliError> {
+        self.data(request(Post, "/notes").with_body(wrapped("note", input)?))
+    }
+
+    /// `PATCH /notes/{id}` (409 `conflict` when `edit_version` is behind).
+    pub(crate) fn change_note(&self, id: Id, input: &NoteInput) -> Result<Reply<Note>, CliError> {
+        let body = wrapped("note", input)?;
+        self.data(request(Patch, format!("/notes/{id}")).with_body(body))
+    }
+
+    /// `DELETE /notes/{id}`.
+    pub(crate) fn delete_note(&self, id: Id) -> Result<(), CliError> {
+        self.send(request(Delete, format!("/notes/{id}"))).map(drop)
+    }
+
+    /// `POST /notes/{id}/restoration`.
+    pub(crate) fn restore_note(&self, id: Id) -> Result<Reply<Note>, CliError> {
+        self.data(request(Post, format!("/notes/{id}/restoration")))
+    }
+
+    /// `POST /notes/{id}/pin` (`pinned`), or `DELETE /notes/{id}/pin`.
+    pub(crate) fn pin_note(&self, id: Id, pinned: bool) -> Result<Reply<Note>, CliError> {
+        let method = if pinned { Post } else { Delete };
+        self.data(request(method, format!("/notes/{id}/pin")))
+    }
+
+    /// `GET /categories`.
+    pub(crate) fn categories(
+        &self,
+        query: &CategoryQuery,
+    ) -> Result<Reply<Page<Category>>, CliError> {
+        let mut pairs = Vec::new();
+        list_params(&query.params, query.params.order.as_deref(), &mut pairs);
+        let query = Query::from_pairs(pairs);
+        read(self.send(request(Get, "/categories").with_query(query))?)
+    }
+
+    /// `GET /categories/{id}`.
+    pub(crate) fn category(&self, id: Id) -> Result<Reply<Category>, CliError> {
+        self.data(request(Get, format!("/categories/{id}")))
+    }
+
+    /// `POST /categories`.
+    pub(crate) fn create_category(
+        &self,
+        input: &CategoryInput,
+    ) -> Result<Reply<Category>, CliError> {
+        self.data(request(Post, "/categories").with_body(wrapped("category", input)?))
+    }
+
+    /// `PATCH /categories/{id}`.
+    pub(crate) fn change_category(
+        &self,
+        id: Id,
+        input: &CategoryInput,
+    ) -> Result<Reply<Category>, CliError> {
+        let body = wrapped("category", input)?;
+        self.data(request(Patch, format!("/categories/{id}")).with_body(body))
+    }
+
+    /// `DELETE /categories/{id}`, with `?if_unused=true` when `if_unused`.
+    pub(crate) fn delete_category(&self, id: Id, if_unused: bool) -> Result<(), CliError> {
+        let mut request = request(Delete, format!("/categories/{id}"));
+        if if_unused {
+            request = request.with_query(Query::from_pairs(vec![("if_unused", "true".to_owned())]));
+        }
+        self.send(request).map(drop)
+    }
+
+    /// `GET /category_note_counts`.
+    pub(crate) fn category_note_counts(&self) -> Result<Reply<Vec<CategoryNoteCount>>, CliError> {
+        self.data(request(Get, "/category_note_counts"))
+    }
+
+    /// `GET /tags`.
+    pub(crate) fn tags(&self, query: &TagQuery) -> Result<Reply<Page<Tag>>, CliError> {
+        let mut pairs = Vec::new();
+        list_params(&query.params, query.params.order.as_deref(), &mut pairs);
+        let query = Query::from_pairs(pairs);
+        read(self.send(request(Get, "/tags").with_query(query))?)
+    }
+
+    /// `GET /tags/{id}`.
+    pub(crate) fn tag(&self, id: Id) -> Result<Reply<Tag>, CliError> {
+        self.data(request(Get, format!("/tags/{id}")))
+    }
+
+    /// `PATCH /tags/{id}` with a new name.
+    pub(crate) fn rename_tag(&self, id: Id, name: &str) -> Result<Reply<Tag>, CliError> {
+        let body = wrapped("tag", &TagRename { name })?;
+        self.data(request(Patch, format!("/tags/{id}")).with_body(body))
+    }
+
+    /// `POST /tags/{id}/merge`: the surviving tag.
+    pub(crate) fn merge_tag(&self, id: Id, into: Id) -> Result<Reply<Tag>, CliError> {
+        let body = to_json(&TagMerge { into_id: into })?;
+        self.data(request(Post, format!("/tags/{id}/merge")).with_body(body))
+    }
+
+    /// `DELETE /tags/{id}`.
+    pub(crate) fn delete_tag(&self, id: Id) -> Result<(), CliError> {
+        self.send(request(Delete, format!("/tags/{id}"))).map(drop)
     }
 
     /// `GET /vocabulary`, as JSON (the CLI reads the few lists it needs).

@@ -3,10 +3,10 @@
 //! the shell then calls it back on every TAB (clap_complete's
 //! `unstable-dynamic` engine, [`CompleteEnv`]). Besides what the static
 //! scripts of `organiser completions` offer (subcommands, flags, fixed
-//! values), it offers the names of the store's task lists, people and
-//! projects where a command takes one: read through the same backend a
-//! reading command uses, never making a store, never waiting for a held
-//! one, and offering nothing when anything goes wrong.
+//! values), it offers the names of the store's task lists, people,
+//! projects, tags and categories where a command takes one: read through
+//! the same backend a reading command uses, never making a store, never
+//! waiting for a held one, and offering nothing when anything goes wrong.
 
 use std::ffi::OsString;
 use std::path::PathBuf;
@@ -15,7 +15,7 @@ use std::sync::OnceLock;
 use clap::{Command, CommandFactory};
 use clap_complete::engine::{ArgValueCandidates, CompletionCandidate};
 use clap_complete::env::CompleteEnv;
-use organiser_core::{Person, Project, TaskList};
+use organiser_core::{Category, Person, Project, Tag, TaskList};
 
 use crate::backend;
 use crate::client::Client;
@@ -43,6 +43,7 @@ const PEOPLE_NAMES: &[(&str, &str)] = &[
     ("organiser tasks add", "person"),
     ("organiser projects member add", "person"),
     ("organiser projects member rm", "person"),
+    ("organiser notes", "person"),
 ];
 
 /// The arguments that take a project's name.
@@ -55,6 +56,25 @@ const PROJECT_NAMES: &[(&str, &str)] = &[
     ("organiser tasks add", "project"),
     ("organiser tasks edit", "project"),
     ("organiser tasks move", "project"),
+    ("organiser notes", "project"),
+];
+
+/// The arguments that take a tag's name.
+const TAG_NAMES: &[(&str, &str)] = &[
+    ("organiser notes", "tag"),
+    ("organiser tags rename", "tag"),
+    ("organiser tags merge", "tag"),
+    ("organiser tags merge", "into"),
+    ("organiser tags rm", "tag"),
+];
+
+/// The arguments that take a category's name.
+const CATEGORY_NAMES: &[(&str, &str)] = &[
+    ("organiser notes", "category"),
+    ("organiser notes add", "category"),
+    ("organiser notes edit", "category"),
+    ("organiser categories move", "category"),
+    ("organiser categories rm", "category"),
 ];
 
 /// The `--data-dir` of the command line being completed.
@@ -88,6 +108,10 @@ fn with_list_names(cmd: Command, path: &str) -> Command {
             arg.add(ArgValueCandidates::new(people_names))
         } else if PROJECT_NAMES.contains(&id) {
             arg.add(ArgValueCandidates::new(project_names))
+        } else if TAG_NAMES.contains(&id) {
+            arg.add(ArgValueCandidates::new(names_of::<Tag>))
+        } else if CATEGORY_NAMES.contains(&id) {
+            arg.add(ArgValueCandidates::new(names_of::<Category>))
         } else {
             arg
         }
@@ -165,7 +189,13 @@ mod tests {
     fn every_list_argument_exists() {
         let mut cmd = command();
         cmd.build();
-        for (path, id) in LIST_NAMES.iter().chain(PEOPLE_NAMES).chain(PROJECT_NAMES) {
+        let all = LIST_NAMES
+            .iter()
+            .chain(PEOPLE_NAMES)
+            .chain(PROJECT_NAMES)
+            .chain(TAG_NAMES)
+            .chain(CATEGORY_NAMES);
+        for (path, id) in all {
             let mut words = path.split(' ').skip(1);
             let mut sub = &cmd;
             for word in words.by_ref() {

@@ -83,6 +83,12 @@ enum Command {
     Projects(commands::projects::ProjectsCommand),
     /// Open projects' deadlines coming up, and every overdue one.
     Deadlines(commands::projects::deadlines::Deadlines),
+    /// Notes: the latest first, or those a search finds; show, add, edit, pin, unpin, rm, restore.
+    Notes(commands::notes::NotesCommand),
+    /// Note tags: the list; rename, merge, rm.
+    Tags(commands::tags::TagsCommand),
+    /// Note categories: the list in order; add, move, rm.
+    Categories(commands::categories::CategoriesCommand),
     /// Give the space deleted records left back to the file system (stop the server first).
     Compact(commands::compact::Compact),
     /// Print a shell's completion script (bash, zsh, fish, elvish, powershell).
@@ -189,6 +195,9 @@ fn run(cli: Cli) -> Result<(), CliError> {
         Command::Birthdays(c) => c.run(&global),
         Command::Projects(c) => c.run(&global),
         Command::Deadlines(c) => c.run(&global),
+        Command::Notes(c) => c.run(&global),
+        Command::Tags(c) => c.run(&global),
+        Command::Categories(c) => c.run(&global),
         Command::Compact(c) => c.run(&global),
         Command::Completions(c) => c.run(),
         Command::Man(c) => c.run(),

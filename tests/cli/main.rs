@@ -21,6 +21,7 @@ mod init;
 mod licence;
 mod lists;
 mod noops;
+mod notes;
 mod people;
 mod projects;
 mod serve;

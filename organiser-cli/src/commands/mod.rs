@@ -1,6 +1,7 @@
 //! One module per subcommand: a clap struct and its `run`; a family with
 //! many subcommands is a folder with one file per subcommand.
 
+pub(crate) mod categories;
 pub(crate) mod compact;
 pub(crate) mod completions;
 pub(crate) mod config;
@@ -10,11 +11,13 @@ pub(crate) mod licence;
 pub(crate) mod lists;
 pub(crate) mod man;
 pub(crate) mod me;
+pub(crate) mod notes;
 pub(crate) mod password;
 pub(crate) mod people;
 pub(crate) mod projects;
 pub(crate) mod serve;
 pub(crate) mod system;
+pub(crate) mod tags;
 pub(crate) mod tasks;
 pub(crate) mod token;
 
