@@ -1,13 +1,13 @@
 //! How commands name records (docs/cli.md, "Naming a record"): one rule for
 //! every family of records, so what a person typed becomes an ID the same
-//! way for tasks, lists, people and projects.
+//! way for tasks, lists, people, projects, notes, tags and categories.
 //!
 //! A reference is, in this order:
 //!
 //! 1. a row number (1 to 3 digits) of the family's last listing;
 //! 2. a full ID;
-//! 3. for a family with names (lists, people, projects), a name, ignoring case, or
-//!    the start of one when it begins only one name;
+//! 3. for a family with names (lists, people, projects, tags, categories), a
+//!    name, ignoring case, or the start of one when it begins only one name;
 //! 4. a part of an ID: the short ID a table shows (its last six
 //!    characters, or more of its end), or a prefix.
 //!
@@ -40,7 +40,7 @@ const SHORT: usize = 6;
 const CANDIDATES_SHOWN: usize = 8;
 
 /// A family of records the command line lists and names: tasks, lists,
-/// people, projects, and later notes.
+/// people, projects, notes, tags, categories.
 pub(crate) trait Family: Sized {
     /// One record, as messages say it: "task".
     const ONE: &'static str;

@@ -18,15 +18,18 @@ const CARET: char = '\u{e001}';
 /// The most words a name after `@` or `^` is looked for in.
 const MOST_WORDS: usize = 4;
 
+/// Records by ID and name.
+pub(super) type Named = Vec<(Id, String)>;
+
 /// The people and projects `@Name` and `^Name` may name: `known` ones
 /// first (the names the note already shows, so that a body read back
 /// names whom it named), then everyone.
 #[derive(Debug, Default, Clone)]
 pub(super) struct Names {
-    pub(super) known_people: Vec<(Id, String)>,
-    pub(super) people: Vec<(Id, String)>,
-    pub(super) known_projects: Vec<(Id, String)>,
-    pub(super) projects: Vec<(Id, String)>,
+    pub(super) known_people: Named,
+    pub(super) people: Named,
+    pub(super) known_projects: Named,
+    pub(super) projects: Named,
 }
 
 /// Markdown into body HTML.
@@ -207,7 +210,7 @@ fn lookup(
 
 /// The people and projects a body names, as its spans show them (ID and
 /// name without the sigil): what [`Names`] calls known.
-pub(super) fn named_in(nodes: &[Node]) -> (Vec<(Id, String)>, Vec<(Id, String)>) {
+pub(super) fn named_in(nodes: &[Node]) -> (Named, Named) {
     let mut people = Vec::new();
     let mut projects = Vec::new();
     walk(nodes, &mut |e: &Element| {
