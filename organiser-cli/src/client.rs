@@ -906,6 +906,100 @@ mod tests {
         );
     }
 
+    /// The notes' filters, the categories' and tags' listings, and the
+    /// writes the note commands make, as the typed calls.
+    #[test]
+    fn note_queries_and_writes_mean_what_the_typed_calls_mean() {
+        let org = Organiser::in_memory();
+        let client = Client::new(Backend::Local(org.clone()));
+        let work = client
+            .create_category(&CategoryInput {
+                name: Some("Work".into()),
+                ..CategoryInput::default()
+            })
+            .unwrap()
+            .data;
+        let mut fields = Map::new();
+        fields.insert("name".into(), Value::from("Ada"));
+        let ada = client.create_person(&fields).unwrap().data;
+        let body = format!(
+            "<p>Hi <span data-mention=\"{}\">@Ada</span> #garden</p>",
+            ada.id
+        );
+        let made = client
+            .create_note(&NoteInput {
+                title: Field::Value("Plan".into()),
+                category_id: Field::Value(work.id),
+                body_html: Field::Value(body),
+                edit_version: None,
+            })
+            .unwrap()
+            .data;
+        client.create_note(&NoteInput::default()).unwrap();
+        client.pin_note(made.id, true).unwrap();
+        let tag = made.tag_ids[0];
+        let params = ListParams {
+            limit: 1,
+            count: true,
+            ..ListParams::default()
+        };
+        for query in [
+            NoteQuery::default(),
+            NoteQuery {
+                q: Some("pla".into()),
+                ..NoteQuery::default()
+            },
+            NoteQuery {
+                category_id: Some(work.id),
+                tag_id: Some(tag),
+                person_id: Some(ada.id),
+                pinned: Some(true),
+                ..NoteQuery::default()
+            },
+            NoteQuery {
+                pinned: Some(false),
+                params: params.clone(),
+                ..NoteQuery::default()
+            },
+        ] {
+            let typed = org.notes(&query).unwrap();
+            assert_eq!(client.notes(&query).unwrap().data, typed, "{query:?}");
+        }
+        let query = CategoryQuery {
+            params: params.clone(),
+        };
+        assert_eq!(
+            client.categories(&query).unwrap().data,
+            org.categories(&query).unwrap()
+        );
+        let query = TagQuery { params };
+        assert_eq!(client.tags(&query).unwrap().data, org.tags(&query).unwrap());
+        // A change from an old version is the API's conflict.
+        let stale = NoteInput {
+            title: Field::Value("Other".into()),
+            edit_version: Some(made.edit_version - 1),
+            ..NoteInput::default()
+        };
+        match client.change_note(made.id, &stale).unwrap_err() {
+            CliError::Api { status, code, .. } => {
+                assert_eq!((status, code.as_str()), (409, "conflict"))
+            }
+            other => panic!("{other:?}"),
+        }
+        let renamed = client.rename_tag(tag, "yard").unwrap().data;
+        assert_eq!(renamed.name, "yard");
+        let other = client.create_note(&NoteInput {
+            body_html: Field::Value("<p>#lawn</p>".into()),
+            ..NoteInput::default()
+        });
+        let lawn = other.unwrap().data.tag_ids[0];
+        assert_eq!(client.merge_tag(lawn, tag).unwrap().data.id, tag);
+        client.delete_tag(tag).unwrap();
+        client.delete_category(work.id, true).unwrap_err();
+        client.delete_category(work.id, false).unwrap();
+        assert!(client.category_note_counts().unwrap().data.is_empty());
+    }
+
     #[test]
     fn writes_wrap_the_input_and_errors_carry_the_api_message() {
         let client = Client::new(Backend::Local(Organiser::in_memory()));
