@@ -225,6 +225,30 @@ impl WriteTx {
         Ok(())
     }
 
+    /// Moves a record's index entries from `before` to `after`, writing only
+    /// those that differ (an entry both have is left alone).
+    pub(crate) fn move_indexes(
+        &self,
+        before: &[(Tbl, key::Key)],
+        after: &[(Tbl, key::Key)],
+    ) -> Result<()> {
+        use redb::TableHandle;
+        let same = |a: &(Tbl, key::Key), b: &(Tbl, key::Key)| {
+            a.1.as_slice() == b.1.as_slice() && a.0.name() == b.0.name()
+        };
+        for entry in before {
+            if !after.iter().any(|a| same(a, entry)) {
+                self.remove(entry.0, entry.1.as_slice())?;
+            }
+        }
+        for entry in after {
+            if !before.iter().any(|b| same(b, entry)) {
+                self.index(entry.0, entry.1.as_slice())?;
+            }
+        }
+        Ok(())
+    }
+
     /// Creates `t` when it does not exist yet.
     pub(crate) fn ensure(&self, t: Tbl) -> Result<()> {
         self.0.open_table(t)?;

@@ -278,17 +278,18 @@ fn save(cx: &WriteCx<'_>, before: Option<&NoteRecord>, after: &NoteRecord) -> Re
     let gone: HashSet<String> = old_words.difference(&new_words).cloned().collect();
     let new: HashSet<String> = new_words.difference(&old_words).cloned().collect();
     cx.set_indexes(&word_entries(id, &gone), false)?;
-    if let Some(b) = before {
-        cx.set_indexes(&b.stored_entries(), false)?;
-        if live(b) {
-            cx.set_indexes(&b.live_entries(), false)?;
-        }
-    }
-    cx.set_indexes(&after.stored_entries(), true)?;
-    if live(after) {
-        cx.set_indexes(&after.live_entries(), true)?;
-    }
     cx.set_indexes(&word_entries(id, &new), true)?;
+    let entries = |r: Option<&NoteRecord>| -> Vec<(Tbl, Key)> {
+        let Some(r) = r else {
+            return Vec::new();
+        };
+        let mut entries = r.stored_entries();
+        if live(r) {
+            entries.extend(r.live_entries());
+        }
+        entries
+    };
+    cx.move_indexes(&entries(before), &entries(Some(after)))?;
     cx.put_record(NOTES, &id.to_bytes(), after)
 }
 
