@@ -31,6 +31,7 @@ pub mod limits;
 mod list;
 mod net;
 mod organiser;
+mod pdf;
 mod positions;
 mod resources;
 mod restore;

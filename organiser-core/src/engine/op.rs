@@ -158,6 +158,12 @@ impl PlainOp {
         public: true,
         waits: true,
     };
+    /// Reads files, for a principal (a document's bytes): off the server's
+    /// async workers, as blocking work.
+    pub(crate) const PRIVATE_FILES: PlainOp = PlainOp {
+        public: false,
+        waits: true,
+    };
     /// Waits on the network, then writes what it learnt (update checks).
     pub(crate) const WAITS: PlainOp = PlainOp {
         public: false,

@@ -16,6 +16,8 @@ mod account;
 mod categories;
 mod deletions;
 mod discovery;
+mod documents;
+mod folders;
 mod licence;
 mod notes;
 mod notices;
@@ -35,6 +37,11 @@ pub use account::{Appearance, AppearanceChange, Me, NewToken, OwnerChange, Owner
 pub use categories::{Category, CategoryChoices, CategoryInput, CategoryNoteCount, CategoryQuery};
 pub use deletions::{Deletion, DeletionQuery};
 pub use discovery::Discovery;
+pub use documents::{
+    Document, DocumentFile, DocumentInput, DocumentLink, DocumentLinkInput, DocumentLinkQuery,
+    DocumentQuery, FolderCount, LinkBrief,
+};
+pub use folders::{Folder, FolderInput, FolderQuery};
 pub use licence::{
     Licence, LicenceKeyPayload, LicenceProblem, LicenceState, Licensee,
     sign_key as sign_licence_key,
@@ -106,6 +113,8 @@ static RESOURCES: &[(&[Endpoint], Routes)] = &[
     (notes::ENDPOINTS, notes::routes),
     (categories::ENDPOINTS, categories::routes),
     (tags::ENDPOINTS, tags::routes),
+    (documents::ENDPOINTS, documents::routes),
+    (folders::ENDPOINTS, folders::routes),
     (uploads::ENDPOINTS, uploads::routes),
 ];
 
@@ -161,6 +170,8 @@ pub(crate) static TABLES: &[&[Tbl]] = &[
     notes::tables::TABLES,
     categories::tables::TABLES,
     tags::tables::TABLES,
+    documents::tables::TABLES,
+    folders::tables::TABLES,
 ];
 
 /// Every kind of record.
@@ -176,6 +187,8 @@ pub(crate) static KINDS: &[&RecordKind] = &[
     &tags::KIND,
     &categories::KIND,
     &notes::KIND,
+    &folders::KIND,
+    &documents::KIND,
 ];
 
 /// Every cascade of a delete.
@@ -219,6 +232,8 @@ pub(crate) static MIGRATIONS: &[Step] = &[
             ],
         )
     },
+    // 8: documents, their links, and folders.
+    |tx| schema::create_tables(tx, &[documents::tables::TABLES, folders::tables::TABLES]),
 ];
 
 /// What the engine is wired to.

@@ -745,6 +745,20 @@ fn every_route_of_the_table_is_served() {
             "category_id": category.data()["id"],
         }})))
         .expect(201);
+    let folder = store
+        .call(&Call::new(Post, "/folders").body(json!({"folder": {"name": "F"}})))
+        .expect(201);
+    let query = organiser::Query::parse("kind=document&filename=d.pdf").expect("a query");
+    let pdf = store
+        .org
+        .upload(&query, "application/pdf", b"%PDF-1.4\n%%EOF\n".to_vec())
+        .expect("a PDF upload");
+    let document = store
+        .call(&Call::new(Post, "/documents").body(json!({"document": {
+            "upload": pdf.signed_id,
+            "note_ids": [note.data()["id"]],
+        }})))
+        .expect(201);
     // A photo for the person, so that its addresses answer.
     let png = {
         let mut out = std::io::Cursor::new(Vec::new());
@@ -795,6 +809,24 @@ fn every_route_of_the_table_is_served() {
         (
             "/projects/",
             project.data()["id"].as_str().unwrap_or_default().to_owned(),
+        ),
+        (
+            "/documents/",
+            document.data()["id"]
+                .as_str()
+                .unwrap_or_default()
+                .to_owned(),
+        ),
+        (
+            "/document_links/",
+            document.data()["links"][0]["id"]
+                .as_str()
+                .unwrap_or_default()
+                .to_owned(),
+        ),
+        (
+            "/folders/",
+            folder.data()["id"].as_str().unwrap_or_default().to_owned(),
         ),
         (
             "/notes/",

@@ -100,6 +100,9 @@ impl Show {
                     (*at, format!("task completed: {}", task.title))
                 }
                 ActivityEntry::Note { at, note } => (*at, format!("note: {}", note.name)),
+                ActivityEntry::Document { at, document } => {
+                    (*at, format!("document: {}", document.name))
+                }
                 ActivityEntry::Created { at, .. } => (*at, "created".to_owned()),
             };
             rows.push(("Activity", format!("{}  {said}", when(at))));

@@ -245,6 +245,11 @@ fn load<T: Tables>(cx: &Cx<'_, T>, id: Id) -> Result<Option<NoteRecord>> {
     cx.get_record(NOTES, &id.to_bytes())
 }
 
+/// Whether `id` names a live note.
+pub(crate) fn is_live<T: Tables>(cx: &Cx<'_, T>, id: Id) -> Result<bool> {
+    Ok(load(cx, id)?.is_some_and(|r| r.deleted_at.is_none()))
+}
+
 fn load_live<T: Tables>(cx: &Cx<'_, T>, id: Id) -> Result<NoteRecord> {
     match load(cx, id)? {
         Some(r) if r.deleted_at.is_none() => Ok(r),

@@ -17,6 +17,7 @@ use crate::engine::Cx;
 use crate::error::Result;
 use crate::ids::Id;
 use crate::list::{Cursor, ListParams, Page, Query};
+use crate::resources::documents::{self, Document};
 use crate::resources::notes::{self, NoteSummary};
 use crate::resources::tasks::{self, Home, Task};
 use crate::store::Tables;
@@ -41,6 +42,14 @@ pub enum ActivityEntry {
         at: Timestamp,
         /// The task.
         task: Box<Task>,
+    },
+    /// A live document linked to the project.
+    Document {
+        /// When the link was made.
+        #[serde(with = "crate::time::serde_timestamp")]
+        at: Timestamp,
+        /// The document.
+        document: Box<Document>,
     },
     /// A live note referencing the project.
     Note {
@@ -111,6 +120,7 @@ impl Pos {
 /// The ranks of the kinds at the same time.
 const EVENT: u8 = 0;
 const TASK: u8 = 1;
+const DOCUMENT: u8 = 2;
 const NOTE: u8 = 3;
 const CREATED: u8 = 4;
 
@@ -211,6 +221,34 @@ fn tasks_after<T: Tables>(
         .collect()
 }
 
+fn documents_after<T: Tables>(
+    cx: &Cx<'_, T>,
+    project: &Project,
+    after: Option<Pos>,
+    n: usize,
+) -> Result<Vec<(Pos, ActivityEntry)>> {
+    let mut found: Vec<(Pos, ActivityEntry)> =
+        documents::links::documents_linked(cx, documents::links::Target::Project, project.id)?
+            .into_iter()
+            .map(|(at, link, document)| {
+                let pos = Pos {
+                    at,
+                    rank: DOCUMENT,
+                    id: link,
+                };
+                let entry = ActivityEntry::Document {
+                    at,
+                    document: Box::new(document),
+                };
+                (pos, entry)
+            })
+            .filter(|(p, _)| after.is_none_or(|a| *p > a))
+            .collect();
+    found.sort_by_key(|(p, _)| *p);
+    found.truncate(n);
+    Ok(found)
+}
+
 fn notes_after<T: Tables>(
     cx: &Cx<'_, T>,
     project: &Project,
@@ -275,6 +313,7 @@ pub(crate) fn activity<T: Tables>(
     let n = limit + 1;
     let mut entries = events_after(cx, &project, after, n)?;
     entries.extend(tasks_after(cx, &project, after, n)?);
+    entries.extend(documents_after(cx, &project, after, n)?);
     entries.extend(notes_after(cx, &project, after, n)?);
     entries.extend(created_after(&project, after));
     entries.sort_by_key(|(p, _)| *p);

@@ -167,7 +167,18 @@ pub(crate) fn routes<'r>(req: &'r Request, segments: &[&'r str]) -> Result<Route
         (Get, ["projects", id, "activity"]) => {
             let id = Id::from_path(id)?;
             let query = ActivityQuery::parse(&req.query)?;
-            LIST.route(move |cx| Ok(Response::json(200, &activity(cx, id, &query)?)))
+            let base = req.base_url.as_str();
+            LIST.route(move |cx| {
+                // Documents' file addresses are absolute in answers.
+                let page = activity(cx, id, &query)?.map(|entry| match entry {
+                    ActivityEntry::Document { at, document } => ActivityEntry::Document {
+                        at,
+                        document: Box::new(crate::resources::documents::absolute(*document, base)),
+                    },
+                    other => other,
+                });
+                Ok(Response::json(200, &page))
+            })
         }
         (Get, ["project_members"]) => {
             let query = ProjectMemberQuery::parse(&req.query)?;

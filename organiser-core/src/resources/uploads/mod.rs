@@ -42,7 +42,7 @@ pub(crate) const UNUSED_UPLOAD_SECS: i64 = 24 * 60 * 60;
 /// The longest file name kept, in characters.
 pub(crate) const FILENAME_MAX_CHARS: usize = 255;
 /// The directory of upload files below `files/`.
-const DIR: &str = "uploads";
+pub(crate) const DIR: &str = "uploads";
 /// What an upload's signature is made for.
 const PURPOSE: &str = "upload";
 

@@ -1,0 +1,39 @@
+//! The documents' tables: the records, their live indexes, and the links.
+
+use crate::store::Tbl;
+use crate::store::schema::table;
+
+/// Documents by id (live, and deleted ones until their window ends).
+pub(crate) const DOCUMENTS: Tbl = table("documents");
+/// Live documents: (id), orders `id` and `created_at`.
+pub(crate) const DOCUMENTS_LIVE: Tbl = table("documents_live");
+/// Live documents: (folded name, id).
+pub(crate) const DOCUMENTS_BY_NAME: Tbl = table("documents_by_name");
+/// Live documents: (updated_at, id).
+pub(crate) const DOCUMENTS_BY_UPDATED: Tbl = table("documents_by_updated");
+/// Live documents: (folder or nil, id), with the byte size as the value.
+pub(crate) const DOCUMENTS_BY_FOLDER: Tbl = table("documents_by_folder");
+/// Stored documents (deleted ones too): (folder, id).
+pub(crate) const DOCUMENTS_IN_FOLDER: Tbl = table("documents_in_folder");
+/// Live documents: (search word, id).
+pub(crate) const DOCUMENT_WORDS: Tbl = table("document_words");
+/// Links by id.
+pub(crate) const LINKS: Tbl = table("document_links");
+/// Links: (document, target kind, link id).
+pub(crate) const LINKS_BY_DOCUMENT: Tbl = table("document_links_by_document");
+/// Links: (target kind, target, link id).
+pub(crate) const LINKS_BY_TARGET: Tbl = table("document_links_by_target");
+
+/// Every table of this resource.
+pub(crate) const TABLES: &[Tbl] = &[
+    DOCUMENTS,
+    DOCUMENTS_LIVE,
+    DOCUMENTS_BY_NAME,
+    DOCUMENTS_BY_UPDATED,
+    DOCUMENTS_BY_FOLDER,
+    DOCUMENTS_IN_FOLDER,
+    DOCUMENT_WORDS,
+    LINKS,
+    LINKS_BY_DOCUMENT,
+    LINKS_BY_TARGET,
+];
