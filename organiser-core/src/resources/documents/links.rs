@@ -276,6 +276,22 @@ pub(crate) fn documents_linked<T: Tables>(
     Ok(found)
 }
 
+/// A linked record was deleted or restored (`gone` false), or its delete
+/// became permanent (`gone` true, its links removed): the documents linked
+/// to it get a new `updated_at`.
+pub(crate) fn target_changed(cx: &WriteCx<'_>, kind: Target, id: Id, gone: bool) -> Result<()> {
+    for link in ids_under(cx, LINKS_BY_TARGET, Key::new().tag(kind.tag()).id(id))? {
+        let Some(l) = load(cx, link)? else {
+            continue;
+        };
+        if gone {
+            remove(cx, &l)?;
+        }
+        super::touch(cx, l.document_id)?;
+    }
+    Ok(())
+}
+
 /// `{document_link: {document_id, note_id | project_id | task_id |
 /// person_id}}`.
 #[derive(Debug, Clone, Default, PartialEq, Eq)]

@@ -7,6 +7,8 @@
 
 mod api;
 pub(crate) mod links;
+
+pub(crate) use links::{Target, target_changed};
 pub(crate) mod tables;
 
 pub(crate) use api::{ENDPOINTS, routes};
@@ -31,7 +33,6 @@ use crate::store::codec::{self, Record};
 use crate::store::key::{Key, tail_id};
 use crate::store::{Dir, Tables, Tbl};
 use crate::text::{char_len, fold_case, fold_search, search_words, squish};
-use links::Target;
 use tables::{
     DOCUMENT_WORDS, DOCUMENTS, DOCUMENTS_BY_FOLDER, DOCUMENTS_BY_NAME, DOCUMENTS_BY_UPDATED,
     DOCUMENTS_IN_FOLDER, DOCUMENTS_LIVE,
@@ -548,12 +549,11 @@ fn purge(cx: &mut WriteCx<'_>, id: Id) -> Result<()> {
     Ok(())
 }
 
-/// Whether any stored document (live, or deleted and restorable) is in
-/// folder `id`.
+/// Whether a live document is in folder `id`.
 pub(crate) fn folder_in_use<T: Tables>(cx: &Cx<'_, T>, id: Id) -> Result<bool> {
     let mut found = false;
     cx.scan_prefix(
-        DOCUMENTS_IN_FOLDER,
+        DOCUMENTS_BY_FOLDER,
         Key::new().id(id).as_slice(),
         Dir::Asc,
         &mut |_, _| {
@@ -562,6 +562,32 @@ pub(crate) fn folder_in_use<T: Tables>(cx: &Cx<'_, T>, id: Id) -> Result<bool> {
         },
     )?;
     Ok(found)
+}
+
+/// Folder `id` is deleted: the deleted documents still in it (live ones
+/// keep a folder from being deleted) are left in no folder, with a new
+/// `updated_at`.
+pub(crate) fn unfolder(cx: &WriteCx<'_>, id: Id) -> Result<()> {
+    let mut ids = Vec::new();
+    cx.scan_prefix(
+        DOCUMENTS_IN_FOLDER,
+        Key::new().id(id).as_slice(),
+        Dir::Asc,
+        &mut |k, _| {
+            ids.push(tail_id(k));
+            Ok(true)
+        },
+    )?;
+    for doc in ids {
+        let Some(before) = load(cx, doc)? else {
+            continue;
+        };
+        let mut after = before.clone();
+        after.folder_id = None;
+        after.updated_at = cx.now();
+        save(cx, Some(&before), &after)?;
+    }
+    Ok(())
 }
 
 /// `GET /folder_counts`: live documents and their bytes per folder (null

@@ -267,8 +267,8 @@ pub(crate) fn change(cx: &mut WriteCx<'_>, id: Id, input: &FolderInput) -> Resul
     Ok(folder)
 }
 
-/// `DELETE /folders/{id}`: only an empty folder (no subfolder, no
-/// document, live or deleted and restorable).
+/// `DELETE /folders/{id}`: only a folder with no subfolder and no live
+/// document; deleted documents still in it are left in no folder.
 pub(crate) fn delete(cx: &mut WriteCx<'_>, id: Id) -> Result<()> {
     let folder = get(cx, id)?;
     if !children(cx, Some(id))?.is_empty() || documents::folder_in_use(cx, id)? {
@@ -277,6 +277,7 @@ pub(crate) fn delete(cx: &mut WriteCx<'_>, id: Id) -> Result<()> {
             message: "the folder holds folders or documents; move or delete them first".into(),
         });
     }
+    documents::unfolder(cx, id)?;
     cx.set_indexes(&entries(&folder), false)?;
     cx.remove(FOLDERS, &id.to_bytes())?;
     deletions::record(cx, KIND.name, id)

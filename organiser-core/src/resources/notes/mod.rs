@@ -25,7 +25,7 @@ use crate::error::{Details, Error, Result};
 use crate::ids::Id;
 use crate::input::{Field, record};
 use crate::list::{Direction, Filter, ListParams, Listing, Order, Page, Query};
-use crate::resources::{categories, deletions, people, projects, tags, uploads};
+use crate::resources::{categories, deletions, documents, people, projects, tags, uploads};
 use crate::restore;
 use crate::store::codec::{self, Record};
 use crate::store::key::{Key, tail_id};
@@ -676,7 +676,8 @@ pub(crate) fn delete(cx: &mut WriteCx<'_>, id: Id) -> Result<()> {
     after.deleted_at = Some(cx.now());
     deletions::record(cx, KIND.name, id)?;
     restore::schedule(cx, &KIND, id, cx.now())?;
-    save(cx, Some(&before), &after)
+    save(cx, Some(&before), &after)?;
+    documents::target_changed(cx, documents::Target::Note, id, false)
 }
 
 /// `POST /notes/{id}/restoration`: within 20 seconds the note returns,
@@ -709,6 +710,7 @@ pub(crate) fn restore(cx: &mut WriteCx<'_>, id: Id) -> Result<Note> {
     derive(&mut after, r);
     after.note.updated_at = cx.now();
     save(cx, Some(&before), &after)?;
+    documents::target_changed(cx, documents::Target::Note, id, false)?;
     Ok(after.note)
 }
 
@@ -722,6 +724,7 @@ fn purge(cx: &mut WriteCx<'_>, id: Id) -> Result<()> {
             uploads::discard(cx, image)?;
         }
         cx.remove(NOTES, &id.to_bytes())?;
+        documents::target_changed(cx, documents::Target::Note, id, true)?;
     }
     Ok(())
 }

@@ -8,7 +8,7 @@ use super::{Deleted, KIND, Person, PersonRow, RowRecord, companies, index, load_
 use crate::engine::WriteCx;
 use crate::error::{Error, Result};
 use crate::ids::Id;
-use crate::resources::{deletions, notes};
+use crate::resources::{deletions, documents, notes};
 use crate::restore;
 
 /// The deletion types of a person's rows, with their IDs.
@@ -60,7 +60,8 @@ pub(crate) fn delete(cx: &mut WriteCx<'_>, id: Id) -> Result<()> {
             }),
         },
     )?;
-    notes::refresh(cx, notes::Named::Person(id))
+    notes::refresh(cx, notes::Named::Person(id))?;
+    documents::target_changed(cx, documents::Target::Person, id, false)
 }
 
 /// `POST /people/{id}/restoration`: within 20 seconds the person returns
@@ -91,6 +92,7 @@ pub(crate) fn restore(cx: &mut WriteCx<'_>, id: Id) -> Result<Person> {
     )?;
     cx.cascade_restore(KIND.name, id, &deleted.taken)?;
     notes::refresh(cx, notes::Named::Person(id))?;
+    documents::target_changed(cx, documents::Target::Person, id, false)?;
     Ok(person)
 }
 
@@ -119,6 +121,7 @@ pub(crate) fn purge(cx: &mut WriteCx<'_>, id: Id) -> Result<()> {
         crate::resources::uploads::discard(cx, photo)?;
     }
     cx.remove(super::tables::PEOPLE, &id.to_bytes())?;
-    // Its mentions become plain text.
-    notes::refresh(cx, notes::Named::Person(id))
+    // Its mentions become plain text; its links go.
+    notes::refresh(cx, notes::Named::Person(id))?;
+    documents::target_changed(cx, documents::Target::Person, id, true)
 }

@@ -32,7 +32,7 @@ use crate::ids::Id;
 use crate::input::{Field, record};
 use crate::limits;
 use crate::list::{Direction, Filter, ListParams, Listing, Order, Page, Query};
-use crate::resources::{deletions, notes};
+use crate::resources::{deletions, documents, notes};
 use crate::restore;
 use crate::store::codec::{self, Record};
 use crate::store::key::{Key, tail_id};
@@ -549,7 +549,8 @@ pub(crate) fn delete(cx: &mut WriteCx<'_>, id: Id) -> Result<()> {
     deletions::record(cx, KIND.name, id)?;
     restore::schedule(cx, &KIND, id, cx.now())?;
     save(cx, &project, Some((cx.now(), taken)))?;
-    notes::refresh(cx, notes::Named::Project(id))
+    notes::refresh(cx, notes::Named::Project(id))?;
+    documents::target_changed(cx, documents::Target::Project, id, false)
 }
 
 /// The name a restored record takes: its own, else the first free
@@ -586,6 +587,7 @@ pub(crate) fn restore(cx: &mut WriteCx<'_>, id: Id) -> Result<Project> {
     cx.set_indexes(&entries(&project), true)?;
     save(cx, &project, None)?;
     notes::refresh(cx, notes::Named::Project(id))?;
+    documents::target_changed(cx, documents::Target::Project, id, false)?;
     Ok(project)
 }
 
@@ -601,6 +603,7 @@ fn purge(cx: &mut WriteCx<'_>, id: Id) -> Result<()> {
         cx.remove(PROJECTS, &id.to_bytes())?;
         // Its references become plain text.
         notes::refresh(cx, notes::Named::Project(id))?;
+        documents::target_changed(cx, documents::Target::Project, id, true)?;
     }
     Ok(())
 }

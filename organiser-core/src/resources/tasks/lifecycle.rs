@@ -11,8 +11,8 @@ use crate::engine::WriteCx;
 use crate::engine::kinds::{Cascade, RecordKind, Settle};
 use crate::error::{Error, Result};
 use crate::ids::Id;
-use crate::resources::deletions;
 use crate::resources::tasks::tables::{TASKS, TASKS_BY_HOME};
+use crate::resources::{deletions, documents};
 use crate::restore;
 use crate::store::Dir;
 use crate::store::Tables;
@@ -57,7 +57,8 @@ fn take_out(cx: &WriteCx<'_>, mut row: TaskRow, with: Option<Id>) -> Result<()> 
     index::apply(cx, row.task.id, Some(&Attrs::of(&row.task)), None)?;
     deletions::record(cx, KIND.name, row.task.id)?;
     row.deleted = Some(Deleted { at: cx.now(), with });
-    save_row(cx, &row)
+    save_row(cx, &row)?;
+    documents::target_changed(cx, documents::Target::Task, row.task.id, false)
 }
 
 fn bring_back(cx: &WriteCx<'_>, row: TaskRow) -> Result<Task> {
@@ -66,6 +67,7 @@ fn bring_back(cx: &WriteCx<'_>, row: TaskRow) -> Result<Task> {
     expiry::archive_if_expired(cx, &mut task);
     deletions::unrecord(cx, KIND.name, task.id)?;
     put_live(cx, None, &task)?;
+    documents::target_changed(cx, documents::Target::Task, task.id, false)?;
     Ok(task)
 }
 
@@ -130,6 +132,7 @@ pub(crate) fn purge(cx: &mut WriteCx<'_>, id: Id) -> Result<()> {
     }) = load_row(cx, id)?
     {
         cx.remove(TASKS, &id.to_bytes())?;
+        documents::target_changed(cx, documents::Target::Task, id, true)?;
     }
     Ok(())
 }
