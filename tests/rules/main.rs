@@ -11,6 +11,7 @@ mod common;
 mod account;
 mod avatars;
 mod deletions;
+mod documents;
 mod licence;
 mod notes;
 mod people;
