@@ -144,6 +144,10 @@ async fn translate(
         plain_http: origin.plain_http(),
         // Discovery's and the photos' addresses are absolute.
         base_url: origin.base_url(),
+        range: headers
+            .get(header::RANGE)
+            .and_then(|v| v.to_str().ok())
+            .map(str::to_owned),
     }))
 }
 

@@ -72,6 +72,8 @@ pub struct Request {
     pub plain_http: bool,
     /// The server's address as the client reached it (for discovery).
     pub base_url: String,
+    /// The `Range` header, for the routes that serve files in parts.
+    pub range: Option<String>,
 }
 
 impl Request {
@@ -87,6 +89,7 @@ impl Request {
             idempotency_key: None,
             plain_http: true,
             base_url: String::new(),
+            range: None,
         }
     }
 

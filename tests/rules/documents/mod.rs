@@ -25,8 +25,9 @@ pub(super) use crate::common::fixtures::assert_listed;
 use crate::common::fixtures::{id, new_list, new_task, person};
 use crate::common::{Call, Core, Expect, Reply, check, send};
 
-mod documents;
+// The documents' own rules, named as the brief and the spec name them.
 mod effects;
+mod fields;
 mod folders;
 mod links;
 mod tasks;

@@ -128,6 +128,57 @@ fn private_file(content_type: &str, bytes: Vec<u8>) -> Response {
     response
 }
 
+/// What a `Range` header asks of a file of `size` bytes.
+#[derive(Debug, PartialEq, Eq)]
+enum Range {
+    /// The whole file (no range, or one this route does not take, such as
+    /// several ranges or another unit: answered as if none were sent).
+    Whole,
+    /// Bytes `from` to `to`, both included.
+    Part(u64, u64),
+    /// A range that starts past the end.
+    Unsatisfiable,
+}
+
+/// Reads one `bytes=` range (`a-b`, `a-`, `-n`).
+fn byte_range(header: &str, size: u64) -> Range {
+    let Some(spec) = header.trim().strip_prefix("bytes=") else {
+        return Range::Whole;
+    };
+    if spec.contains(',') {
+        return Range::Whole;
+    }
+    let Some((a, b)) = spec.trim().split_once('-') else {
+        return Range::Whole;
+    };
+    let (a, b) = (a.trim(), b.trim());
+    let parsed = |s: &str| s.parse::<u64>().ok();
+    match (a.is_empty(), b.is_empty()) {
+        // The last n bytes.
+        (true, false) => match parsed(b) {
+            Some(0) => Range::Unsatisfiable,
+            Some(n) if size > 0 => Range::Part(size.saturating_sub(n), size - 1),
+            Some(_) => Range::Unsatisfiable,
+            None => Range::Whole,
+        },
+        (false, _) => match (
+            parsed(a),
+            if b.is_empty() {
+                Some(u64::MAX)
+            } else {
+                parsed(b)
+            },
+        ) {
+            (Some(from), Some(to)) if from < size && from <= to => {
+                Range::Part(from, to.min(size - 1))
+            }
+            (Some(from), Some(_)) if from >= size => Range::Unsatisfiable,
+            _ => Range::Whole,
+        },
+        (true, true) => Range::Whole,
+    }
+}
+
 /// A file name made safe for a `Content-Disposition` header.
 fn header_filename(name: &str) -> String {
     name.chars()
@@ -191,6 +242,7 @@ pub(crate) fn routes<'r>(req: &'r Request, segments: &[&'r str]) -> Result<Route
                 .query
                 .get("download")
                 .is_some_and(|v| v != "0" && v != "false");
+            let range = req.range.clone();
             FILE.route(move |inner| {
                 let (upload, filename, content_type) = inner.read(|cx| file_of(cx, id))?;
                 let bytes = inner
@@ -198,11 +250,31 @@ pub(crate) fn routes<'r>(req: &'r Request, segments: &[&'r str]) -> Result<Route
                     .read(&uploads::file_name(upload))
                     .map_err(|_| Error::NotFound)?;
                 let disposition = if download { "attachment" } else { "inline" };
-                let mut response = private_file(&content_type, bytes);
-                response.headers.push((
-                    "content-disposition",
-                    format!("{disposition}; filename=\"{}\"", header_filename(&filename)),
-                ));
+                let size = bytes.len() as u64;
+                let mut response = match range.as_deref().map(|r| byte_range(r, size)) {
+                    None | Some(Range::Whole) => private_file(&content_type, bytes),
+                    Some(Range::Part(from, to)) => {
+                        let part = bytes[from as usize..=to as usize].to_vec();
+                        let mut r = private_file(&content_type, part);
+                        r.status = 206;
+                        r.headers
+                            .push(("content-range", format!("bytes {from}-{to}/{size}")));
+                        r
+                    }
+                    Some(Range::Unsatisfiable) => Response {
+                        status: 416,
+                        body: None,
+                        replayed: false,
+                        headers: vec![("content-range", format!("bytes */{size}"))],
+                    },
+                };
+                response.headers.push(("accept-ranges", "bytes".to_owned()));
+                if response.status != 416 {
+                    response.headers.push((
+                        "content-disposition",
+                        format!("{disposition}; filename=\"{}\"", header_filename(&filename)),
+                    ));
+                }
                 Ok(response)
             })
         }
@@ -234,4 +306,28 @@ pub(crate) fn routes<'r>(req: &'r Request, segments: &[&'r str]) -> Result<Route
         }
         _ => return Err(Error::NotFound),
     })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn ranges_are_read_as_rfc_9110_says() {
+        let cases = [
+            ("bytes=0-3", Range::Part(0, 3)),
+            ("bytes=5-", Range::Part(5, 9)),
+            ("bytes=-4", Range::Part(6, 9)),
+            ("bytes=8-100", Range::Part(8, 9)),
+            ("bytes=10-", Range::Unsatisfiable),
+            ("bytes=-0", Range::Unsatisfiable),
+            ("bytes=3-2", Range::Whole),
+            ("bytes=0-1,4-5", Range::Whole),
+            ("items=0-1", Range::Whole),
+            ("bytes=x-", Range::Whole),
+        ];
+        for (header, want) in cases {
+            assert_eq!(byte_range(header, 10), want, "{header}");
+        }
+    }
 }

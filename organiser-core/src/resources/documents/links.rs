@@ -214,12 +214,85 @@ fn insert(cx: &WriteCx<'_>, doc: Id, target: Target, target_id: Id) -> Result<St
     };
     cx.set_indexes(&link.entries(), true)?;
     cx.put_record(LINKS, &link.id.to_bytes(), &link)?;
+    if target == Target::Task {
+        tasks::refresh_has_documents(cx, target_id)?;
+    }
     Ok(link)
 }
 
 fn remove(cx: &WriteCx<'_>, link: &StoredLink) -> Result<()> {
     cx.set_indexes(&link.entries(), false)?;
     cx.remove(LINKS, &link.id.to_bytes())?;
+    if link.target == Target::Task {
+        tasks::refresh_has_documents(cx, link.target_id)?;
+    }
+    Ok(())
+}
+
+/// Whether a live document is linked to `target_id` of `kind`.
+pub(crate) fn has_live_documents<T: Tables>(
+    cx: &Cx<'_, T>,
+    kind: Target,
+    target_id: Id,
+) -> Result<bool> {
+    for id in ids_under(
+        cx,
+        LINKS_BY_TARGET,
+        Key::new().tag(kind.tag()).id(target_id),
+    )? {
+        if let Some(l) = load(cx, id)?
+            && super::is_live(cx, l.document_id)?
+        {
+            return Ok(true);
+        }
+    }
+    Ok(false)
+}
+
+/// Makes the live documents linked to `target_id` of `kind` exactly
+/// `docs` (a task's `document_ids`); each document linked or unlinked
+/// gets a new `updated_at`.
+pub(crate) fn set_for_target(
+    cx: &WriteCx<'_>,
+    kind: Target,
+    target_id: Id,
+    docs: &[Id],
+) -> Result<()> {
+    let mut current = Vec::new();
+    for id in ids_under(
+        cx,
+        LINKS_BY_TARGET,
+        Key::new().tag(kind.tag()).id(target_id),
+    )? {
+        if let Some(l) = load(cx, id)? {
+            current.push(l);
+        }
+    }
+    for l in &current {
+        if !docs.contains(&l.document_id) && super::is_live(cx, l.document_id)? {
+            remove(cx, l)?;
+            super::touch(cx, l.document_id)?;
+        }
+    }
+    let mut linked: Vec<Id> = current.iter().map(|l| l.document_id).collect();
+    for &doc in docs {
+        if !linked.contains(&doc) {
+            insert(cx, doc, kind, target_id)?;
+            super::touch(cx, doc)?;
+            linked.push(doc);
+        }
+    }
+    Ok(())
+}
+
+/// The tasks document `doc` links (its delete or restoration changes
+/// their `has_documents`).
+pub(crate) fn refresh_tasks_of(cx: &WriteCx<'_>, doc: Id) -> Result<()> {
+    for l in links_of(cx, doc)? {
+        if l.target == Target::Task {
+            tasks::refresh_has_documents(cx, l.target_id)?;
+        }
+    }
     Ok(())
 }
 

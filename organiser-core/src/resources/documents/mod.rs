@@ -456,6 +456,47 @@ pub(crate) fn create(cx: &mut WriteCx<'_>, input: &DocumentInput) -> Result<Docu
     to_api(cx, &record)
 }
 
+/// A document made from upload `signed` (a task's `document_uploads`),
+/// named from its file, linked to task `task`; the upload must be an
+/// unused `document` upload (else 422 on `documents`).
+pub(crate) fn create_for_task(cx: &WriteCx<'_>, signed: &str, task: Id) -> Result<Id> {
+    let upload = uploads::take(cx, signed, uploads::Kind::Document, "documents")?;
+    let now = cx.now();
+    let record = DocRecord {
+        id: cx.new_id(),
+        name: name_from_file(&upload.filename),
+        folder_id: None,
+        upload: upload.id,
+        filename: upload.filename.clone(),
+        byte_size: upload.byte_size,
+        content_type: upload.content_type.clone(),
+        created_at: now,
+        updated_at: now,
+        deleted_at: None,
+    };
+    save(cx, None, &record)?;
+    links::set_for_target(cx, Target::Task, task, &links_with(cx, task, record.id)?)?;
+    Ok(record.id)
+}
+
+/// The live documents linked to `task`, and `doc`.
+fn links_with<T: Tables>(cx: &Cx<'_, T>, task: Id, doc: Id) -> Result<Vec<Id>> {
+    let mut docs: Vec<Id> = links::documents_linked(cx, Target::Task, task)?
+        .into_iter()
+        .map(|(_, _, d)| d.id)
+        .collect();
+    docs.push(doc);
+    Ok(docs)
+}
+
+/// Whether `signed` names an unused `document` upload.
+pub(crate) fn usable_upload<T: Tables>(cx: &Cx<'_, T>, signed: &str) -> Result<bool> {
+    let Some(id) = uploads::verify(&cx.org.secret, signed) else {
+        return Ok(false);
+    };
+    Ok(uploads::get(cx, id)?.is_some_and(|u| u.kind == uploads::Kind::Document && !u.used))
+}
+
 /// `GET /documents/{id}`.
 pub(crate) fn get<T: Tables>(cx: &Cx<'_, T>, id: Id) -> Result<Document> {
     to_api(cx, &load_live(cx, id)?)
@@ -509,7 +550,8 @@ pub(crate) fn delete(cx: &mut WriteCx<'_>, id: Id) -> Result<()> {
     after.deleted_at = Some(cx.now());
     deletions::record(cx, KIND.name, id)?;
     restore::schedule(cx, &KIND, id, cx.now())?;
-    save(cx, Some(&before), &after)
+    save(cx, Some(&before), &after)?;
+    links::refresh_tasks_of(cx, id)
 }
 
 /// `POST /documents/{id}/restoration`.
@@ -532,6 +574,7 @@ pub(crate) fn restore(cx: &mut WriteCx<'_>, id: Id) -> Result<Document> {
     }
     after.updated_at = cx.now();
     save(cx, Some(&before), &after)?;
+    links::refresh_tasks_of(cx, id)?;
     to_api(cx, &after)
 }
 

@@ -227,6 +227,27 @@ pub(crate) fn get<T: Tables>(cx: &Cx<'_, T>, id: Id) -> Result<Task> {
     load_live(cx, id)
 }
 
+/// Sets live task `id`'s `has_documents` from its links (a link made or
+/// removed, a linked document deleted or restored); a change gives it a
+/// new `updated_at`.
+pub(crate) fn refresh_has_documents(cx: &WriteCx<'_>, id: Id) -> Result<()> {
+    let Ok(before) = load_live(cx, id) else {
+        return Ok(());
+    };
+    let has = crate::resources::documents::links::has_live_documents(
+        cx,
+        crate::resources::documents::Target::Task,
+        id,
+    )?;
+    if has == before.has_documents {
+        return Ok(());
+    }
+    let mut task = before.clone();
+    task.has_documents = has;
+    task.updated_at = cx.now();
+    put_live(cx, Some(&before), &task)
+}
+
 /// Whether the clock made anything due: a new day for the today set, or an
 /// expiry that passed.
 fn settle_due(cx: &ReadCx<'_>) -> Result<bool> {

@@ -12,6 +12,7 @@ use crate::error::{Details, Result};
 use crate::ids::Id;
 use crate::input::Field;
 use crate::limits;
+use crate::resources::documents;
 use crate::text::squished_required;
 
 /// What the home fields of an input ask for.
@@ -91,15 +92,47 @@ fn description(details: &mut Details, html: &Field<String>) -> Option<(Option<St
     }
 }
 
-/// Documents are not in this build's store yet, so no ID names one and no
-/// upload is an unused PDF: any (non-empty) value is refused.
-fn check_documents(details: &mut Details, input: &TaskInput) {
-    if matches!(&input.document_ids, Field::Value(ids) if !ids.is_empty()) {
-        details.add("documents", "names a document that does not exist");
+/// `document_ids` must name live documents and `document_uploads` unused
+/// PDF uploads; mistakes go under `documents`.
+fn check_documents(cx: &WriteCx<'_>, details: &mut Details, input: &TaskInput) -> Result<()> {
+    if let Field::Value(ids) = &input.document_ids {
+        for &id in ids {
+            if !documents::is_live(cx, id)? {
+                details.add(
+                    "documents",
+                    format!("names a document that does not exist: {id}"),
+                );
+            }
+        }
     }
-    if matches!(&input.document_uploads, Field::Value(ids) if !ids.is_empty()) {
-        details.add("documents", "is not an unused PDF upload");
+    if let Field::Value(uploads) = &input.document_uploads {
+        for signed in uploads {
+            if !documents::usable_upload(cx, signed)? {
+                details.add(
+                    "documents",
+                    "names an upload that is not an unused PDF upload",
+                );
+            }
+        }
     }
+    Ok(())
+}
+
+/// Links the task to the documents `input` names, makes its uploads
+/// documents, and says whether it has documents now.
+fn apply_documents(cx: &WriteCx<'_>, task: Id, input: &TaskInput) -> Result<bool> {
+    let target = documents::Target::Task;
+    match &input.document_ids {
+        Field::Value(ids) => documents::links::set_for_target(cx, target, task, ids)?,
+        Field::Null => documents::links::set_for_target(cx, target, task, &[])?,
+        Field::Absent => {}
+    }
+    if let Field::Value(uploads) = &input.document_uploads {
+        for signed in uploads {
+            documents::create_for_task(cx, signed, task)?;
+        }
+    }
+    documents::links::has_live_documents(cx, target, task)
 }
 
 /// The date rules, checked on the task as it would be saved; a rule is
@@ -200,7 +233,7 @@ pub(crate) fn create(cx: &mut WriteCx<'_>, input: &TaskInput) -> Result<Task> {
         HomeChange::Keep => Home::Inbox,
     };
     check_home(cx, &mut details, home)?;
-    check_documents(&mut details, input);
+    check_documents(cx, &mut details, input)?;
 
     let now = cx.now();
     let id = cx.new_id();
@@ -238,6 +271,14 @@ pub(crate) fn create(cx: &mut WriteCx<'_>, input: &TaskInput) -> Result<Task> {
         None => placement::bottom(cx, home)?,
     };
     put_live(cx, None, &task)?;
+    if input.document_ids.is_sent() || input.document_uploads.is_sent() {
+        let has = apply_documents(cx, id, input)?;
+        if has != task.has_documents {
+            let before = task.clone();
+            task.has_documents = has;
+            put_live(cx, Some(&before), &task)?;
+        }
+    }
     Ok(task)
 }
 
@@ -256,7 +297,7 @@ pub(crate) fn change(cx: &mut WriteCx<'_>, id: Id, input: &TaskInput) -> Result<
         }
         _ => None,
     };
-    check_documents(&mut details, input);
+    check_documents(cx, &mut details, input)?;
     apply_fields(&mut task, input, title, desc);
     let reopened = input.status == Some(TaskStatus::Open) && before.status != TaskStatus::Open;
     if let Some(status) = input.status {
@@ -274,6 +315,11 @@ pub(crate) fn change(cx: &mut WriteCx<'_>, id: Id, input: &TaskInput) -> Result<
     } else if let Some(rank) = input.position {
         task.position = placement::place(cx, task.home(), id, rank)?;
     }
+    if input.document_ids.is_sent() || input.document_uploads.is_sent() {
+        task.has_documents = apply_documents(cx, id, input)?;
+    }
+    // Linking refreshed the stored task's flag; compare with it.
+    let before = load_live(cx, id)?;
     if task == before {
         return Ok(task);
     }
