@@ -147,6 +147,18 @@ pub(crate) const COLLECTIONS: &[Collection] = &[
         splits: &[],
     },
     Collection {
+        key: "folders",
+        path: "/folders",
+        deletion_type: "folder",
+        splits: &[],
+    },
+    Collection {
+        key: "documents",
+        path: "/documents",
+        deletion_type: "document",
+        splits: &[],
+    },
+    Collection {
         key: "companies",
         path: "/companies",
         deletion_type: "company",

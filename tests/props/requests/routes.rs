@@ -242,6 +242,13 @@ pub(super) const PUBLIC: &[&str] = &[
     "/avatars/{id}/files/{size}",
 ];
 
+/// The routes that answer a file's bytes, not JSON.
+pub(super) const FILES: &[&str] = &[
+    "/documents/{id}/file",
+    "/documents/{id}/thumbnail",
+    "/avatars/{id}/files/{size}",
+];
+
 /// Paths of the spec that this build does not serve yet (404), and others
 /// that no route has.
 pub(super) const UNSERVED: &[&str] = &[
