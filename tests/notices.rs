@@ -54,6 +54,10 @@ the database, is in the public domain. Its LICENSE file reads: \"Unless specifie
 files in the tz code and data (including this LICENSE file) are in the public domain.\" The \
 bundled data contains none of the files it then specifies.";
 
+/// The crate that bundles PDFium's Foxit fonts (through hayro).
+const FOXIT_FONTS_CRATE: &str = "hayro-font";
+const FOXIT_FONTS: &str = "LicenseRef-pdfium-foxit-fonts";
+
 // The document, field for field as `organiser_core`'s `Notices` (which this
 // test cannot name: the facade re-exports only the `notices` function).
 
@@ -352,27 +356,64 @@ fn generate() -> Notices {
         packages: rust,
     }];
 
+    let mut data = Vec::new();
     let tzdb = packages
         .iter()
         .filter(|p| p.name.as_str() == TZDB_CRATE)
         .max_by_key(|p| &p.version);
     if let Some(tzdb) = tzdb {
         add_licence(PUBLIC_DOMAIN, PUBLIC_DOMAIN_TEXT.to_owned(), &mut problems);
-        groups.push(NoticeGroup {
-            key: "data".to_owned(),
-            label: "Data".to_owned(),
-            packages: vec![NoticePackage {
-                name: "IANA Time Zone Database".to_owned(),
-                version: tzdb_version(tzdb),
-                licence: "public domain".to_owned(),
-                url: "https://www.iana.org/time-zones".to_owned(),
-                licence_id: PUBLIC_DOMAIN.to_owned(),
-            }],
+        data.push(NoticePackage {
+            name: "IANA Time Zone Database".to_owned(),
+            version: tzdb_version(tzdb),
+            licence: "public domain".to_owned(),
+            url: "https://www.iana.org/time-zones".to_owned(),
+            licence_id: PUBLIC_DOMAIN.to_owned(),
         });
     } else {
         problems.push(format!(
             "{TZDB_CRATE} is not in the dependency tree: is jiff's bundled tz database still used?"
         ));
+    }
+
+    // hayro-font (MIT OR Apache-2.0) bundles, with its `embed-fonts`
+    // feature, PDFium's Foxit fonts for the 14 standard PDF fonts, under
+    // PDFium's BSD-3-Clause licence, whose notice goes with the binary.
+    let fonts = packages
+        .iter()
+        .filter(|p| p.name.as_str() == FOXIT_FONTS_CRATE)
+        .max_by_key(|p| &p.version);
+    if let Some(fonts) = fonts {
+        let dir = fonts
+            .manifest_path
+            .parent()
+            .expect("a manifest has a directory");
+        let file = dir.join("assets").join("LICENSE_FOXIT");
+        match std::fs::read_to_string(&file) {
+            Ok(text) if !text.trim().is_empty() => {
+                add_licence(FOXIT_FONTS, text.trim_end().to_owned(), &mut problems);
+                data.push(NoticePackage {
+                    name: "Foxit standard PDF fonts (from PDFium)".to_owned(),
+                    version: format!("{FOXIT_FONTS_CRATE} {}", fonts.version),
+                    licence: "BSD-3-Clause".to_owned(),
+                    url: "https://pdfium.googlesource.com/pdfium/".to_owned(),
+                    licence_id: FOXIT_FONTS.to_owned(),
+                });
+            }
+            _ => problems.push(format!(
+                "{FOXIT_FONTS_CRATE} {}: cannot read the fonts' licence {file}",
+                fonts.version
+            )),
+        }
+    }
+
+    if !data.is_empty() {
+        data.sort_by(|a, b| (&a.name, &a.version).cmp(&(&b.name, &b.version)));
+        groups.push(NoticeGroup {
+            key: "data".to_owned(),
+            label: "Data".to_owned(),
+            packages: data,
+        });
     }
 
     assert!(

@@ -177,7 +177,11 @@ mod tests {
             .iter()
             .find(|g| g.key == "data")
             .expect("a data group");
-        let tz = &data.packages[0];
+        let tz = data
+            .packages
+            .iter()
+            .find(|p| p.name == "IANA Time Zone Database")
+            .expect("the tz database");
         assert_eq!(tz.licence_id, "LicenseRef-public-domain");
         assert!(
             notices()
