@@ -212,6 +212,16 @@ impl Backend {
 
     /// Sends one request and returns the response, whatever its status.
     pub fn call(&self, request: Request) -> Result<Response, CliError> {
+        self.call_with_progress(request, None)
+    }
+
+    /// Sends one request, as [`Backend::call`]; a raw body (an upload's
+    /// bytes) sent to a server moves `progress` on as it goes.
+    pub(crate) fn call_with_progress(
+        &self,
+        mut request: Request,
+        progress: Option<&indicatif::ProgressBar>,
+    ) -> Result<Response, CliError> {
         match self {
             Backend::Local(org) => Ok(org.handle(&request)),
             Backend::Remote { url, token, client } => {
@@ -226,6 +236,19 @@ impl Backend {
                 }
                 if let Some(body) = &request.body {
                     builder = builder.json(body);
+                }
+                if let Some(raw) = request.raw.take() {
+                    // Sized, so that it goes with a Content-Length (the
+                    // API refuses an upload without one).
+                    let length = raw.bytes.len() as u64;
+                    let bytes = std::io::Cursor::new(raw.bytes);
+                    let body = match progress {
+                        Some(bar) => reqwest::blocking::Body::sized(bar.wrap_read(bytes), length),
+                        None => reqwest::blocking::Body::sized(bytes, length),
+                    };
+                    builder = builder
+                        .header(reqwest::header::CONTENT_TYPE, raw.content_type)
+                        .body(body);
                 }
                 let response = builder.send().map_err(|e| {
                     CliError::msg(format!("cannot reach the server at {url}: {}", chain(&e)))

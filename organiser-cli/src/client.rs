@@ -7,11 +7,12 @@
 
 use organiser_core::{
     ActivityEntry, ActivityQuery, ApiToken, Auth, Category, CategoryInput, CategoryNoteCount,
-    CategoryQuery, Company, Home, Id, Licence, ListParams, Me, Method, NewToken, Note, NoteInput,
+    CategoryQuery, Company, Document, DocumentLink, DocumentQuery, Field, Folder, FolderCount,
+    FolderInput, FolderQuery, Home, Id, Licence, ListParams, Me, Method, NewToken, Note, NoteInput,
     NoteQuery, NoteSummary, OwnerChange, Page, Person, PersonLink, PersonLinkQuery, PersonQuery,
     Project, ProjectInput, ProjectMember, ProjectMemberInput, ProjectQuery, ProjectTaskCount,
-    Query, Request, System, Tag, TagQuery, Task, TaskCounts, TaskCountsQuery, TaskInput, TaskList,
-    TaskListInput, TaskListQuery, TaskQuery, UpcomingDeadline, UpcomingDeadlinesQuery,
+    Query, Request, Response, System, Tag, TagQuery, Task, TaskCounts, TaskCountsQuery, TaskInput,
+    TaskList, TaskListInput, TaskListQuery, TaskQuery, UpcomingDeadline, UpcomingDeadlinesQuery,
     UpcomingKeyDates, UpcomingQuery, time::format_timestamp,
 };
 use serde::de::DeserializeOwned;
@@ -82,6 +83,50 @@ struct TagRename<'a> {
 #[derive(Serialize)]
 struct TagMerge {
     into_id: Id,
+}
+
+/// `{document: {...}}` as the CLI writes it (the core's `DocumentInput`
+/// is read from a body, not written to one): `upload` on create only;
+/// each id array sent replaces that kind's links.
+#[derive(Debug, Default, Serialize)]
+pub(crate) struct DocumentWrite {
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub(crate) upload: Option<String>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub(crate) name: Option<String>,
+    #[serde(skip_serializing_if = "Field::is_absent")]
+    pub(crate) folder_id: Field<Id>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub(crate) note_ids: Option<Vec<Id>>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub(crate) project_ids: Option<Vec<Id>>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub(crate) task_ids: Option<Vec<Id>>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub(crate) person_ids: Option<Vec<Id>>,
+}
+
+/// `{document_link: {document_id, and one of note_id, project_id,
+/// task_id, person_id}}` (the core's `DocumentLinkInput` is read only).
+#[derive(Debug, Serialize)]
+pub(crate) struct DocumentLinkWrite {
+    pub(crate) document_id: Id,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub(crate) note_id: Option<Id>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub(crate) project_id: Option<Id>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub(crate) task_id: Option<Id>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub(crate) person_id: Option<Id>,
+}
+
+/// What `POST /uploads` answers, as far as the CLI reads it (the core's
+/// `Upload` is written, not read).
+#[derive(Debug, Deserialize)]
+pub(crate) struct Uploaded {
+    /// What a document's `upload` or a task's `document_uploads` names.
+    pub(crate) signed_id: String,
 }
 
 impl Client {
@@ -596,6 +641,161 @@ impl Client {
         self.data(request(Get, "/vocabulary"))
     }
 
+    /// `POST /uploads?kind=KIND&filename=NAME` with the file's bytes; a
+    /// server is sent them with `progress` moving on.
+    pub(crate) fn upload(
+        &self,
+        kind: &str,
+        filename: &str,
+        content_type: &str,
+        bytes: Vec<u8>,
+        progress: Option<&indicatif::ProgressBar>,
+    ) -> Result<Reply<Uploaded>, CliError> {
+        let query = Query::from_pairs(vec![
+            ("kind", kind.to_owned()),
+            ("filename", filename.to_owned()),
+        ]);
+        let request = request(Post, "/uploads")
+            .with_query(query)
+            .with_raw(content_type, bytes);
+        let response = self.backend.call_with_progress(request, progress)?;
+        let reply: Reply<Data<Uploaded>> = read(checked(response)?.json_value())?;
+        Ok(Reply {
+            data: reply.data.data,
+            body: reply.body,
+        })
+    }
+
+    /// `GET /documents`.
+    pub(crate) fn documents(
+        &self,
+        query: &DocumentQuery,
+    ) -> Result<Reply<Page<Document>>, CliError> {
+        let mut pairs = Vec::new();
+        match query.folder_id {
+            None => {}
+            Some(None) => pairs.push(("folder_id", "none".to_owned())),
+            Some(Some(id)) => pairs.push(("folder_id", id.to_string())),
+        }
+        if let Some(q) = &query.q {
+            pairs.push(("q", q.clone()));
+        }
+        list_params(&query.params, query.params.order.as_deref(), &mut pairs);
+        let query = Query::from_pairs(pairs);
+        read(self.send(request(Get, "/documents").with_query(query))?)
+    }
+
+    /// `GET /documents/{id}`.
+    pub(crate) fn document(&self, id: Id) -> Result<Reply<Document>, CliError> {
+        self.data(request(Get, format!("/documents/{id}")))
+    }
+
+    /// `POST /documents`.
+    pub(crate) fn create_document(
+        &self,
+        input: &DocumentWrite,
+    ) -> Result<Reply<Document>, CliError> {
+        self.data(request(Post, "/documents").with_body(wrapped("document", input)?))
+    }
+
+    /// `PATCH /documents/{id}`.
+    pub(crate) fn change_document(
+        &self,
+        id: Id,
+        input: &DocumentWrite,
+    ) -> Result<Reply<Document>, CliError> {
+        let body = wrapped("document", input)?;
+        self.data(request(Patch, format!("/documents/{id}")).with_body(body))
+    }
+
+    /// `DELETE /documents/{id}`.
+    pub(crate) fn delete_document(&self, id: Id) -> Result<(), CliError> {
+        self.send(request(Delete, format!("/documents/{id}")))
+            .map(drop)
+    }
+
+    /// `POST /documents/{id}/restoration`.
+    pub(crate) fn restore_document(&self, id: Id) -> Result<Reply<Document>, CliError> {
+        self.data(request(Post, format!("/documents/{id}/restoration")))
+    }
+
+    /// The bytes at a document's `file.url` (absolute, or below
+    /// `/api/v1`), fetched through the backend like any request.
+    pub(crate) fn document_file(&self, url: &str) -> Result<Vec<u8>, CliError> {
+        let path = match url.find("/api/v1/") {
+            Some(at) => &url[at + "/api/v1".len()..],
+            None => url,
+        };
+        let (path, query) = match path.split_once('?') {
+            Some((path, query)) => (
+                path,
+                Query::parse(query).map_err(|e| CliError::msg(format!("a file address: {e}")))?,
+            ),
+            None => (path, Query::default()),
+        };
+        let response = self.backend.call(request(Get, path).with_query(query))?;
+        Ok(checked(response)?.body.unwrap_or_default())
+    }
+
+    /// `POST /document_links`.
+    pub(crate) fn create_document_link(
+        &self,
+        input: &DocumentLinkWrite,
+    ) -> Result<Reply<DocumentLink>, CliError> {
+        let body = wrapped("document_link", input)?;
+        self.data(request(Post, "/document_links").with_body(body))
+    }
+
+    /// `DELETE /document_links/{id}`: permanent.
+    pub(crate) fn delete_document_link(&self, id: Id) -> Result<(), CliError> {
+        self.send(request(Delete, format!("/document_links/{id}")))
+            .map(drop)
+    }
+
+    /// `GET /folders`.
+    pub(crate) fn folders(&self, query: &FolderQuery) -> Result<Reply<Page<Folder>>, CliError> {
+        let mut pairs = Vec::new();
+        match query.parent_id {
+            None => {}
+            Some(None) => pairs.push(("parent_id", "none".to_owned())),
+            Some(Some(id)) => pairs.push(("parent_id", id.to_string())),
+        }
+        list_params(&query.params, query.params.order.as_deref(), &mut pairs);
+        let query = Query::from_pairs(pairs);
+        read(self.send(request(Get, "/folders").with_query(query))?)
+    }
+
+    /// `GET /folders/{id}`.
+    pub(crate) fn folder(&self, id: Id) -> Result<Reply<Folder>, CliError> {
+        self.data(request(Get, format!("/folders/{id}")))
+    }
+
+    /// `POST /folders`.
+    pub(crate) fn create_folder(&self, input: &FolderInput) -> Result<Reply<Folder>, CliError> {
+        self.data(request(Post, "/folders").with_body(wrapped("folder", input)?))
+    }
+
+    /// `PATCH /folders/{id}`.
+    pub(crate) fn change_folder(
+        &self,
+        id: Id,
+        input: &FolderInput,
+    ) -> Result<Reply<Folder>, CliError> {
+        let body = wrapped("folder", input)?;
+        self.data(request(Patch, format!("/folders/{id}")).with_body(body))
+    }
+
+    /// `DELETE /folders/{id}` (409 `folder_not_empty` unless empty).
+    pub(crate) fn delete_folder(&self, id: Id) -> Result<(), CliError> {
+        self.send(request(Delete, format!("/folders/{id}")))
+            .map(drop)
+    }
+
+    /// `GET /folder_counts`.
+    pub(crate) fn folder_counts(&self) -> Result<Reply<Vec<FolderCount>>, CliError> {
+        self.data(request(Get, "/folder_counts"))
+    }
+
     /// Sends a request whose answer is `{data: T}`.
     fn data<T: DeserializeOwned>(&self, request: Request) -> Result<Reply<T>, CliError> {
         let reply: Reply<Data<T>> = read(self.send(request)?)?;
@@ -609,21 +809,27 @@ impl Client {
     /// an error status becomes the API's message.
     fn send(&self, request: Request) -> Result<Value, CliError> {
         let response = self.backend.call(request)?;
-        let json = response.json_value();
-        if (200..300).contains(&response.status) {
-            return Ok(json);
-        }
-        let error = serde_json::from_value::<ErrorBody>(json).ok();
-        let (code, message, details) = error.map_or((None, None, None), |b| {
-            (b.error.code, b.error.message, b.error.details)
-        });
-        Err(CliError::Api {
-            status: response.status,
-            code: code.unwrap_or_else(|| "error".to_owned()),
-            message: message.unwrap_or_else(|| format!("the server answered {}", response.status)),
-            details: details.filter(|d| d.as_object().is_some_and(|o| !o.is_empty())),
-        })
+        Ok(checked(response)?.json_value())
     }
+}
+
+/// The response when its status is a success; else its error, with the
+/// API's message.
+fn checked(response: Response) -> Result<Response, CliError> {
+    if (200..300).contains(&response.status) {
+        return Ok(response);
+    }
+    let json = response.json_value();
+    let error = serde_json::from_value::<ErrorBody>(json).ok();
+    let (code, message, details) = error.map_or((None, None, None), |b| {
+        (b.error.code, b.error.message, b.error.details)
+    });
+    Err(CliError::Api {
+        status: response.status,
+        code: code.unwrap_or_else(|| "error".to_owned()),
+        message: message.unwrap_or_else(|| format!("the server answered {}", response.status)),
+        details: details.filter(|d| d.as_object().is_some_and(|o| !o.is_empty())),
+    })
 }
 
 /// A request of the owner at the machine (a server the CLI reaches over

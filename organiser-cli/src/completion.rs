@@ -4,8 +4,8 @@
 //! `unstable-dynamic` engine, [`CompleteEnv`]). Besides what the static
 //! scripts of `organiser completions` offer (subcommands, flags, fixed
 //! values), it offers the names of the store's task lists, people,
-//! projects, tags and categories where a command takes one: read through
-//! the same backend a reading command uses, never making a store, never
+//! projects, tags, categories, document folders and documents where a
+//! command takes one: read through the same backend a reading command uses, never making a store, never
 //! waiting for a held one, and offering nothing when anything goes wrong.
 
 use std::ffi::OsString;
@@ -15,7 +15,7 @@ use std::sync::OnceLock;
 use clap::{Command, CommandFactory};
 use clap_complete::engine::{ArgValueCandidates, CompletionCandidate};
 use clap_complete::env::CompleteEnv;
-use organiser_core::{Category, Person, Project, Tag, TaskList};
+use organiser_core::{Category, Document, Folder, Person, Project, Tag, TaskList};
 
 use crate::backend;
 use crate::client::Client;
@@ -44,6 +44,9 @@ const PEOPLE_NAMES: &[(&str, &str)] = &[
     ("organiser projects member add", "person"),
     ("organiser projects member rm", "person"),
     ("organiser notes", "person"),
+    ("organiser docs add", "person"),
+    ("organiser docs link", "person"),
+    ("organiser docs unlink", "person"),
 ];
 
 /// The arguments that take a project's name.
@@ -57,6 +60,9 @@ const PROJECT_NAMES: &[(&str, &str)] = &[
     ("organiser tasks edit", "project"),
     ("organiser tasks move", "project"),
     ("organiser notes", "project"),
+    ("organiser docs add", "project"),
+    ("organiser docs link", "project"),
+    ("organiser docs unlink", "project"),
 ];
 
 /// The arguments that take a tag's name.
@@ -75,6 +81,25 @@ const CATEGORY_NAMES: &[(&str, &str)] = &[
     ("organiser notes edit", "category"),
     ("organiser categories move", "category"),
     ("organiser categories rm", "category"),
+];
+
+/// The arguments that take a document folder's name.
+const FOLDER_NAMES: &[(&str, &str)] = &[
+    ("organiser docs", "folder"),
+    ("organiser docs add", "folder"),
+    ("organiser docs edit", "folder"),
+    ("organiser folders add", "parent"),
+    ("organiser folders rename", "folder"),
+    ("organiser folders rm", "folder"),
+];
+
+/// The arguments that take a document's name.
+const DOCUMENT_NAMES: &[(&str, &str)] = &[
+    ("organiser docs open", "document"),
+    ("organiser docs edit", "document"),
+    ("organiser docs link", "document"),
+    ("organiser docs unlink", "document"),
+    ("organiser docs rm", "document"),
 ];
 
 /// The `--data-dir` of the command line being completed.
@@ -112,6 +137,10 @@ fn with_list_names(cmd: Command, path: &str) -> Command {
             arg.add(ArgValueCandidates::new(names_of::<Tag>))
         } else if CATEGORY_NAMES.contains(&id) {
             arg.add(ArgValueCandidates::new(names_of::<Category>))
+        } else if FOLDER_NAMES.contains(&id) {
+            arg.add(ArgValueCandidates::new(names_of::<Folder>))
+        } else if DOCUMENT_NAMES.contains(&id) {
+            arg.add(ArgValueCandidates::new(names_of::<Document>))
         } else {
             arg
         }
@@ -194,7 +223,9 @@ mod tests {
             .chain(PEOPLE_NAMES)
             .chain(PROJECT_NAMES)
             .chain(TAG_NAMES)
-            .chain(CATEGORY_NAMES);
+            .chain(CATEGORY_NAMES)
+            .chain(FOLDER_NAMES)
+            .chain(DOCUMENT_NAMES);
         for (path, id) in all {
             let mut words = path.split(' ').skip(1);
             let mut sub = &cmd;

@@ -89,6 +89,10 @@ enum Command {
     Tags(commands::tags::TagsCommand),
     /// Note categories: the list in order; add, move, rm.
     Categories(commands::categories::CategoriesCommand),
+    /// Documents (PDFs): by name, in a folder, or a search; add, open, link, unlink, rm, restore.
+    Docs(commands::docs::DocsCommand),
+    /// Document folders as a tree with their document counts; add, rename, rm.
+    Folders(commands::folders::FoldersCommand),
     /// Give the space deleted records left back to the file system (stop the server first).
     Compact(commands::compact::Compact),
     /// Print a shell's completion script (bash, zsh, fish, elvish, powershell).
@@ -198,6 +202,8 @@ fn run(cli: Cli) -> Result<(), CliError> {
         Command::Notes(c) => c.run(&global),
         Command::Tags(c) => c.run(&global),
         Command::Categories(c) => c.run(&global),
+        Command::Docs(c) => c.run(&global),
+        Command::Folders(c) => c.run(&global),
         Command::Compact(c) => c.run(&global),
         Command::Completions(c) => c.run(),
         Command::Man(c) => c.run(),

@@ -40,6 +40,8 @@ fn each_shell_gets_a_script_that_names_the_commands() {
             "notes",
             "tags",
             "categories",
+            "docs",
+            "folders",
             "completions",
             "data-dir",
         ] {
@@ -83,6 +85,8 @@ fn man_prints_the_main_page_or_a_command_s_page() {
         "notes",
         "tags",
         "categories",
+        "docs",
+        "folders",
         "token",
         "serve",
         "completions",
@@ -119,6 +123,11 @@ fn man_dir_writes_every_page() {
         "organiser-projects.1",
         "organiser-projects-member-add.1",
         "organiser-deadlines.1",
+        "organiser-docs.1",
+        "organiser-docs-add.1",
+        "organiser-docs-open.1",
+        "organiser-folders.1",
+        "organiser-folders-rename.1",
     ] {
         let text =
             std::fs::read_to_string(pages.join(page)).unwrap_or_else(|e| panic!("{page}: {e}"));
@@ -293,4 +302,35 @@ fn dynamic_completions_ask_the_server_that_holds_the_store() {
     let data = dir.data().to_str().unwrap();
     let offered = candidates(complete("bash", 4, &["--data-dir", data, "lists", "rm", "G"]).run());
     assert_eq!(offered, ["Garden"]);
+}
+
+/// The arguments that name a folder offer the folders' names, and those
+/// that name a document the documents'.
+#[test]
+fn dynamic_completions_offer_the_store_s_folders_and_documents() {
+    let dir = Dir::new();
+    dir.ok(&["folders", "add", "Taxes"]);
+    dir.ok(&["folders", "add", "Travel"]);
+    dir.ok(&["folders", "add", "Home"]);
+    let pdf = crate::documents::pdf(&dir, "Tickets.pdf");
+    dir.ok(&["docs", "add", pdf.to_str().unwrap()]);
+    let data = dir.data().to_str().unwrap();
+    for words in [
+        &["--data-dir", data, "docs", "--folder", "T"][..],
+        &["--data-dir", data, "docs", "add", "x.pdf", "--folder", "T"][..],
+        &["--data-dir", data, "folders", "rename", "T"][..],
+        &["--data-dir", data, "folders", "rm", "T"][..],
+        &["--data-dir", data, "folders", "add", "x", "--parent", "T"][..],
+    ] {
+        let mut offered = candidates(complete("fish", words.len() - 1, words).run());
+        offered.sort();
+        assert_eq!(offered, ["Taxes", "Travel"], "{words:?}");
+    }
+    for words in [
+        &["--data-dir", data, "docs", "open", "T"][..],
+        &["--data-dir", data, "docs", "rm", "T"][..],
+    ] {
+        let offered = candidates(complete("fish", words.len() - 1, words).run());
+        assert_eq!(offered, ["Tickets"], "{words:?}");
+    }
 }

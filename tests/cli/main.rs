@@ -15,6 +15,7 @@ mod config;
 mod control;
 mod data_dir;
 mod dates;
+mod documents;
 mod errors;
 mod hints;
 mod init;

@@ -49,7 +49,7 @@ impl Compact {
 }
 
 /// A byte count as people read it: `512 B`, `3.4 KiB`, `223.0 MiB`.
-fn size(bytes: u64) -> String {
+pub(crate) fn size(bytes: u64) -> String {
     const UNITS: [&str; 4] = ["KiB", "MiB", "GiB", "TiB"];
     if bytes < 1024 {
         return format!("{bytes} B");

@@ -6,6 +6,8 @@ pub(crate) mod compact;
 pub(crate) mod completions;
 pub(crate) mod config;
 pub(crate) mod dates;
+pub(crate) mod docs;
+pub(crate) mod folders;
 pub(crate) mod init;
 pub(crate) mod licence;
 pub(crate) mod lists;
@@ -20,6 +22,7 @@ pub(crate) mod system;
 pub(crate) mod tags;
 pub(crate) mod tasks;
 pub(crate) mod token;
+pub(crate) mod upload;
 
 use std::fmt::Display;
 use std::path::PathBuf;

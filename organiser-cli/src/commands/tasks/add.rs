@@ -1,11 +1,12 @@
 //! `organiser tasks add TITLE [--list NAME | --project P | --person P] [--start D] [--deadline D]
-//! [--expires D]`.
+//! [--expires D] [--attach FILE.pdf]...`.
 
 use clap::Args;
 use organiser_core::{Field, Person, TaskInput};
 
 use super::{DateArgs, HomeArgs};
 use crate::commands::Session;
+use crate::commands::upload::upload_pdf;
 use crate::error::CliError;
 use crate::output;
 
@@ -25,6 +26,10 @@ pub(super) struct Add {
     /// The person whose task it is (their row number, name, short ID or ID).
     #[arg(long, conflicts_with_all = ["list", "project"])]
     person: Option<String>,
+    /// A PDF to attach: it becomes a document linked to the task, named
+    /// after the file (may be given more than once).
+    #[arg(long, value_name = "FILE")]
+    attach: Vec<std::path::PathBuf>,
 }
 
 impl Add {
@@ -40,6 +45,13 @@ impl Add {
         if let Some(person) = &self.person {
             input.person_id = Field::Value(s.refs.id::<Person>(person)?);
         }
+        if !self.attach.is_empty() {
+            let mut uploads = Vec::new();
+            for file in &self.attach {
+                uploads.push(upload_pdf(s.client, file, "--attach")?.signed_id);
+            }
+            input.document_uploads = Field::Value(uploads);
+        }
         let made = s
             .client
             .create_task(&input)
@@ -52,7 +64,11 @@ impl Add {
                 task.title,
                 output::short_id(task.id),
                 self.dates.worked_out(task)
-            ),
+            ) + &match self.attach.len() {
+                0 => String::new(),
+                1 => ", with 1 document".to_owned(),
+                n => format!(", with {n} documents"),
+            },
         )
     }
 }

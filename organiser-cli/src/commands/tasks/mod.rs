@@ -225,6 +225,8 @@ const FLAGS: &[(&str, &str)] = &[
     ("person_id", "--person"),
     ("project_id", "--project"),
     ("position", "--position"),
+    ("document_ids", "--attach"),
+    ("document_uploads", "--attach"),
 ];
 
 #[derive(Debug, Args)]
