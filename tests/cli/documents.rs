@@ -5,7 +5,7 @@
 //! with counts, add, rename and rm; `tasks add --attach`; `--json` in the
 //! API's shape; the same through a running server.
 
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 
 use serde_json::Value;
 
@@ -24,7 +24,7 @@ pub(crate) fn pdf(dir: &Dir, name: &str) -> PathBuf {
 
 /// `docs add FILE ARGS... --json`: the new document.
 #[track_caller]
-fn add(dir: &Dir, file: &PathBuf, args: &[&str]) -> Value {
+fn add(dir: &Dir, file: &Path, args: &[&str]) -> Value {
     let mut all = vec!["docs", "add", file.to_str().unwrap()];
     all.extend_from_slice(args);
     record(&dir.json(&all)).clone()
