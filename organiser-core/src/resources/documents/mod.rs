@@ -35,7 +35,8 @@ use crate::store::{Dir, Tables, Tbl};
 use crate::text::{char_len, fold_case, fold_search, search_words, squish};
 use tables::{
     DOCUMENT_WORDS, DOCUMENTS, DOCUMENTS_BY_FOLDER, DOCUMENTS_BY_NAME, DOCUMENTS_BY_UPDATED,
-    DOCUMENTS_IN_FOLDER, DOCUMENTS_LIVE,
+    DOCUMENTS_IN_FOLDER, DOCUMENTS_LIVE, DOCUMENTS_OF_FOLDER_BY_NAME,
+    DOCUMENTS_OF_FOLDER_BY_UPDATED,
 };
 
 /// Documents: restorable for 20 seconds.
@@ -167,6 +168,15 @@ impl DocRecord {
                 Key::new().timestamp(self.updated_at).id(self.id),
             ),
         ];
+        let folder = Key::new().id(self.folder_id.unwrap_or_else(no_folder));
+        entries.push((
+            DOCUMENTS_OF_FOLDER_BY_NAME,
+            folder.clone().str(&fold_case(&self.name)).id(self.id),
+        ));
+        entries.push((
+            DOCUMENTS_OF_FOLDER_BY_UPDATED,
+            folder.timestamp(self.updated_at).id(self.id),
+        ));
         for w in self.words() {
             entries.push((DOCUMENT_WORDS, Key::new().str(&w).id(self.id)));
         }
@@ -730,6 +740,38 @@ static LISTING: Listing = Listing {
     every: DOCUMENTS_LIVE,
 };
 
+const OF_FOLDER_UPDATED: Order = Order {
+    name: "updated_at",
+    index: DOCUMENTS_OF_FOLDER_BY_UPDATED,
+    direction: Direction::Asc,
+};
+
+/// `GET /documents?folder_id=…`: the same orders on indexes led by the
+/// folder, so a folder's page reads that folder's documents alone.
+static OF_FOLDER: Listing = Listing {
+    name: "documents",
+    orders: &[
+        Order {
+            name: "name",
+            index: DOCUMENTS_OF_FOLDER_BY_NAME,
+            direction: Direction::Asc,
+        },
+        Order {
+            name: "created_at",
+            index: DOCUMENTS_BY_FOLDER,
+            direction: Direction::Asc,
+        },
+        OF_FOLDER_UPDATED,
+        Order {
+            name: "id",
+            index: DOCUMENTS_BY_FOLDER,
+            direction: Direction::Asc,
+        },
+    ],
+    updated: Some(&OF_FOLDER_UPDATED),
+    every: DOCUMENTS_BY_FOLDER,
+};
+
 /// `GET /documents`.
 pub(crate) fn list<T: Tables>(cx: &Cx<'_, T>, q: &DocumentQuery) -> Result<Page<Document>> {
     let mut kept: Option<HashSet<Id>> = None;
@@ -765,13 +807,18 @@ pub(crate) fn list<T: Tables>(cx: &Cx<'_, T>, q: &DocumentQuery) -> Result<Page<
             _ => Ok(None),
         }
     };
-    let filter = if q.q.is_some() || folder.is_some() {
-        Filter::default().skipping(&format!(
-            "q={:?}|folder={folder:?}",
-            q.q.as_deref().map(fold_search)
-        ))
-    } else {
-        Filter::default()
+    let (listing, mut filter) = match folder {
+        Some(f) => (
+            &OF_FOLDER,
+            Filter::prefix(
+                Key::new().id(f.unwrap_or_else(no_folder)),
+                format!("folder={f:?}"),
+            ),
+        ),
+        None => (&LISTING, Filter::default()),
     };
-    LISTING.page(&cx.tx, &cx.org.secret, &q.params, &filter, load)
+    if let Some(text) = &q.q {
+        filter = filter.skipping(&format!("q={:?}", fold_search(text)));
+    }
+    listing.page(&cx.tx, &cx.org.secret, &q.params, &filter, load)
 }

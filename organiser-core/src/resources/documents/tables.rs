@@ -13,6 +13,10 @@ pub(crate) const DOCUMENTS_BY_NAME: Tbl = table("documents_by_name");
 pub(crate) const DOCUMENTS_BY_UPDATED: Tbl = table("documents_by_updated");
 /// Live documents: (folder or nil, id), with the byte size as the value.
 pub(crate) const DOCUMENTS_BY_FOLDER: Tbl = table("documents_by_folder");
+/// Live documents: (folder or nil, folded name, id): a folder's page by name.
+pub(crate) const DOCUMENTS_OF_FOLDER_BY_NAME: Tbl = table("documents_of_folder_by_name");
+/// Live documents: (folder or nil, updated_at, id).
+pub(crate) const DOCUMENTS_OF_FOLDER_BY_UPDATED: Tbl = table("documents_of_folder_by_updated");
 /// Stored documents (deleted ones too): (folder, id).
 pub(crate) const DOCUMENTS_IN_FOLDER: Tbl = table("documents_in_folder");
 /// Live documents: (search word, id).
@@ -31,6 +35,8 @@ pub(crate) const TABLES: &[Tbl] = &[
     DOCUMENTS_BY_NAME,
     DOCUMENTS_BY_UPDATED,
     DOCUMENTS_BY_FOLDER,
+    DOCUMENTS_OF_FOLDER_BY_NAME,
+    DOCUMENTS_OF_FOLDER_BY_UPDATED,
     DOCUMENTS_IN_FOLDER,
     DOCUMENT_WORDS,
     LINKS,
