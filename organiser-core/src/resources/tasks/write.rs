@@ -315,11 +315,13 @@ pub(crate) fn change(cx: &mut WriteCx<'_>, id: Id, input: &TaskInput) -> Result<
     } else if let Some(rank) = input.position {
         task.position = placement::place(cx, task.home(), id, rank)?;
     }
-    if input.document_ids.is_sent() || input.document_uploads.is_sent() {
+    let before = if input.document_ids.is_sent() || input.document_uploads.is_sent() {
         task.has_documents = apply_documents(cx, id, input)?;
-    }
-    // Linking refreshed the stored task's flag; compare with it.
-    let before = load_live(cx, id)?;
+        // Linking stored the task's new flag already: compare with that.
+        load_live(cx, id)?
+    } else {
+        before
+    };
     if task == before {
         return Ok(task);
     }
