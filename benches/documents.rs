@@ -47,20 +47,17 @@
 use std::fmt::Write as _;
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
-use std::sync::Arc;
 use std::time::{Duration, Instant};
 
 use base64::Engine as _;
 use base64::engine::general_purpose::URL_SAFE_NO_PAD;
 use jiff::{SignedDuration, Timestamp};
-use organiser::{
-    AppearanceChange, Auth, Id, ManualClock, Method, Options, Organiser, Query, Request,
-};
+use organiser::{AppearanceChange, Auth, Id, ManualClock, Method, Organiser, Query, Request};
 use serde_json::{Value, json};
 
 #[path = "common/mod.rs"]
 mod common;
-use common::{Stats, env_number, mib, ms, stats, target_dir};
+use common::{Stats, env_number, licence_signing_key, mib, ms, options, stats, target_dir};
 
 /// The instant the store's history ends at, and where the measurements'
 /// clock starts.
@@ -197,21 +194,6 @@ fn run() -> Result<(), String> {
         return Err(format!("{missed} target(s) missed"));
     }
     Ok(())
-}
-
-/// The key the store's licence is signed with (a store is licensed, as an
-/// owner's would be after the trial, so that writes are allowed whatever
-/// the clock says).
-fn licence_signing_key() -> ed25519_dalek::SigningKey {
-    ed25519_dalek::SigningKey::from_bytes(&[7; 32])
-}
-
-fn options(clock: ManualClock) -> Options {
-    Options {
-        clock: Arc::new(clock),
-        licence_public_key: licence_signing_key().verifying_key(),
-        ..Options::default()
-    }
 }
 
 /// Copies `from` to `to`; below `files/` the files are hard-linked (they

@@ -45,19 +45,19 @@
 use std::fmt::Write as _;
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
-use std::sync::{Arc, LazyLock};
+use std::sync::LazyLock;
 use std::time::{Duration, Instant};
 
 use jiff::{SignedDuration, Timestamp};
 use organiser::{
     AppearanceChange, Auth, CategoryInput, Field, Id, ListParams, ManualClock, Method, NoteInput,
-    NoteQuery, Options, Organiser, PersonInput, ProjectInput, Query, Request,
+    NoteQuery, Organiser, PersonInput, ProjectInput, Query, Request,
 };
 use serde_json::{Value, json};
 
 #[path = "common/mod.rs"]
 mod common;
-use common::{Stats, env_number, mib, ms, stats, target_dir};
+use common::{Stats, env_number, licence_signing_key, mib, ms, options, stats, target_dir};
 
 /// The instant the store's history ends at, and where the measurements'
 /// clock starts.
@@ -194,21 +194,6 @@ fn run() -> Result<(), String> {
         return Err(format!("{missed} target(s) missed"));
     }
     Ok(())
-}
-
-/// The key the store's licence is signed with (a store is licensed, as an
-/// owner's would be after the trial, so that writes are allowed whatever
-/// the clock says).
-fn licence_signing_key() -> ed25519_dalek::SigningKey {
-    ed25519_dalek::SigningKey::from_bytes(&[7; 32])
-}
-
-fn options(clock: ManualClock) -> Options {
-    Options {
-        clock: Arc::new(clock),
-        licence_public_key: licence_signing_key().verifying_key(),
-        ..Options::default()
-    }
 }
 
 fn copy_dir(from: &Path, to: &Path) -> Result<(), String> {

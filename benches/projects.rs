@@ -43,21 +43,20 @@ use std::collections::HashMap;
 use std::fmt::Write as _;
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
-use std::sync::Arc;
 use std::time::{Duration, Instant};
 
 use jiff::Timestamp;
 use jiff::civil::Date;
 use organiser::{
-    AppearanceChange, Auth, Field, Home, Id, ListParams, ManualClock, Options, Organiser,
-    PersonInput, ProjectEventQuery, ProjectInput, ProjectMemberInput, ProjectQuery, ProjectStatus,
-    Request, TaskInput, TaskListInput, TaskQuery, TaskStatus, UpcomingDeadlinesQuery,
+    AppearanceChange, Auth, Field, Home, Id, ListParams, ManualClock, Organiser, PersonInput,
+    ProjectEventQuery, ProjectInput, ProjectMemberInput, ProjectQuery, ProjectStatus, Request,
+    TaskInput, TaskListInput, TaskQuery, TaskStatus, UpcomingDeadlinesQuery,
 };
 use serde_json::{Value, json};
 
 #[path = "common/mod.rs"]
 mod common;
-use common::{Stats, env_number, get, mib, ms, stats, target_dir};
+use common::{Stats, env_number, get, licence_signing_key, mib, ms, options, stats, target_dir};
 
 /// The instant the stores' history ends at, and the clock of every
 /// measurement (owner zone UTC, so today is 2026-10-14).
@@ -200,21 +199,6 @@ fn run() -> Result<(), String> {
         return Err(format!("{missed} target(s) missed"));
     }
     Ok(())
-}
-
-/// The key the stores' licence is signed with (a store is licensed, as an
-/// owner's would be after the trial, so that writes are allowed whatever
-/// the clock says).
-fn licence_signing_key() -> ed25519_dalek::SigningKey {
-    ed25519_dalek::SigningKey::from_bytes(&[7; 32])
-}
-
-fn options(clock: ManualClock) -> Options {
-    Options {
-        clock: Arc::new(clock),
-        licence_public_key: licence_signing_key().verifying_key(),
-        ..Options::default()
-    }
 }
 
 fn open(dir: &Path, now: Timestamp) -> Result<Organiser, String> {

@@ -32,13 +32,12 @@
 use std::fmt::Write as _;
 use std::path::{Path, PathBuf};
 use std::process::{Command, ExitCode, Stdio};
-use std::sync::Arc;
 use std::time::{Duration, Instant};
 
 use jiff::Timestamp;
 use jiff::civil::Date;
 use organiser::{
-    AppearanceChange, Auth, Field, Home, Id, ManualClock, Method, Options, Organiser, Request,
+    AppearanceChange, Auth, Field, Home, Id, ManualClock, Method, Organiser, Request,
     TaskCountsQuery, TaskInput, TaskListInput, TaskQuery, TaskStatus, View,
 };
 use serde_json::{Value, json};
@@ -46,7 +45,8 @@ use serde_json::{Value, json};
 #[path = "common/mod.rs"]
 mod common;
 use common::{
-    Stats, env_number, get, mib, ms, organiser_binary, stats, target_dir, time, time_between,
+    Stats, env_number, get, licence_signing_key, mib, ms, options, organiser_binary, stats,
+    target_dir, time, time_between,
 };
 
 /// The instant the store's history ends at, and the clock of every
@@ -223,20 +223,6 @@ fn measure_compaction(settings: &Settings) -> Result<CompactionFigures, String> 
     };
     println!("{}", figures.summary());
     Ok(figures)
-}
-
-/// The key the bench's licence is signed with (the store is licensed, as
-/// an owner's would be after the trial; a key is checked when it is added).
-fn licence_signing_key() -> ed25519_dalek::SigningKey {
-    ed25519_dalek::SigningKey::from_bytes(&[7; 32])
-}
-
-fn options(clock: ManualClock) -> Options {
-    Options {
-        clock: Arc::new(clock),
-        licence_public_key: licence_signing_key().verifying_key(),
-        ..Options::default()
-    }
 }
 
 fn open(dir: &Path, now: Timestamp) -> Result<Organiser, String> {

@@ -7,7 +7,9 @@
 use std::path::{Path, PathBuf};
 use std::time::{Duration, Instant};
 
-use organiser::{Auth, Method, Query, Request};
+use std::sync::Arc;
+
+use organiser::{Auth, ManualClock, Method, Options, Query, Request};
 
 /// The whole number in the environment variable `name`, else `default`.
 pub(crate) fn env_number(name: &str, default: usize) -> Result<usize, String> {
@@ -117,4 +119,19 @@ pub(crate) fn ms(d: Duration) -> String {
 
 pub(crate) fn mib(bytes: u64) -> String {
     format!("{:.1} MiB", bytes as f64 / (1024.0 * 1024.0))
+}
+
+/// The key the benches sign their stores' licence with (so that writes
+/// are allowed whatever the clock says).
+pub(crate) fn licence_signing_key() -> ed25519_dalek::SigningKey {
+    ed25519_dalek::SigningKey::from_bytes(&[7; 32])
+}
+
+/// A store's options: the benches' clock, and their licence key trusted.
+pub(crate) fn options(clock: ManualClock) -> Options {
+    Options {
+        clock: Arc::new(clock),
+        licence_public_key: licence_signing_key().verifying_key(),
+        ..Options::default()
+    }
 }
