@@ -299,6 +299,17 @@ pub(crate) trait Tables {
         self.scan(t, Bound::Included(prefix), hi, dir, f)
     }
 
+    /// The IDs that end the keys of index `t` beginning with `prefix`, in
+    /// key order.
+    fn ids_under(&self, t: Tbl, prefix: &[u8]) -> Result<Vec<crate::ids::Id>> {
+        let mut ids = Vec::new();
+        self.scan_prefix(t, prefix, Dir::Asc, &mut |k, _| {
+            ids.push(key::tail_id(k));
+            Ok(true)
+        })?;
+        Ok(ids)
+    }
+
     /// The record named `name` ignoring case in a name index (keys: the
     /// folded name, then the ID), other than `except`.
     fn named(

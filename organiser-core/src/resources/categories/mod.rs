@@ -25,7 +25,7 @@ use crate::resources::vocabulary::{COLORS, Choice, PICKER_ICONS, palette};
 use crate::resources::{deletions, notes};
 use crate::store::codec::Record;
 use crate::store::key::{Key, tail_id};
-use crate::store::{Dir, Tables, Tbl};
+use crate::store::{Tables, Tbl};
 use crate::text::{fold_case, squished_required};
 use tables::{CATEGORIES, CATEGORIES_BY_NAME, CATEGORIES_BY_POSITION, CATEGORIES_BY_UPDATED};
 
@@ -143,12 +143,7 @@ fn save(cx: &WriteCx<'_>, before: Option<&Category>, c: &Category) -> Result<()>
 
 /// Every category in order (position, then id).
 fn in_order<T: Tables>(cx: &Cx<'_, T>) -> Result<Vec<Id>> {
-    let mut ids = Vec::new();
-    cx.scan_prefix(CATEGORIES_BY_POSITION, &[], Dir::Asc, &mut |k, _| {
-        ids.push(tail_id(k));
-        Ok(true)
-    })?;
-    Ok(ids)
+    cx.ids_under(CATEGORIES_BY_POSITION, &[])
 }
 
 /// Places a category at `rank` (clamped) among `others` (in order, without

@@ -15,9 +15,9 @@ use crate::ids::Id;
 use crate::input::{Field, record};
 use crate::list::{Direction, Filter, ListParams, Listing, Order, Page, Query};
 use crate::resources::{notes, people, projects, tasks};
+use crate::store::Tables;
 use crate::store::codec::{self, Record};
 use crate::store::key::{Key, tail_id};
-use crate::store::{Dir, Tables};
 
 /// What a link points at, in the order links are shown.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize)]
@@ -174,12 +174,7 @@ fn load<T: Tables>(cx: &Cx<'_, T>, id: Id) -> Result<Option<StoredLink>> {
 }
 
 fn ids_under<T: Tables>(cx: &Cx<'_, T>, table: crate::store::Tbl, prefix: Key) -> Result<Vec<Id>> {
-    let mut ids = Vec::new();
-    cx.scan_prefix(table, prefix.as_slice(), Dir::Asc, &mut |k, _| {
-        ids.push(tail_id(k));
-        Ok(true)
-    })?;
-    Ok(ids)
+    cx.ids_under(table, prefix.as_slice())
 }
 
 /// Every stored link of document `doc`, in the order shown.

@@ -117,17 +117,7 @@ fn save(cx: &WriteCx<'_>, before: Option<&Folder>, f: &Folder) -> Result<()> {
 
 /// The children of `parent` (the top when `None`).
 fn children<T: Tables>(cx: &Cx<'_, T>, parent: Option<Id>) -> Result<Vec<Id>> {
-    let mut ids = Vec::new();
-    cx.scan_prefix(
-        FOLDERS_BY_PARENT_NAME,
-        parent_key(parent).as_slice(),
-        Dir::Asc,
-        &mut |k, _| {
-            ids.push(tail_id(k));
-            Ok(true)
-        },
-    )?;
-    Ok(ids)
+    cx.ids_under(FOLDERS_BY_PARENT_NAME, parent_key(parent).as_slice())
 }
 
 /// The sibling of a folder in `parent` named `name`, other than `except`.

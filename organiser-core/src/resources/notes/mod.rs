@@ -731,17 +731,7 @@ fn purge(cx: &mut WriteCx<'_>, id: Id) -> Result<()> {
 
 /// The notes whose keys `(owner, note)` of `table` name.
 fn notes_under<T: Tables>(cx: &Cx<'_, T>, table: Tbl, owner: Id) -> Result<Vec<Id>> {
-    let mut ids = Vec::new();
-    cx.scan_prefix(
-        table,
-        Key::new().id(owner).as_slice(),
-        Dir::Asc,
-        &mut |k, _| {
-            ids.push(tail_id(k));
-            Ok(true)
-        },
-    )?;
-    Ok(ids)
+    cx.ids_under(table, Key::new().id(owner).as_slice())
 }
 
 /// Renders the notes `ids` again (their references' names and states as

@@ -13,8 +13,8 @@ use crate::error::Result;
 use crate::ids::Id;
 use crate::resources::deletions;
 use crate::store::codec::Record;
-use crate::store::key::{Key, tail_id};
-use crate::store::{Dir, Tables, Tbl};
+use crate::store::key::Key;
+use crate::store::{Tables, Tbl};
 
 /// What hides a row: its project's delete, its person's delete, or both.
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Serialize, Deserialize)]
@@ -94,17 +94,7 @@ pub(crate) fn remove<R: Row>(cx: &WriteCx<'_>, row: &R) -> Result<()> {
 
 /// The IDs of the keys `(owner, id)` of `table`.
 pub(crate) fn ids_under<T: Tables>(cx: &Cx<'_, T>, table: Tbl, owner: Id) -> Result<Vec<Id>> {
-    let mut ids = Vec::new();
-    cx.scan_prefix(
-        table,
-        Key::new().id(owner).as_slice(),
-        Dir::Asc,
-        &mut |k, _| {
-            ids.push(tail_id(k));
-            Ok(true)
-        },
-    )?;
-    Ok(ids)
+    cx.ids_under(table, Key::new().id(owner).as_slice())
 }
 
 /// Hides (`gone`) or shows the rows `ids` for `side`; the rows whose
