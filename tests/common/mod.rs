@@ -14,11 +14,14 @@
 //!   valid against the schema);
 //! - `fixtures`: the lists and tasks the task tests build on;
 //! - [`ManifestServer`] and [`licence_key`]: stand-ins for the release
-//!   team's update server and licence keys.
+//!   team's update server and licence keys;
+//! - [`FeedServer`] and [`Vcal`]: a stand-in calendar server and the
+//!   iCalendar text it serves.
 // Each test crate uses its own part of this module.
 #![allow(dead_code, unreachable_pub, unused_imports)]
 
 pub mod check;
+pub mod feed_server;
 pub mod fixtures;
 pub mod in_process;
 pub mod openapi;
@@ -29,6 +32,7 @@ use organiser::{BuildInfo, Options};
 use serde_json::Value;
 
 pub use check::{Call, Expect, check};
+pub use feed_server::{Answer, FeedServer, Vcal};
 pub use in_process::Core;
 pub use server::TestServer;
 pub use update_server::ManifestServer;

@@ -10,6 +10,7 @@ mod common;
 
 mod account;
 mod avatars;
+mod calendar;
 mod deletions;
 mod documents;
 mod licence;

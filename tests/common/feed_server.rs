@@ -1,0 +1,328 @@
+//! A stand-in for the calendar servers the core fetches feeds from
+//! (document 3, "Calendar feeds"): a loopback HTTP server in the test
+//! process that answers each path as the test set it ([`Answer`]: a
+//! status, body bytes, a content type, an optional delay and an optional
+//! redirect), and counts the requests each path got. The core refuses
+//! loopback addresses unless `Options::allow_private_feeds` is on, so the
+//! tests that fetch from it turn that on.
+//!
+//! [`Vcal`] writes the iCalendar text a feed serves (CRLF line ends), so a
+//! test reads as the events it serves.
+
+use std::collections::HashMap;
+use std::net::SocketAddr;
+use std::sync::{Arc, Mutex, mpsc};
+use std::time::Duration;
+
+use axum::body::Bytes;
+
+/// What the server answers one path with.
+#[derive(Debug, Clone)]
+pub struct Answer {
+    pub status: u16,
+    pub body: Bytes,
+    pub content_type: String,
+    /// Waits this long before answering.
+    pub delay: Option<Duration>,
+    /// A `Location` header: another path of this server (`/x.ics`) or any
+    /// address.
+    pub location: Option<String>,
+}
+
+impl Answer {
+    /// 200 with `text` as `text/calendar`.
+    pub fn calendar(text: impl Into<String>) -> Answer {
+        Answer {
+            status: 200,
+            body: Bytes::from(text.into()),
+            content_type: "text/calendar; charset=utf-8".to_owned(),
+            delay: None,
+            location: None,
+        }
+    }
+
+    /// `status` with an empty `text/plain` body.
+    pub fn status(status: u16) -> Answer {
+        Answer {
+            status,
+            body: Bytes::new(),
+            content_type: "text/plain".to_owned(),
+            delay: None,
+            location: None,
+        }
+    }
+
+    /// `status` (a 3xx) sending the client to `location`: a path of this
+    /// server or any address.
+    pub fn redirect(status: u16, location: impl Into<String>) -> Answer {
+        Answer {
+            location: Some(location.into()),
+            ..Answer::status(status)
+        }
+    }
+
+    /// 200 with `html` as `text/html`.
+    pub fn html(html: impl Into<String>) -> Answer {
+        Answer {
+            content_type: "text/html; charset=utf-8".to_owned(),
+            ..Answer::calendar(html)
+        }
+    }
+
+    /// With this status.
+    pub fn with_status(mut self, status: u16) -> Answer {
+        self.status = status;
+        self
+    }
+
+    /// With these bytes as the body.
+    pub fn body(mut self, bytes: impl Into<Bytes>) -> Answer {
+        self.body = bytes.into();
+        self
+    }
+
+    /// With this `Content-Type`.
+    pub fn content_type(mut self, content_type: &str) -> Answer {
+        self.content_type = content_type.to_owned();
+        self
+    }
+
+    /// Answering only after `delay`.
+    pub fn delay(mut self, delay: Duration) -> Answer {
+        self.delay = Some(delay);
+        self
+    }
+}
+
+type Answers = Arc<Mutex<HashMap<String, Answer>>>;
+type Hits = Arc<Mutex<HashMap<String, usize>>>;
+
+/// A loopback calendar server: each path answers what the test [`set`]
+/// (404 with no body until then) and counts its requests.
+///
+/// [`set`]: FeedServer::set
+pub struct FeedServer {
+    addr: SocketAddr,
+    answers: Answers,
+    hits: Hits,
+    shutdown: Option<tokio::sync::oneshot::Sender<()>>,
+    thread: Option<std::thread::JoinHandle<()>>,
+}
+
+impl FeedServer {
+    pub fn start() -> FeedServer {
+        let answers: Answers = Arc::default();
+        let hits: Hits = Arc::default();
+        let (addr_tx, addr_rx) = mpsc::channel();
+        let (stop_tx, stop_rx) = tokio::sync::oneshot::channel::<()>();
+        let state = (answers.clone(), hits.clone());
+        let thread = std::thread::spawn(move || {
+            let runtime = tokio::runtime::Builder::new_current_thread()
+                .enable_all()
+                .build()
+                .unwrap();
+            runtime.block_on(async move {
+                let app = axum::Router::new().fallback(answer).with_state(state);
+                let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
+                addr_tx.send(listener.local_addr().unwrap()).unwrap();
+                axum::serve(listener, app)
+                    .with_graceful_shutdown(async {
+                        let _ = stop_rx.await;
+                    })
+                    .await
+                    .unwrap();
+            });
+        });
+        let addr = addr_rx.recv().unwrap();
+        FeedServer {
+            addr,
+            answers,
+            hits,
+            shutdown: Some(stop_tx),
+            thread: Some(thread),
+        }
+    }
+
+    /// `http://127.0.0.1:PORT/path` (`path` with or without its leading slash).
+    pub fn url(&self, path: &str) -> String {
+        format!("http://{}{}", self.addr, slashed(path))
+    }
+
+    /// The port it listens on.
+    pub fn port(&self) -> u16 {
+        self.addr.port()
+    }
+
+    /// Answers `path` with `answer` from now on.
+    pub fn set(&self, path: &str, answer: Answer) {
+        self.answers.lock().unwrap().insert(slashed(path), answer);
+    }
+
+    /// Answers `path` with the calendar `text` (200, `text/calendar`).
+    pub fn serve(&self, path: &str, text: impl Into<String>) {
+        self.set(path, Answer::calendar(text));
+    }
+
+    /// How many requests `path` got (whatever it answered).
+    pub fn hits(&self, path: &str) -> usize {
+        self.hits
+            .lock()
+            .unwrap()
+            .get(&slashed(path))
+            .copied()
+            .unwrap_or(0)
+    }
+
+    /// Every path's count back to 0.
+    pub fn reset_hits(&self) {
+        self.hits.lock().unwrap().clear();
+    }
+}
+
+impl Drop for FeedServer {
+    fn drop(&mut self) {
+        if let Some(stop) = self.shutdown.take() {
+            let _ = stop.send(());
+        }
+        if let Some(thread) = self.thread.take() {
+            let _ = thread.join();
+        }
+    }
+}
+
+fn slashed(path: &str) -> String {
+    if path.starts_with('/') {
+        path.to_owned()
+    } else {
+        format!("/{path}")
+    }
+}
+
+/// Counts the request and answers what its path was set to.
+async fn answer(
+    axum::extract::State((answers, hits)): axum::extract::State<(Answers, Hits)>,
+    uri: axum::http::Uri,
+) -> axum::response::Response {
+    use axum::http::{HeaderValue, StatusCode, header};
+    let path = uri.path().to_owned();
+    *hits.lock().unwrap().entry(path.clone()).or_insert(0) += 1;
+    let answer = answers
+        .lock()
+        .unwrap()
+        .get(&path)
+        .cloned()
+        .unwrap_or_else(|| Answer::status(404));
+    if let Some(delay) = answer.delay {
+        tokio::time::sleep(delay).await;
+    }
+    let mut response = axum::response::Response::new(axum::body::Body::from(answer.body));
+    *response.status_mut() = StatusCode::from_u16(answer.status).unwrap();
+    response.headers_mut().insert(
+        header::CONTENT_TYPE,
+        HeaderValue::from_str(&answer.content_type).unwrap(),
+    );
+    if let Some(location) = answer.location {
+        response
+            .headers_mut()
+            .insert(header::LOCATION, HeaderValue::from_str(&location).unwrap());
+    }
+    response
+}
+
+/// An address nothing listens on: a loopback port bound and let go.
+pub fn closed_port_url(path: &str) -> String {
+    let listener = std::net::TcpListener::bind("127.0.0.1:0").unwrap();
+    let addr = listener.local_addr().unwrap();
+    drop(listener);
+    format!("http://{addr}{}", slashed(path))
+}
+
+/// iCalendar text: a VCALENDAR with an optional `X-WR-CALNAME`, any
+/// VTIMEZONE, and VEVENTs, written with CRLF line ends.
+///
+/// ```ignore
+/// let text = Vcal::new().name("Team").event("
+///     UID:standup
+///     DTSTART:20260310T100000Z
+///     SUMMARY:Standup
+/// ").build();
+/// ```
+#[derive(Debug, Clone, Default)]
+pub struct Vcal {
+    name: Option<String>,
+    /// Every line inside the VCALENDAR after its header, in order.
+    lines: Vec<String>,
+}
+
+impl Vcal {
+    pub fn new() -> Vcal {
+        Vcal::default()
+    }
+
+    /// The calendar's own name (`X-WR-CALNAME`).
+    pub fn name(mut self, name: &str) -> Vcal {
+        self.name = Some(name.to_owned());
+        self
+    }
+
+    /// A VEVENT of these property lines, one a line, each trimmed (blank
+    /// ones skipped); `DTSTAMP` is added when not given.
+    pub fn event(mut self, properties: &str) -> Vcal {
+        self.push_event(properties);
+        self
+    }
+
+    /// As [`Vcal::event`], in place (for a loop of many events).
+    pub fn push_event(&mut self, properties: &str) {
+        let props = lines(properties);
+        self.lines.push("BEGIN:VEVENT".to_owned());
+        if !props.iter().any(|l| l.starts_with("DTSTAMP")) {
+            self.lines.push("DTSTAMP:20260101T000000Z".to_owned());
+        }
+        self.lines.extend(props);
+        self.lines.push("END:VEVENT".to_owned());
+    }
+
+    /// Any component or property lines as they are (trimmed, one a line):
+    /// a VTIMEZONE, say.
+    pub fn raw(mut self, text: &str) -> Vcal {
+        self.lines.extend(lines(text));
+        self
+    }
+
+    /// The text, CRLF line ends.
+    pub fn build(&self) -> String {
+        let mut out =
+            String::from("BEGIN:VCALENDAR\r\nVERSION:2.0\r\nPRODID:-//Organiser tests//EN\r\n");
+        if let Some(name) = &self.name {
+            out.push_str("X-WR-CALNAME:");
+            out.push_str(name);
+            out.push_str("\r\n");
+        }
+        for line in &self.lines {
+            out.push_str(line);
+            out.push_str("\r\n");
+        }
+        out.push_str("END:VCALENDAR\r\n");
+        out
+    }
+}
+
+/// The trimmed, non-blank lines of `text`.
+fn lines(text: &str) -> Vec<String> {
+    text.lines()
+        .map(str::trim)
+        .filter(|l| !l.is_empty())
+        .map(str::to_owned)
+        .collect()
+}
+
+/// A VCALENDAR of these VEVENTs (each a text of property lines, as
+/// [`Vcal::event`] takes them), CRLF line ends.
+pub fn vcalendar(events: &[&str]) -> String {
+    let mut cal = Vcal::new();
+    for event in events {
+        cal.push_event(event);
+    }
+    cal.build()
+}

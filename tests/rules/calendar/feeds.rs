@@ -1,0 +1,704 @@
+//! Document 3, "CalendarFeed" and "Calendar feeds", with the decisions
+//! ("Feeds"): the fields of create and change, which writes fetch, the
+//! listing, delete, and idempotent creates.
+
+use serde_json::{Value, json};
+
+use super::{FEED_KEYS, change, create, events, feed_of, feeds_core, get_feed, label};
+use super::{ids_of, new_feed, patch_feed, post_feed, sync, titles};
+use crate::common::feed_server::vcalendar;
+use crate::common::fixtures::{START, UNKNOWN, all, assert_listed, deletions, id, keys};
+use crate::common::fixtures::{now_string, records};
+use crate::common::{Answer, Call, Core, Expect, FeedServer, Vcal, check, send};
+
+/// A calendar named `name` (`X-WR-CALNAME`) with one event on 2026-03-10.
+fn named(name: &str) -> String {
+    Vcal::new()
+        .name(name)
+        .event("UID:standup\nSUMMARY:Standup\nDTSTART:20260310T100000Z\nDTEND:20260310T101500Z")
+        .build()
+}
+
+/// A calendar with no name and one event titled `title` on 2026-03-10.
+fn unnamed(title: &str) -> String {
+    vcalendar(&[&format!(
+        "UID:{title}\nSUMMARY:{title}\nDTSTART:20260310T100000Z\nDTEND:20260310T101500Z"
+    )])
+}
+
+/// The names of `GET /calendar_feeds?order=name`, in order.
+#[track_caller]
+fn names(s: &Core) -> Vec<String> {
+    all(s, "/calendar_feeds?order=name")
+        .iter()
+        .map(|f| f["name"].as_str().unwrap().to_owned())
+        .collect()
+}
+
+/// "CalendarFeed": every field; the address is never returned, its host
+/// is; a create fetches once and is synced now; `sync_every` is `hourly`
+/// unless sent; the events are on the calendar at once.
+#[test]
+fn a_new_feed_has_every_field_and_its_events() {
+    let s = feeds_core();
+    let server = FeedServer::start();
+    server.serve("/team.ics", named("Team   Calendar"));
+    let address = server.url("/team.ics");
+    let made = post_feed(
+        &s,
+        json!({"address": address, "color": "green", "sync_every": "daily"}),
+    )
+    .expect(201);
+    let feed = made.data().clone();
+    assert_eq!(keys(&feed), FEED_KEYS);
+    assert_eq!(feed["id"].as_str().unwrap().len(), 26);
+    assert_eq!(
+        feed["name"], "Team Calendar",
+        "the calendar's name, squished"
+    );
+    assert_eq!(feed["color"], "green");
+    assert_eq!(
+        feed["address_host"], "127.0.0.1",
+        "the host without its port"
+    );
+    assert_eq!(feed["source"], Value::Null);
+    assert_eq!(feed["sync_every"], "daily");
+    assert_eq!(feed["sync_error"], Value::Null);
+    for field in [
+        "last_synced_at",
+        "last_attempt_at",
+        "created_at",
+        "updated_at",
+    ] {
+        assert_eq!(feed[field], START, "{field}");
+    }
+    assert!(
+        !made.body.to_string().contains(&address),
+        "the address is secret: {}",
+        made.body
+    );
+    assert_eq!(server.hits("/team.ics"), 1);
+    assert_eq!(get_feed(&s, &id(&feed)), feed);
+
+    let listed = events(&s, "2026-03-10", "2026-03-10");
+    assert_eq!(titles(&listed), ["Standup"]);
+    assert_eq!(listed[0]["feed_id"], feed["id"]);
+
+    // The defaults, an explicit name squished, an address of any case.
+    server.serve("/second.ics", unnamed("Review"));
+    let second = new_feed(
+        &s,
+        json!({"name": "  My   Work ", "address": server.url("/second.ics").replace("http://", "HTTP://"), "color": "red"}),
+    );
+    assert_eq!(second["name"], "My Work");
+    assert_eq!(second["sync_every"], "hourly");
+    assert_eq!(second["address_host"], "127.0.0.1");
+    // Every frequency is taken.
+    for every in ["15_minutes", "30_minutes", "hourly", "6_hours", "daily"] {
+        let made = new_feed(
+            &s,
+            json!({"name": format!("Every {every}"), "address": server.url("/second.ics"), "color": "blue", "sync_every": every}),
+        );
+        assert_eq!(made["sync_every"], every);
+    }
+}
+
+/// "CalendarFeed" `address_host`: the host in lower case, without port.
+#[test]
+fn the_address_host_is_lower_case_without_port() {
+    let s = feeds_core();
+    let server = FeedServer::start();
+    server.serve("/a.ics", unnamed("A"));
+    let feed = new_feed(
+        &s,
+        json!({"name": "Local", "address": format!("http://LocalHost:{}/a.ics", server.port()), "color": "blue"}),
+    );
+    assert_eq!(feed["address_host"], "localhost");
+    // `source` is found from the host; google.com, icloud.com and the
+    // Outlook hosts cannot be served from loopback, so only "unknown" is
+    // checked here.
+    assert_eq!(feed["source"], Value::Null);
+}
+
+/// "Calendar feeds" `name`: blank or absent takes the calendar's
+/// `X-WR-CALNAME` (squished, cut to 100), else the address's host; a
+/// taken one becomes "Name (2)", "Name (3)", ... (taken ignoring case).
+#[test]
+fn a_blank_name_comes_from_the_calendar_else_the_host_numbered_when_taken() {
+    let s = feeds_core();
+    let server = FeedServer::start();
+    server.serve("/team.ics", named("Team"));
+    server.serve("/shouting.ics", named("TEAM"));
+    server.serve("/plain.ics", unnamed("Plain"));
+    server.serve("/long.ics", named(&"n".repeat(130)));
+    let team = |s: &Core, name: Value| -> String {
+        let mut fields = json!({"address": server.url("/team.ics"), "color": "blue"});
+        if !name.is_null() {
+            fields["name"] = name;
+        }
+        new_feed(s, fields)["name"].as_str().unwrap().to_owned()
+    };
+    assert_eq!(team(&s, Value::Null), "Team", "absent");
+    assert_eq!(team(&s, json!("")), "Team (2)", "blank");
+    assert_eq!(team(&s, json!("   ")), "Team (3)", "spaces");
+    let fields = json!({"name": null, "address": server.url("/team.ics"), "color": "blue"});
+    assert_eq!(new_feed(&s, fields)["name"], "Team (4)", "null");
+    let shouting = json!({"address": server.url("/shouting.ics"), "color": "blue"});
+    assert_eq!(
+        new_feed(&s, shouting)["name"],
+        "TEAM (5)",
+        "taken ignoring case"
+    );
+
+    let plain = json!({"address": server.url("/plain.ics"), "color": "blue"});
+    assert_eq!(new_feed(&s, plain.clone())["name"], "127.0.0.1");
+    assert_eq!(new_feed(&s, plain)["name"], "127.0.0.1 (2)");
+
+    let long = new_feed(
+        &s,
+        json!({"address": server.url("/long.ics"), "color": "blue"}),
+    );
+    assert_eq!(long["name"], "n".repeat(100), "cut to 100");
+    let n100 = "n".repeat(100);
+    assert_eq!(
+        names(&s),
+        [
+            "127.0.0.1",
+            "127.0.0.1 (2)",
+            n100.as_str(),
+            "Team",
+            "Team (2)",
+            "Team (3)",
+            "Team (4)",
+            "TEAM (5)"
+        ]
+    );
+}
+
+/// "Calendar feeds" write fields and the decisions: every 400 and 422 of
+/// a create, found before the fetch (the server is not asked) and saving
+/// nothing.
+#[test]
+fn create_refuses_bad_fields_before_fetching_and_saves_nothing() {
+    let s = feeds_core();
+    let server = FeedServer::start();
+    server.serve("/ok.ics", unnamed("Ok"));
+    let ok = server.url("/ok.ics");
+    let long_address = format!("{ok}?{}", "a".repeat(2049 - ok.len() - 1));
+    assert_eq!(long_address.len(), 2049);
+    let cases = [
+        (json!({}), Expect::invalid("address")),
+        (json!({"color": "blue"}), Expect::invalid("address")),
+        (
+            json!({"address": "", "color": "blue"}),
+            Expect::invalid("address"),
+        ),
+        (
+            json!({"address": "   ", "color": "blue"}),
+            Expect::invalid("address"),
+        ),
+        (
+            json!({"address": 12, "color": "blue"}),
+            Expect::bad_param(Some("address")),
+        ),
+        (
+            json!({"address": ["x"], "color": "blue"}),
+            Expect::bad_param(Some("address")),
+        ),
+        (
+            json!({"address": long_address, "color": "blue"}),
+            Expect::invalid("address"),
+        ),
+        (
+            json!({"address": "ftp://127.0.0.1/cal.ics", "color": "blue"}),
+            Expect::invalid("address"),
+        ),
+        (
+            json!({"address": "mailto:ada@example.com", "color": "blue"}),
+            Expect::invalid("address"),
+        ),
+        (
+            json!({"address": "file:///etc/passwd", "color": "blue"}),
+            Expect::invalid("address"),
+        ),
+        (
+            json!({"address": "https://", "color": "blue"}),
+            Expect::invalid("address"),
+        ),
+        (
+            json!({"address": "webcal://", "color": "blue"}),
+            Expect::invalid("address"),
+        ),
+        (
+            json!({"address": "calendar.ics", "color": "blue"}),
+            Expect::invalid("address"),
+        ),
+        (
+            json!({"address": "not an address", "color": "blue"}),
+            Expect::invalid("address"),
+        ),
+        (json!({"address": ok}), Expect::invalid("color")),
+        (
+            json!({"address": ok, "color": "mauve"}),
+            Expect::invalid("color"),
+        ),
+        (
+            json!({"address": ok, "color": "Blue"}),
+            Expect::invalid("color"),
+        ),
+        (
+            json!({"address": ok, "color": "blue", "sync_every": "weekly"}),
+            Expect::invalid("sync_every"),
+        ),
+        (
+            json!({"address": ok, "color": "blue", "sync_every": "Hourly"}),
+            Expect::invalid("sync_every"),
+        ),
+        (
+            json!({"address": ok, "color": "blue", "sync_every": "60"}),
+            Expect::invalid("sync_every"),
+        ),
+        (
+            json!({"address": ok, "color": "blue", "name": "n".repeat(101)}),
+            Expect::invalid("name"),
+        ),
+        (
+            json!({"address": ok, "color": "blue", "name": "ü".repeat(101)}),
+            Expect::invalid("name"),
+        ),
+        (
+            json!({"address": ok, "color": "blue", "name": 12}),
+            Expect::bad_param(Some("name")),
+        ),
+        (
+            json!({"address": ok, "color": "blue", "name": ["Work"]}),
+            Expect::bad_param(Some("name")),
+        ),
+    ];
+    for (fields, expected) in cases {
+        check(&s, create(fields), expected);
+    }
+    // Every mistake of a body is named at once.
+    let both = check(
+        &s,
+        create(json!({"address": "ftp://x.org/a", "color": "mauve", "sync_every": "weekly"})),
+        Expect::invalid("address"),
+    );
+    for key in ["color", "sync_every"] {
+        assert!(
+            both.detail_keys().iter().any(|k| k == key),
+            "{key}: {}",
+            both.body
+        );
+    }
+    check(
+        &s,
+        Call::post("/calendar_feeds", json!({"calendar_feed": "Work"})),
+        Expect::error(400, "invalid_json", None),
+    );
+    assert_eq!(server.hits("/ok.ics"), 0, "no field error fetches");
+    assert!(all(&s, "/calendar_feeds").is_empty(), "nothing was made");
+    assert!(deletions(&s).is_empty());
+
+    // The longest address, 2048 characters, and the longest name are taken.
+    let longest = format!("{ok}?{}", "a".repeat(2048 - ok.len() - 1));
+    assert_eq!(longest.len(), 2048);
+    let made = new_feed(
+        &s,
+        json!({"address": longest, "color": "blue", "name": "ü".repeat(100)}),
+    );
+    assert_eq!(made["name"], "ü".repeat(100));
+    assert_eq!(server.hits("/ok.ics"), 1);
+}
+
+/// "Calendar feeds" `name`: unique ignoring case; a taken name sent
+/// explicitly is 422 (found after the fetch), and nothing is saved.
+#[test]
+fn an_explicit_taken_name_is_refused() {
+    let s = feeds_core();
+    let server = FeedServer::start();
+    server.serve("/a.ics", unnamed("A"));
+    let work = new_feed(
+        &s,
+        json!({"name": "Work", "address": server.url("/a.ics"), "color": "blue"}),
+    );
+    for name in ["Work", "WORK", "  work  "] {
+        check(
+            &s,
+            create(json!({"name": name, "address": server.url("/a.ics"), "color": "blue"})),
+            Expect::invalid("name"),
+        );
+    }
+    assert_eq!(ids_of(&all(&s, "/calendar_feeds")), [id(&work)]);
+}
+
+/// "Calendar feeds": an address that cannot be read is 422 on `address`
+/// with the reason (the vocabulary's label of its sync error), and
+/// nothing is saved: no feed, no deletion, no event.
+#[test]
+fn an_unreadable_address_is_422_with_the_reason_and_saves_nothing() {
+    let s = feeds_core();
+    let server = FeedServer::start();
+    server.set("/gone.ics", Answer::status(404));
+    server.set("/secret.ics", Answer::status(403));
+    server.set("/broken.ics", Answer::status(500));
+    server.set(
+        "/page.html",
+        Answer::html("<html><body>Hello</body></html>"),
+    );
+    let cases = [
+        ("/gone.ics", "not_found"),
+        ("/secret.ics", "denied"),
+        ("/broken.ics", "server_error"),
+        ("/page.html", "not_calendar"),
+    ];
+    for (path, code) in cases {
+        let refused = check(
+            &s,
+            create(json!({"address": server.url(path), "color": "blue"})),
+            Expect::invalid("address"),
+        );
+        assert_eq!(
+            refused.body["error"]["details"]["address"],
+            json!([label(code)]),
+            "{path}"
+        );
+        assert_eq!(server.hits(path), 1, "{path}");
+    }
+    // webcal is fetched over https, which a plain-http server cannot answer.
+    let webcal = server.url("/ok.ics").replace("http://", "webcal://");
+    server.serve("/ok.ics", unnamed("Ok"));
+    check(
+        &s,
+        create(json!({"address": webcal, "color": "blue"})),
+        Expect::invalid("address"),
+    );
+    assert_eq!(server.hits("/ok.ics"), 0, "not fetched over plain http");
+    assert!(all(&s, "/calendar_feeds").is_empty());
+    assert!(deletions(&s).is_empty());
+    assert!(events(&s, "2026-03-01", "2026-03-31").is_empty());
+}
+
+/// Document 1, "Idempotency": a create with a key replays without a
+/// second fetch; the same key with another body is 422.
+#[test]
+fn an_idempotent_create_replays_without_fetching_again() {
+    let s = feeds_core();
+    let server = FeedServer::start();
+    server.serve("/a.ics", unnamed("A"));
+    let body = json!({"calendar_feed": {"address": server.url("/a.ics"), "color": "blue"}});
+    let made = send(
+        s.req("POST", "/calendar_feeds")
+            .header("idempotency-key", "feed-1")
+            .json(&body),
+    )
+    .expect(201);
+    s.advance(5);
+    let again = send(
+        s.req("POST", "/calendar_feeds")
+            .header("idempotency-key", "feed-1")
+            .json(&body),
+    )
+    .expect(201);
+    assert_eq!(again.header("idempotent-replayed"), Some("true"));
+    assert_eq!(again.data(), made.data());
+    assert_eq!(server.hits("/a.ics"), 1, "the replay does not fetch");
+    assert_eq!(all(&s, "/calendar_feeds").len(), 1);
+    let other = json!({"calendar_feed": {"address": server.url("/a.ics"), "color": "red"}});
+    send(
+        s.req("POST", "/calendar_feeds")
+            .header("idempotency-key", "feed-1")
+            .json(&other),
+    )
+    .expect_error(422, "idempotency_key_reused", None);
+    assert_eq!(all(&s, "/calendar_feeds").len(), 1);
+}
+
+/// "Calendar feeds" listing: `order` `name` (ignoring case and accents),
+/// `id`, `updated_at`, both directions, ties by id, pages of one with
+/// `count`, `updated_since`; other parameters are 400.
+#[test]
+fn the_listing_takes_each_order_and_pages() {
+    let s = feeds_core();
+    let server = FeedServer::start();
+    server.serve("/a.ics", unnamed("A"));
+    let mut made = Vec::new();
+    for name in ["banana", "Apple", "Éclair", "cherry", "Fig", "date"] {
+        made.push(new_feed(
+            &s,
+            json!({"name": name, "address": server.url("/a.ics"), "color": "blue"}),
+        ));
+        s.advance(1);
+    }
+    let by_name = |names: &[&str]| -> Vec<String> {
+        names
+            .iter()
+            .map(|n| id(made.iter().find(|f| f["name"] == json!(n)).unwrap()))
+            .collect()
+    };
+    let name_order = by_name(&["Apple", "banana", "cherry", "date", "Éclair", "Fig"]);
+    assert_listed(&s, "/calendar_feeds?order=name", &name_order);
+    assert_listed(&s, "/calendar_feeds?order=name&direction=asc", &name_order);
+    let reversed: Vec<String> = name_order.iter().rev().cloned().collect();
+    assert_listed(&s, "/calendar_feeds?order=name&direction=desc", &reversed);
+    let id_order = ids_of(&made);
+    assert_listed(&s, "/calendar_feeds?order=id", &id_order);
+
+    // A change and a sync both give a new updated_at.
+    s.advance(10);
+    let banana = id(&made[0]);
+    let cherry = id(&made[3]);
+    patch_feed(&s, &banana, json!({"color": "red"})).expect(200);
+    s.advance(1);
+    sync(&s, &cherry).expect(200);
+    let since = now_string(&s);
+    let mut updated = by_name(&["Apple", "Éclair", "Fig", "date"]);
+    updated.sort_by_key(|i| made.iter().position(|f| id(f) == *i).expect("made"));
+    updated.extend([banana.clone(), cherry.clone()]);
+    assert_listed(&s, "/calendar_feeds?order=updated_at", &updated);
+    assert_listed(
+        &s,
+        &format!("/calendar_feeds?updated_since={since}"),
+        std::slice::from_ref(&cherry),
+    );
+    let page = s.get("/calendar_feeds?count=true&limit=2").expect(200);
+    assert_eq!(page.body["meta"]["total_count"], 6);
+    assert_eq!(page.body["meta"]["limit"], 2);
+    assert!(page.body["meta"]["next_cursor"].is_string());
+    assert_eq!(
+        s.get("/calendar_feeds?limit=500").expect(200).body["meta"]["limit"],
+        100
+    );
+
+    for query in [
+        "order=color",
+        "order=created_at",
+        "direction=sideways",
+        "count=yes",
+        "updated_since=yesterday",
+        "limit=x",
+    ] {
+        check(
+            &s,
+            Call::get(format!("/calendar_feeds?{query}")),
+            Expect::bad_param(None),
+        );
+    }
+}
+
+/// "Calendar feeds" GET, PATCH and PUT: a name, colour or frequency saves
+/// without a fetch and gives a new `updated_at`; sync times stay; the
+/// same address as stored does not fetch; PUT is PATCH.
+#[test]
+fn a_change_of_name_colour_or_frequency_does_not_fetch() {
+    let s = feeds_core();
+    let server = FeedServer::start();
+    server.serve("/a.ics", unnamed("A"));
+    let feed = new_feed(
+        &s,
+        json!({"name": "Work", "address": server.url("/a.ics"), "color": "blue"}),
+    );
+    let f = id(&feed);
+    s.advance(30);
+    let renamed = patch_feed(&s, &f, json!({"name": "  Day   job "})).expect(200);
+    assert_eq!(renamed.data()["name"], "Day job");
+    assert_eq!(renamed.data()["updated_at"], now_string(&s));
+    assert_eq!(renamed.data()["last_attempt_at"], START);
+    assert_eq!(renamed.data()["last_synced_at"], START);
+    s.advance(1);
+    let coloured = patch_feed(&s, &f, json!({"color": "teal"})).expect(200);
+    assert_eq!(coloured.data()["color"], "teal");
+    assert_eq!(coloured.data()["name"], "Day job");
+    s.advance(1);
+    let put = s
+        .put(
+            &format!("/calendar_feeds/{f}"),
+            json!({"calendar_feed": {"sync_every": "6_hours"}}),
+        )
+        .expect(200);
+    assert_eq!(put.data()["sync_every"], "6_hours");
+    assert_eq!(put.data()["color"], "teal", "PUT changes only what is sent");
+    assert_eq!(put.data()["updated_at"], now_string(&s));
+    s.advance(1);
+    let same = patch_feed(&s, &f, json!({"address": server.url("/a.ics")})).expect(200);
+    assert_eq!(same.data()["last_attempt_at"], START, "no fetch");
+    // Its own name in another case is fine.
+    patch_feed(&s, &f, json!({"name": "DAY JOB"})).expect(200);
+    assert_eq!(server.hits("/a.ics"), 1, "only the create fetched");
+    assert_eq!(get_feed(&s, &f)["name"], "DAY JOB");
+}
+
+/// "Calendar feeds" change: every 400 and 422 (a blank name, a name taken
+/// by another feed, an unknown colour or frequency, a bad address) and
+/// nothing changes; unknown ids are 404.
+#[test]
+fn a_change_refuses_bad_fields_and_changes_nothing() {
+    let s = feeds_core();
+    let server = FeedServer::start();
+    server.serve("/a.ics", unnamed("A"));
+    new_feed(
+        &s,
+        json!({"name": "Home", "address": server.url("/a.ics"), "color": "blue"}),
+    );
+    let feed = new_feed(
+        &s,
+        json!({"name": "Work", "address": server.url("/a.ics"), "color": "blue"}),
+    );
+    let f = id(&feed);
+    s.advance(10);
+    let long_address = format!("https://example.com/{}", "a".repeat(2049 - 20));
+    assert_eq!(long_address.len(), 2049);
+    let cases = [
+        (json!({"name": ""}), Expect::invalid("name")),
+        (json!({"name": "   "}), Expect::invalid("name")),
+        (json!({"name": null}), Expect::invalid("name")),
+        (json!({"name": "HOME"}), Expect::invalid("name")),
+        (json!({"name": "n".repeat(101)}), Expect::invalid("name")),
+        (json!({"name": 7}), Expect::bad_param(Some("name"))),
+        (json!({"color": "mauve"}), Expect::invalid("color")),
+        (
+            json!({"sync_every": "weekly"}),
+            Expect::invalid("sync_every"),
+        ),
+        (json!({"address": ""}), Expect::invalid("address")),
+        (
+            json!({"address": "ftp://127.0.0.1/a.ics"}),
+            Expect::invalid("address"),
+        ),
+        (json!({"address": long_address}), Expect::invalid("address")),
+        (json!({"address": 12}), Expect::bad_param(Some("address"))),
+        (
+            json!({"name": "Fine", "color": "mauve"}),
+            Expect::invalid("color"),
+        ),
+    ];
+    for (fields, expected) in cases {
+        check(&s, change(&f, fields.clone()), expected);
+        assert_eq!(get_feed(&s, &f), feed, "{fields}: nothing changed");
+    }
+    check(
+        &s,
+        Call::patch(
+            format!("/calendar_feeds/{f}"),
+            json!({"calendar_feed": "Work"}),
+        ),
+        Expect::error(400, "invalid_json", None),
+    );
+    assert_eq!(server.hits("/a.ics"), 2, "only the creates fetched");
+    for path in [
+        format!("/calendar_feeds/{UNKNOWN}"),
+        "/calendar_feeds/not-an-id".to_owned(),
+    ] {
+        check(
+            &s,
+            Call::get(path.clone()),
+            Expect::error(404, "not_found", None),
+        );
+        check(
+            &s,
+            Call::patch(path.clone(), json!({"calendar_feed": {"name": "x"}})),
+            Expect::error(404, "not_found", None),
+        );
+        check(
+            &s,
+            Call::put(path.clone(), json!({"calendar_feed": {"name": "x"}})),
+            Expect::error(404, "not_found", None),
+        );
+        check(
+            &s,
+            Call::delete(path),
+            Expect::error(404, "not_found", None),
+        );
+    }
+}
+
+/// "Calendar feeds" change of address: the new address is fetched first
+/// and its events replace the old ones; an unreadable one is 422 on
+/// `address` with the reason, and nothing changes (not the name sent with
+/// it, not the events).
+#[test]
+fn a_new_address_is_fetched_first() {
+    let s = feeds_core();
+    let server = FeedServer::start();
+    let feed = feed_of(&s, &server, "/old.ics", &unnamed("Old meeting"));
+    let f = id(&feed);
+    server.serve("/new.ics", unnamed("New meeting"));
+    server.set("/gone.ics", Answer::status(410));
+    s.advance(60);
+
+    let refused = check(
+        &s,
+        change(
+            &f,
+            json!({"address": server.url("/gone.ics"), "name": "Renamed"}),
+        ),
+        Expect::invalid("address"),
+    );
+    assert_eq!(
+        refused.body["error"]["details"]["address"],
+        json!([label("not_found")])
+    );
+    assert_eq!(server.hits("/gone.ics"), 1);
+    assert_eq!(get_feed(&s, &f), feed, "nothing changed");
+    assert_eq!(
+        titles(&events(&s, "2026-03-10", "2026-03-10")),
+        ["Old meeting"]
+    );
+
+    s.advance(60);
+    let moved = patch_feed(&s, &f, json!({"address": server.url("/new.ics")})).expect(200);
+    assert_eq!(server.hits("/new.ics"), 1);
+    let now = now_string(&s);
+    assert_eq!(moved.data()["last_synced_at"], now);
+    assert_eq!(moved.data()["last_attempt_at"], now);
+    assert_eq!(moved.data()["updated_at"], now);
+    assert_eq!(moved.data()["name"], feed["name"], "the name stays");
+    assert_eq!(
+        titles(&events(&s, "2026-03-10", "2026-03-10")),
+        ["New meeting"]
+    );
+    // The old address is no longer read.
+    sync(&s, &f).expect(200);
+    assert_eq!(server.hits("/old.ics"), 1);
+    assert_eq!(server.hits("/new.ics"), 2);
+}
+
+/// "Calendar feeds" DELETE: 204, permanent (404 after), a
+/// `calendar_feed` deletion, and its events leave the calendar at once.
+#[test]
+fn delete_removes_the_feed_and_its_events() {
+    let s = feeds_core();
+    let server = FeedServer::start();
+    let keep = feed_of(&s, &server, "/keep.ics", &unnamed("Kept"));
+    let gone = feed_of(&s, &server, "/gone.ics", &unnamed("Dropped"));
+    let g = id(&gone);
+    assert_eq!(
+        titles(&events(&s, "2026-03-10", "2026-03-10")),
+        ["Dropped", "Kept"]
+    );
+    s.advance(5);
+    s.delete(&format!("/calendar_feeds/{g}")).expect(204);
+    assert_eq!(titles(&events(&s, "2026-03-10", "2026-03-10")), ["Kept"]);
+    assert_eq!(deletions(&s), records(&[("calendar_feed", &g)]));
+    let deletion = &all(&s, "/deletions")[0];
+    assert_eq!(deletion["deleted_at"], now_string(&s));
+    for call in [
+        Call::get(format!("/calendar_feeds/{g}")),
+        Call::delete(format!("/calendar_feeds/{g}")),
+        Call::patch(
+            format!("/calendar_feeds/{g}"),
+            json!({"calendar_feed": {"name": "Back"}}),
+        ),
+        Call::new("POST", format!("/calendar_feeds/{g}/sync")),
+    ] {
+        check(&s, call, Expect::error(404, "not_found", None));
+    }
+    assert_eq!(ids_of(&all(&s, "/calendar_feeds")), [id(&keep)]);
+    assert_eq!(server.hits("/gone.ics"), 1, "a deleted feed is not fetched");
+    // Its name is free again.
+    let again = new_feed(
+        &s,
+        json!({"name": gone["name"], "address": server.url("/gone.ics"), "color": "blue"}),
+    );
+    assert_eq!(again["name"], gone["name"]);
+}
