@@ -120,6 +120,10 @@ pub struct Options {
     pub licence_public_key: VerifyingKey,
     /// Update checks.
     pub update: UpdateConfig,
+    /// Calendar feeds may be fetched from loopback, private, link-local
+    /// and other non-public addresses (`ORGANISER_ALLOW_PRIVATE_FEEDS=1`;
+    /// off by default).
+    pub allow_private_feeds: bool,
 }
 
 impl std::fmt::Debug for Options {
@@ -142,13 +146,14 @@ impl Default for Options {
             licence_public_key: parse_public_key(DEFAULT_LICENCE_PUBLIC_KEY)
                 .expect("valid default key"),
             update: UpdateConfig::default(),
+            allow_private_feeds: false,
         }
     }
 }
 
 impl Options {
     /// The options the environment asks for: `ORGANISER_NOW`,
-    /// `ORGANISER_DEV`, `ORGANISER_SECRET_KEY`,
+    /// `ORGANISER_DEV`, `ORGANISER_SECRET_KEY`, `ORGANISER_ALLOW_PRIVATE_FEEDS`,
     /// `ORGANISER_LICENCE_PUBLIC_KEY`, `ORGANISER_UPDATE_PUBLIC_KEY`,
     /// `ORGANISER_UPDATE_URL` and `ORGANISER_UPDATE_CHECKS_MANAGED_BY`. An
     /// error names the variable and what it should look like.
@@ -157,6 +162,8 @@ impl Options {
             clock: clock::from_env()?,
             ..Options::default()
         };
+        options.allow_private_feeds =
+            env_value("ORGANISER_ALLOW_PRIVATE_FEEDS").as_deref() == Some("1");
         if let Some(key) = env_value("ORGANISER_SECRET_KEY") {
             options.secret_key =
                 Some(SecretKey::parse(&key).map_err(|e| format!("ORGANISER_SECRET_KEY: {e}"))?);

@@ -53,6 +53,10 @@ pub struct Config {
     /// How often to see whether a scheduled update check is due; `None`
     /// never runs scheduled checks.
     pub update_tick: Option<Duration>,
+    /// How often to sync the calendar feeds whose scheduled sync is due
+    /// (in the background, at most four at once); `None` never syncs on
+    /// a schedule.
+    pub feed_tick: Option<Duration>,
     /// How long a client may take to send a request's head, on a new
     /// connection or between requests on a kept-alive one; the connection
     /// is closed after it.
@@ -75,6 +79,7 @@ impl Default for Config {
             rate_limit: organiser_core::limits::GENERAL_RATE_PER_MINUTE,
             local_token: None,
             update_tick: Some(Duration::from_secs(60)),
+            feed_tick: Some(Duration::from_secs(15)),
             header_read_timeout: Duration::from_secs(10),
             shutdown_timeout: Duration::from_secs(5),
             trusted_proxies: TrustedProxies::none(),
@@ -214,7 +219,8 @@ fn log_update_check(system: &organiser_core::System) {
 /// requests in flight, waiting for them no longer than
 /// [`Config::shutdown_timeout`] (connections with no request in flight are
 /// closed within [`DRAIN_GRACE`]). Every minute (`update_tick`) it writes
-/// down token uses and runs a scheduled update check when one is due.
+/// down token uses and runs a scheduled update check when one is due;
+/// every 15 seconds (`feed_tick`) it syncs the calendar feeds that are due.
 pub async fn serve(
     listener: tokio::net::TcpListener,
     org: Organiser,
@@ -247,10 +253,34 @@ pub async fn serve(
             }
         })
     });
+    let feeds = config.feed_tick.map(|every| {
+        let org = org.clone();
+        tokio::spawn(async move {
+            let mut interval = tokio::time::interval(every);
+            interval.set_missed_tick_behavior(tokio::time::MissedTickBehavior::Delay);
+            loop {
+                interval.tick().await;
+                let org = org.clone();
+                // One round at a time: the next tick waits for this one.
+                let ran = tokio::task::spawn_blocking(move || org.sync_due_feeds()).await;
+                match ran {
+                    Ok(Ok(0)) => {}
+                    Ok(Ok(synced)) => tracing::info!(synced, "scheduled calendar feed syncs done"),
+                    Ok(Err(error)) => {
+                        tracing::warn!(%error, "scheduled calendar feed syncs failed")
+                    }
+                    Err(error) => tracing::warn!(%error, "scheduled calendar feed syncs stopped"),
+                }
+            }
+        })
+    });
     let app = router(org.clone(), config.clone());
     conn::run(listener, app, &config, shutdown).await;
     if let Some(ticker) = ticker {
         ticker.abort();
+    }
+    if let Some(feeds) = feeds {
+        feeds.abort();
     }
     // Token uses since the last tick are written before the store closes.
     let flushed = tokio::task::spawn_blocking(move || org.flush_token_uses()).await;

@@ -54,6 +54,7 @@ impl TestServer {
         organiser_server::Config {
             rate_limit: 0,
             update_tick: None,
+            feed_tick: None,
             ..organiser_server::Config::default()
         }
     }

@@ -104,6 +104,8 @@ impl Store {
                 public_key: None,
                 ..UpdateConfig::default()
             },
+            // Calendar feeds are answered here, offline.
+            http: Arc::new(crate::feeds::answer),
             ..Options::default()
         };
         let store = Store {

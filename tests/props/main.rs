@@ -12,6 +12,7 @@
 //! `PROPTEST_CASES` sets the number of cases of every property; without it
 //! each runs a short default sized for CI.
 
+mod feeds;
 mod fixture;
 mod mirror;
 // The oracle of tests/common, alone (its items are public for that module).

@@ -13,6 +13,8 @@
 //! its tables in [`TABLES`].
 
 mod account;
+mod calendar;
+mod calendar_feeds;
 mod categories;
 mod deletions;
 mod discovery;
@@ -34,6 +36,11 @@ mod vocabulary;
 
 pub(crate) use account::owner;
 pub use account::{Appearance, AppearanceChange, Me, NewToken, OwnerChange, OwnerInit, SignedIn};
+pub use calendar::{CalendarQuery, CalendarRange, ProjectDate};
+pub use calendar_feeds::{
+    CalendarAttendee, CalendarEvent, CalendarFeed, CalendarFeedInput, CalendarFeedQuery, Meeting,
+    SyncError,
+};
 pub use categories::{Category, CategoryChoices, CategoryInput, CategoryNoteCount, CategoryQuery};
 pub use deletions::{Deletion, DeletionQuery};
 pub use discovery::Discovery;
@@ -116,6 +123,8 @@ static RESOURCES: &[(&[Endpoint], Routes)] = &[
     (documents::ENDPOINTS, documents::routes),
     (folders::ENDPOINTS, folders::routes),
     (uploads::ENDPOINTS, uploads::routes),
+    (calendar_feeds::ENDPOINTS, calendar_feeds::routes),
+    (calendar::ENDPOINTS, calendar::routes),
 ];
 
 /// The route of `req`: the route arms of the resource that declares its
@@ -172,6 +181,7 @@ pub(crate) static TABLES: &[&[Tbl]] = &[
     tags::tables::TABLES,
     documents::tables::TABLES,
     folders::tables::TABLES,
+    calendar_feeds::tables::TABLES,
 ];
 
 /// Every kind of record.
@@ -189,6 +199,7 @@ pub(crate) static KINDS: &[&RecordKind] = &[
     &notes::KIND,
     &folders::KIND,
     &documents::KIND,
+    &calendar_feeds::KIND,
 ];
 
 /// Every cascade of a delete.
@@ -234,6 +245,22 @@ pub(crate) static MIGRATIONS: &[Step] = &[
     },
     // 8: documents, their links, and folders.
     |tx| schema::create_tables(tx, &[documents::tables::TABLES, folders::tables::TABLES]),
+    // 9: calendar feeds; completed tasks and open projects' starts by
+    // date, people by email and name (the calendar's indexes).
+    |tx| {
+        schema::create_tables(tx, &[calendar_feeds::tables::TABLES])?;
+        schema::create_tables(
+            tx,
+            &[
+                tasks::tables::TABLES,
+                projects::tables::TABLES,
+                people::tables::TABLES,
+            ],
+        )?;
+        tasks::index_completed_deadlines(tx)?;
+        projects::index_open_starts(tx)?;
+        people::index_for_matching(tx)
+    },
 ];
 
 /// What the engine is wired to.

@@ -760,6 +760,14 @@ fn every_route_of_the_table_is_served() {
             "note_ids": [note.data()["id"]],
         }})))
         .expect(201);
+    let feed = store
+        .call(
+            &Call::new(Post, "/calendar_feeds").body(json!({"calendar_feed": {
+                "address": "https://calendar.example.com/team.ics",
+                "color": "blue",
+            }})),
+        )
+        .expect(201);
     // A photo for the person, so that its addresses answer.
     let png = {
         let mut out = std::io::Cursor::new(Vec::new());
@@ -828,6 +836,10 @@ fn every_route_of_the_table_is_served() {
         (
             "/folders/",
             folder.data()["id"].as_str().unwrap_or_default().to_owned(),
+        ),
+        (
+            "/calendar_feeds/",
+            feed.data()["id"].as_str().unwrap_or_default().to_owned(),
         ),
         (
             "/notes/",

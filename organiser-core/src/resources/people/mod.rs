@@ -18,6 +18,7 @@ pub(crate) mod tables;
 mod upcoming;
 
 pub(crate) use api::{ENDPOINTS, routes};
+pub(crate) use avatars::absolute_avatar;
 pub use companies::{Company, CompanyQuery};
 pub use upcoming::{
     Meetings, MeetingsQuery, PersonBrief, UpcomingKeyDate, UpcomingKeyDates, UpcomingMeta,
@@ -308,7 +309,7 @@ fn load_row<T: Tables>(cx: &Cx<'_, T>, id: Id) -> Result<Option<PersonRow>> {
     Ok(record.map(|r| r.into_row()))
 }
 
-fn load_live<T: Tables>(cx: &Cx<'_, T>, id: Id) -> Result<Person> {
+pub(crate) fn load_live<T: Tables>(cx: &Cx<'_, T>, id: Id) -> Result<Person> {
     match load_row(cx, id)? {
         Some(PersonRow {
             person,
@@ -346,6 +347,18 @@ fn index(cx: &WriteCx<'_>, person: &Person, add: bool) -> Result<()> {
     for date in &person.key_dates {
         entries.push((tables::KEY_DATES_BY_DAY, upcoming::day_key(date, person.id)));
     }
+    entries.push((
+        tables::PEOPLE_BY_MATCH_NAME,
+        Key::new()
+            .str(&crate::text::fold_search(&person.name))
+            .id(person.id),
+    ));
+    for email in &person.email_addresses {
+        entries.push((
+            tables::PEOPLE_BY_EMAIL,
+            Key::new().str(&email.address.to_lowercase()).id(person.id),
+        ));
+    }
     for tag in relationship_tags(person) {
         entries.push((PEOPLE_BY_RELATIONSHIP, Key::new().str(&tag).id(person.id)));
         entries.push((
@@ -361,6 +374,65 @@ fn index(cx: &WriteCx<'_>, person: &Person, add: bool) -> Result<()> {
         ));
     }
     cx.set_indexes(&entries, add)
+}
+
+/// The live person with email address `email` (lower case), if any.
+pub(crate) fn by_email<T: Tables>(cx: &Cx<'_, T>, email: &str) -> Result<Option<Id>> {
+    Ok(cx
+        .ids_under(tables::PEOPLE_BY_EMAIL, Key::new().str(email).as_slice())?
+        .into_iter()
+        .next())
+}
+
+/// The one live person whose name, folded for search, is `folded`; none
+/// when no one or several are.
+pub(crate) fn only_one_named<T: Tables>(cx: &Cx<'_, T>, folded: &str) -> Result<Option<Id>> {
+    let ids = cx.ids_under(
+        tables::PEOPLE_BY_MATCH_NAME,
+        Key::new().str(folded).as_slice(),
+    )?;
+    Ok(match ids.as_slice() {
+        [one] => Some(*one),
+        _ => None,
+    })
+}
+
+/// Migration step: the attendee-matching indexes of every live person.
+pub(crate) fn index_for_matching(tx: &crate::store::WriteTx) -> Result<()> {
+    let mut people = Vec::new();
+    tx.scan(
+        PEOPLE_BY_NAME,
+        std::ops::Bound::Unbounded,
+        std::ops::Bound::Unbounded,
+        crate::store::Dir::Asc,
+        &mut |k, _| {
+            people.push(crate::store::key::tail_id(k));
+            Ok(true)
+        },
+    )?;
+    for id in people {
+        let Some(record) = tx.get_record::<PersonRecord>(PEOPLE, &id.to_bytes())? else {
+            continue;
+        };
+        let person = record.into_row().person;
+        tx.index(
+            tables::PEOPLE_BY_MATCH_NAME,
+            Key::new()
+                .str(&crate::text::fold_search(&person.name))
+                .id(person.id)
+                .as_slice(),
+        )?;
+        for email in &person.email_addresses {
+            tx.index(
+                tables::PEOPLE_BY_EMAIL,
+                Key::new()
+                    .str(&email.address.to_lowercase())
+                    .id(person.id)
+                    .as_slice(),
+            )?;
+        }
+    }
+    Ok(())
 }
 
 fn save(cx: &WriteCx<'_>, row: &PersonRow) -> Result<()> {

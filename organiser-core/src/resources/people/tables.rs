@@ -15,6 +15,12 @@ pub(crate) const PEOPLE_BY_RELATIONSHIP: Tbl = table("people_by_relationship");
 pub(crate) const PEOPLE_BY_RELATIONSHIP_NAME: Tbl = table("people_by_relationship_name");
 /// Live people by relationship: (key or `family`, updated_at, id).
 pub(crate) const PEOPLE_BY_RELATIONSHIP_UPDATED: Tbl = table("people_by_relationship_updated");
+/// Live people by email address: (lower-case address, id), to match
+/// calendar attendees.
+pub(crate) const PEOPLE_BY_EMAIL: Tbl = table("people_by_email");
+/// Live people: (name folded for search, id), to match calendar attendees
+/// by name ignoring case and accents.
+pub(crate) const PEOPLE_BY_MATCH_NAME: Tbl = table("people_by_match_name");
 /// Companies by id.
 pub(crate) const COMPANIES: Tbl = table("companies");
 /// Companies: (folded name, id), to find one ignoring case and list by name.
@@ -29,6 +35,8 @@ pub(crate) const KEY_DATES_BY_DAY: Tbl = table("key_dates_by_day");
 pub(crate) const TABLES: &[Tbl] = &[
     PEOPLE,
     PEOPLE_BY_NAME,
+    PEOPLE_BY_EMAIL,
+    PEOPLE_BY_MATCH_NAME,
     PEOPLE_BY_UPDATED,
     PEOPLE_BY_RELATIONSHIP,
     PEOPLE_BY_RELATIONSHIP_NAME,

@@ -256,21 +256,20 @@ impl MeetingsQuery {
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 pub struct Meetings {
     /// The person's upcoming event occurrences, soonest first.
-    pub data: Vec<serde_json::Value>,
+    pub data: Vec<crate::resources::calendar_feeds::CalendarEvent>,
     /// The limit and whether more fall in the 60 days.
     pub meta: UpcomingMeta,
 }
 
 /// `GET /people/{id}/meetings`: the person's upcoming event occurrences
-/// from the calendar feeds. Calendar feeds come with the calendar (issue
-/// 12): until a store has one, no event names anyone.
+/// from the calendar feeds (the calendar's rules).
 pub(crate) fn meetings<T: Tables>(cx: &Cx<'_, T>, id: Id, q: MeetingsQuery) -> Result<Meetings> {
-    load_live(cx, id)?;
+    let (data, has_more) = crate::resources::calendar::meetings(cx, id, q.limit)?;
     Ok(Meetings {
-        data: Vec::new(),
+        data,
         meta: UpcomingMeta {
             limit: q.limit,
-            has_more: false,
+            has_more,
         },
     })
 }

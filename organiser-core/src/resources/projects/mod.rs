@@ -233,6 +233,40 @@ fn save(cx: &WriteCx<'_>, project: &Project, deleted: Option<(Timestamp, Taken)>
     )
 }
 
+/// Migration step: the start-date index of every live open project.
+pub(crate) fn index_open_starts(tx: &crate::store::WriteTx) -> Result<()> {
+    let mut ids = Vec::new();
+    tx.scan(
+        PROJECTS_LIVE,
+        std::ops::Bound::Unbounded,
+        std::ops::Bound::Unbounded,
+        crate::store::Dir::Asc,
+        &mut |k, _| {
+            ids.push(tail_id(k));
+            Ok(true)
+        },
+    )?;
+    for id in ids {
+        let Some(record) = tx.get_record::<ProjectRecord>(PROJECTS, &id.to_bytes())? else {
+            continue;
+        };
+        let p = record.project;
+        if let Some(start) = p.start_date
+            && p.status.is_open()
+        {
+            tx.index(
+                tables::PROJECTS_OPEN_BY_START,
+                Key::new()
+                    .date(start)
+                    .str(&fold_case(&p.name))
+                    .id(p.id)
+                    .as_slice(),
+            )?;
+        }
+    }
+    Ok(())
+}
+
 fn name_key(project: &Project) -> Key {
     Key::new().str(&fold_case(&project.name)).id(project.id)
 }
@@ -254,6 +288,14 @@ fn entries(p: &Project) -> Vec<(Tbl, Key)> {
         entries.push((
             PROJECTS_OPEN_BY_DEADLINE,
             Key::new().date(deadline).str(&folded).id(p.id),
+        ));
+    }
+    if let Some(start) = p.start_date
+        && p.status.is_open()
+    {
+        entries.push((
+            tables::PROJECTS_OPEN_BY_START,
+            Key::new().date(start).str(&folded).id(p.id),
         ));
     }
     for m in &p.members {

@@ -21,6 +21,8 @@ pub(crate) const PROJECTS_OF_PERSON_BY_NAME: Tbl = table("projects_of_person_by_
 pub(crate) const PROJECTS_OF_PERSON_BY_UPDATED: Tbl = table("projects_of_person_by_updated");
 /// Live open projects with a deadline: (deadline, folded name, id).
 pub(crate) const PROJECTS_OPEN_BY_DEADLINE: Tbl = table("projects_open_by_deadline");
+/// Live open projects with a start date: (start_date, folded name, id).
+pub(crate) const PROJECTS_OPEN_BY_START: Tbl = table("projects_open_by_start");
 
 /// Members by id, shown or hidden (their project or person deleted).
 pub(crate) const MEMBERS: Tbl = table("project_members");
@@ -67,6 +69,7 @@ pub(crate) const TABLES: &[Tbl] = &[
     PROJECTS_OF_PERSON_BY_NAME,
     PROJECTS_OF_PERSON_BY_UPDATED,
     PROJECTS_OPEN_BY_DEADLINE,
+    PROJECTS_OPEN_BY_START,
     MEMBERS,
     MEMBERS_BY_PROJECT,
     MEMBERS_BY_PERSON,

@@ -22,8 +22,8 @@ use crate::error::Result;
 use crate::ids::Id;
 use crate::resources::tasks::tables::{
     TASK_COUNTERS, TASKS_BY_HOME, TASKS_BY_STATUS_ID, TASKS_BY_STATUS_POSITION,
-    TASKS_BY_STATUS_UPDATED, TASKS_CLOSED, TASKS_OPEN_BY_DEADLINE, TASKS_OPEN_BY_EXPIRY,
-    TASKS_OPEN_BY_HOME, TASKS_OPEN_BY_START, TASKS_TODAY,
+    TASKS_BY_STATUS_UPDATED, TASKS_CLOSED, TASKS_COMPLETED_BY_DEADLINE, TASKS_OPEN_BY_DEADLINE,
+    TASKS_OPEN_BY_EXPIRY, TASKS_OPEN_BY_HOME, TASKS_OPEN_BY_START, TASKS_TODAY,
 };
 use crate::store::codec::{Unpack, put_varint};
 use crate::store::key::{Key, Reader, date_from_number, date_number};
@@ -335,7 +335,37 @@ fn entries(id: Id, a: &Attrs, as_of: Date) -> Vec<(Tbl, Key, bool)> {
     } else if let Some(closed) = a.closed {
         out.push((TASKS_CLOSED, keys::by_time(closed, id), true));
     }
+    if a.status == TaskStatus::Completed && a.deadline.is_some() {
+        out.push((
+            TASKS_COMPLETED_BY_DEADLINE,
+            keys::by_date(a.deadline, id),
+            false,
+        ));
+    }
     out
+}
+
+/// Migration step: indexes the live completed tasks with a deadline
+/// (read from the logbook's covering values).
+pub(crate) fn index_completed_deadlines(tx: &WriteTx) -> Result<()> {
+    let mut keys = Vec::new();
+    tx.scan(
+        TASKS_CLOSED,
+        Bound::Unbounded,
+        Bound::Unbounded,
+        Dir::Asc,
+        &mut |k, v| {
+            let a = Attrs::decode(v);
+            if a.status == TaskStatus::Completed && a.deadline.is_some() {
+                keys.push(keys::by_date(a.deadline, crate::store::key::tail_id(k)));
+            }
+            Ok(true)
+        },
+    )?;
+    for k in keys {
+        tx.index(TASKS_COMPLETED_BY_DEADLINE, k.as_slice())?;
+    }
+    Ok(())
 }
 
 /// The counters.

@@ -27,6 +27,9 @@ pub(crate) const TASKS_CLOSED: Tbl = table("tasks_closed");
 /// Live open tasks that start today or earlier: (position, id) with covering
 /// attributes. "Today" moves with the clock; settling keeps the set current.
 pub(crate) const TASKS_TODAY: Tbl = table("tasks_today");
+/// Live completed tasks with a deadline: (deadline_on, id), for the
+/// calendar's tasks.
+pub(crate) const TASKS_COMPLETED_BY_DEADLINE: Tbl = table("tasks_completed_by_deadline");
 /// Exact counts kept beside the indexes (per home and status, per deadline
 /// date, per start date, ...), so counts never scan tasks.
 pub(crate) const TASK_COUNTERS: Tbl = table("task_counters");
@@ -45,4 +48,5 @@ pub(crate) const TABLES: &[Tbl] = &[
     TASKS_CLOSED,
     TASKS_TODAY,
     TASK_COUNTERS,
+    TASKS_COMPLETED_BY_DEADLINE,
 ];

@@ -1,0 +1,342 @@
+//! The calendar range and each person's meetings (document 3, "Calendar
+//! range", `GET /calendar`, and the Meetings rules under People): views
+//! over the feeds' occurrences, tasks, projects and key dates; nothing to
+//! page or sync.
+
+mod api;
+
+pub(crate) use api::{ENDPOINTS, routes};
+
+use std::collections::HashSet;
+use std::ops::Bound;
+
+use jiff::civil::Date;
+use serde::{Deserialize, Serialize};
+
+use crate::engine::Cx;
+use crate::error::{Error, Result};
+use crate::ids::Id;
+use crate::list::Query;
+use crate::resources::calendar_feeds::CalendarEvent;
+use crate::resources::calendar_feeds::events::{self, Found, Matcher};
+use crate::resources::people::key_dates::years_on;
+use crate::resources::people::{self, Person, UpcomingKeyDate};
+use crate::resources::projects::{self, Project};
+use crate::resources::tasks::{self, Task};
+use crate::store::key::{Key, Reader, tail_id};
+use crate::store::{Dir, Tables, Tbl};
+use crate::text::fold_case;
+use crate::time::{add_days, days_between, parse_date};
+
+/// The most days a range holds.
+pub(crate) const MOST_DAYS: i64 = 42;
+/// How far ahead meetings are looked for.
+pub(crate) const MEETING_DAYS: i64 = 60;
+
+/// `GET /calendar` parameters: `from` and `to`, both required.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct CalendarQuery {
+    /// The first day.
+    pub from: Date,
+    /// The last day (inclusive), at most 41 days after `from`.
+    pub to: Date,
+}
+
+impl CalendarQuery {
+    /// `from` to `to` inclusive: 400 unless `to` is on or after `from` and
+    /// the range is at most 42 days.
+    pub fn new(from: Date, to: Date) -> Result<CalendarQuery> {
+        if to < from {
+            return Err(Error::bad_param("to", "must be on or after from"));
+        }
+        if days_between(from, to) + 1 > MOST_DAYS {
+            return Err(Error::bad_param(
+                "to",
+                format!("must be at most {MOST_DAYS} days from from, both included"),
+            ));
+        }
+        Ok(CalendarQuery { from, to })
+    }
+
+    pub(crate) fn parse(query: &Query) -> Result<CalendarQuery> {
+        let date = |name: &str| -> Result<Date> {
+            match query.get(name) {
+                None | Some("") => Err(Error::bad_param(name, "is required")),
+                Some(text) => parse_date(text)
+                    .ok_or_else(|| Error::bad_param(name, "must be a date (YYYY-MM-DD)")),
+            }
+        };
+        let from = date("from");
+        let to = date("to");
+        let (from, to) = match (from, to) {
+            (Ok(f), Ok(t)) => (f, t),
+            (Err(e), _) | (_, Err(e)) => return Err(e),
+        };
+        CalendarQuery::new(from, to)
+    }
+}
+
+/// A project's start or deadline in the range.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct ProjectDate {
+    /// The day.
+    pub date: Date,
+    /// `deadline` or `start`.
+    pub kind: String,
+    /// The project.
+    pub project: Project,
+}
+
+/// `GET /calendar`: what falls on each day of a range.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct CalendarRange {
+    /// The first day.
+    pub from: Date,
+    /// The last day.
+    pub to: Date,
+    /// Today in the owner's zone.
+    pub today: Date,
+    /// Occurrences touching the range, by start (all day first on a day),
+    /// title and key.
+    pub events: Vec<CalendarEvent>,
+    /// Open or completed live tasks due in the range, by deadline and title.
+    pub tasks: Vec<Task>,
+    /// Starts and deadlines of planned, active and on-hold projects.
+    pub project_dates: Vec<ProjectDate>,
+    /// Live people's key dates falling in the range.
+    pub key_dates: Vec<UpcomingKeyDate>,
+    /// The people the events' attendees are, by name.
+    pub people: Vec<Person>,
+}
+
+/// The occurrences of `found` in order, shown, with the people they name.
+fn shown<T: Tables>(
+    cx: &Cx<'_, T>,
+    mut found: Vec<Found>,
+) -> Result<(Vec<CalendarEvent>, Vec<Id>)> {
+    let zone = cx.zone().time_zone().clone();
+    found.sort_by_cached_key(|f| f.order(&zone));
+    let mut matcher = Matcher::default();
+    let mut people = Vec::new();
+    let mut seen = HashSet::new();
+    let mut out = Vec::with_capacity(found.len());
+    for f in &found {
+        let event = events::shown(cx, f, &mut matcher)?;
+        for a in &event.attendees {
+            if let Some(p) = a.person_id
+                && seen.insert(p)
+            {
+                people.push(p);
+            }
+        }
+        out.push(event);
+    }
+    Ok((out, people))
+}
+
+/// The IDs at the end of `table`'s keys from date `from` to `to`
+/// (inclusive), whose keys begin with a date.
+fn ids_by_date<T: Tables>(cx: &Cx<'_, T>, table: Tbl, from: Date, to: Date) -> Result<Vec<Id>> {
+    let lo = Key::new().date(from).into_vec();
+    let hi = Key::new().date(add_days(to, 1)).into_vec();
+    let mut ids = Vec::new();
+    cx.scan(
+        table,
+        Bound::Included(lo.as_slice()),
+        Bound::Excluded(hi.as_slice()),
+        Dir::Asc,
+        &mut |k, _| {
+            ids.push(tail_id(k));
+            Ok(true)
+        },
+    )?;
+    Ok(ids)
+}
+
+/// The live open or completed tasks due from `from` to `to`.
+fn tasks_due<T: Tables>(cx: &Cx<'_, T>, from: Date, to: Date) -> Result<Vec<Task>> {
+    let mut ids = ids_by_date(cx, tasks::tables::TASKS_OPEN_BY_DEADLINE, from, to)?;
+    ids.extend(ids_by_date(
+        cx,
+        tasks::tables::TASKS_COMPLETED_BY_DEADLINE,
+        from,
+        to,
+    )?);
+    let mut found = Vec::with_capacity(ids.len());
+    for id in ids {
+        if let Ok(task) = tasks::get(cx, id) {
+            found.push(task);
+        }
+    }
+    found.sort_by_cached_key(|t| (t.deadline_on, fold_case(&t.title), t.id));
+    Ok(found)
+}
+
+/// The starts and deadlines of open projects from `from` to `to`.
+fn project_dates<T: Tables>(cx: &Cx<'_, T>, from: Date, to: Date) -> Result<Vec<ProjectDate>> {
+    let mut out = Vec::new();
+    for (table, kind) in [
+        (projects::tables::PROJECTS_OPEN_BY_START, "start"),
+        (projects::tables::PROJECTS_OPEN_BY_DEADLINE, "deadline"),
+    ] {
+        for id in ids_by_date(cx, table, from, to)? {
+            let Ok(project) = projects::get(cx, id) else {
+                continue;
+            };
+            let date = if kind == "start" {
+                project.start_date
+            } else {
+                project.deadline
+            };
+            if let Some(date) = date {
+                out.push(ProjectDate {
+                    date,
+                    kind: kind.to_owned(),
+                    project,
+                });
+            }
+        }
+    }
+    out.sort_by_cached_key(|d| {
+        (
+            d.date,
+            fold_case(&d.project.name),
+            d.project.id,
+            d.kind != "start",
+        )
+    });
+    Ok(out)
+}
+
+/// Live people's key dates falling from `from` to `to` (29 February on
+/// 1 March in a year without one).
+fn key_dates<T: Tables>(cx: &Cx<'_, T>, from: Date, to: Date) -> Result<Vec<UpcomingKeyDate>> {
+    let mut found: Vec<(Date, Id, Id)> = Vec::new();
+    let mut day = from;
+    while day <= to {
+        let mut keys = vec![(day.month(), day.day())];
+        if day.month() == 3 && day.day() == 1 && !day.in_leap_year() {
+            keys.push((2, 29));
+        }
+        for (month, d) in keys {
+            let prefix = Key::new().tag(month as u8).tag(d as u8).into_vec();
+            cx.scan_prefix(
+                people::tables::KEY_DATES_BY_DAY,
+                &prefix,
+                Dir::Asc,
+                &mut |k, _| {
+                    let mut r = Reader::new(k);
+                    let _ = (r.tag(), r.tag());
+                    found.push((day, r.id(), r.id()));
+                    Ok(true)
+                },
+            )?;
+        }
+        day = add_days(day, 1);
+    }
+    let mut out = Vec::with_capacity(found.len());
+    let mut loaded: std::collections::HashMap<Id, Person> = std::collections::HashMap::new();
+    for (date, person_id, date_id) in found {
+        let person = match loaded.entry(person_id) {
+            std::collections::hash_map::Entry::Occupied(e) => e.into_mut(),
+            std::collections::hash_map::Entry::Vacant(e) => {
+                match people::load_live(cx, person_id) {
+                    Ok(p) => e.insert(p),
+                    Err(_) => continue,
+                }
+            }
+        };
+        let Some(key_date) = person.key_dates.iter().find(|d| d.id == date_id) else {
+            continue;
+        };
+        out.push(UpcomingKeyDate {
+            date,
+            years: years_on(key_date.year, date),
+            key_date: key_date.clone(),
+            person: people::PersonBrief {
+                id: person.id,
+                name: person.name.clone(),
+                avatar: person.avatar.clone(),
+                relationships: person.relationships.clone(),
+            },
+        });
+    }
+    let kind_rank = |kind: &str| {
+        crate::resources::vocabulary::KEY_DATE_KINDS
+            .iter()
+            .position(|k| k.key == kind)
+            .unwrap_or(usize::MAX)
+    };
+    out.sort_by_cached_key(|k| {
+        (
+            k.date,
+            fold_case(&k.person.name),
+            k.person.id,
+            kind_rank(k.key_date.kind.as_str()),
+            k.key_date.id,
+        )
+    });
+    Ok(out)
+}
+
+/// `GET /calendar`.
+pub(crate) fn range<T: Tables>(cx: &Cx<'_, T>, q: CalendarQuery) -> Result<CalendarRange> {
+    let zone = cx.zone().time_zone().clone();
+    let found = events::touching(cx, q.from, q.to, &zone)?;
+    let (events, people_ids) = shown(cx, found)?;
+    let mut people: Vec<Person> = people_ids
+        .into_iter()
+        .filter_map(|id| people::load_live(cx, id).ok())
+        .collect();
+    people.sort_by_cached_key(|p| (fold_case(&p.name), p.id));
+    Ok(CalendarRange {
+        from: q.from,
+        to: q.to,
+        today: cx.today(),
+        events,
+        tasks: tasks_due(cx, q.from, q.to)?,
+        project_dates: project_dates(cx, q.from, q.to)?,
+        key_dates: key_dates(cx, q.from, q.to)?,
+        people,
+    })
+}
+
+/// The upcoming occurrences person `id` attends: from now to 60 days
+/// from today, not yet ended, in the calendar's order; the first `limit`
+/// and whether there are more.
+pub(crate) fn meetings<T: Tables>(
+    cx: &Cx<'_, T>,
+    id: Id,
+    limit: u64,
+) -> Result<(Vec<CalendarEvent>, bool)> {
+    people::load_live(cx, id)?;
+    let today = cx.today();
+    let zone = cx.zone().time_zone().clone();
+    let now = cx.now();
+    let mut found: Vec<Found> = events::touching(cx, today, add_days(today, MEETING_DAYS), &zone)?
+        .into_iter()
+        .filter(|f| !f.ended(now, today))
+        .collect();
+    found.sort_by_cached_key(|f| f.order(&zone));
+    let mut matcher = Matcher::default();
+    let mut out = Vec::new();
+    let mut more = false;
+    for f in &found {
+        let mut attends = false;
+        for a in &f.event.attendees {
+            if matcher.person(cx, &a.name, a.email.as_deref())? == Some(id) {
+                attends = true;
+                break;
+            }
+        }
+        if !attends {
+            continue;
+        }
+        if out.len() as u64 == limit {
+            more = true;
+            break;
+        }
+        out.push(events::shown(cx, f, &mut matcher)?);
+    }
+    Ok((out, more))
+}

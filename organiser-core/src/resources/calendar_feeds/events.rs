@@ -1,0 +1,358 @@
+//! Occurrences as the store keeps and reads them (document 3,
+//! "CalendarEvent", "CalendarAttendee"): each feed's event rows, its
+//! occurrences under every UTC day they touch, its long ones beside them,
+//! and its repeating events' rules for days outside the window kept at
+//! the last sync. Attendees are matched to people when read.
+
+use std::collections::{HashMap, HashSet};
+use std::ops::Bound;
+use std::rc::Rc;
+
+use jiff::Timestamp;
+use jiff::civil::Date;
+use serde::{Deserialize, Serialize};
+
+use super::build::{Built, FeedEvents, SHOWN_ATTENDEES, StoredEvent, original_part};
+use super::meeting::Meeting;
+use super::repeat::{self, Occ, day_date, day_of};
+use super::tables::{DAYS, EVENTS, FEED_EVENTS};
+use crate::engine::{Cx, WriteCx};
+use crate::error::Result;
+use crate::ids::Id;
+use crate::resources::people;
+use crate::store::codec::Record;
+use crate::store::key::{Key, prefix_end};
+use crate::store::{Dir, Tables};
+
+/// The occurrences under one day.
+#[derive(Debug, Clone, Default, Serialize, Deserialize)]
+struct DayOccs(Vec<Occ>);
+
+impl Record for DayOccs {
+    const NAME: &'static str = "calendar day";
+    const FORMAT: u8 = 1;
+}
+
+fn event_key(feed: Id, row: u32) -> Key {
+    Key::new().id(feed).u64(u64::from(row))
+}
+
+fn day_key(feed: Id, day: i64) -> Key {
+    Key::new().id(feed).i64(day)
+}
+
+/// Removes every event of `feed`.
+pub(crate) fn remove(cx: &WriteCx<'_>, feed: Id) -> Result<()> {
+    let prefix = Key::new().id(feed).into_vec();
+    let end = prefix_end(&prefix).unwrap_or_else(|| vec![0xff; 17]);
+    cx.remove_range(EVENTS, &prefix, &end)?;
+    cx.remove_range(DAYS, &prefix, &end)?;
+    cx.remove(FEED_EVENTS, &feed.to_bytes())?;
+    Ok(())
+}
+
+/// Replaces `feed`'s events with `built`'s.
+pub(crate) fn replace(cx: &WriteCx<'_>, feed: Id, built: &Built) -> Result<()> {
+    remove(cx, feed)?;
+    for (row, event) in built.events.iter().enumerate() {
+        cx.put_record(EVENTS, event_key(feed, row as u32).as_slice(), event)?;
+    }
+    for (day, occs) in &built.days {
+        cx.put_record(DAYS, day_key(feed, *day).as_slice(), &DayOccs(occs.clone()))?;
+    }
+    cx.put_record(FEED_EVENTS, &feed.to_bytes(), &built.meta)
+}
+
+/// One occurrence of an event, as the API shows it.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct CalendarEvent {
+    /// Opaque; stable for the occurrence across syncs.
+    pub key: String,
+    /// The feed it came from.
+    pub feed_id: Id,
+    /// Blank when none.
+    pub title: String,
+    /// Whether it lasts whole days.
+    pub all_day: bool,
+    /// Start of a timed event.
+    #[serde(with = "crate::time::serde_timestamp::option")]
+    pub starts_at: Option<Timestamp>,
+    /// End of a timed event.
+    #[serde(with = "crate::time::serde_timestamp::option")]
+    pub ends_at: Option<Timestamp>,
+    /// First day of an all-day event.
+    pub start_on: Option<Date>,
+    /// Last day of an all-day event (inclusive).
+    pub end_on: Option<Date>,
+    /// Where.
+    pub location: Option<String>,
+    /// Plain text, at most 4,000 characters.
+    pub description: Option<String>,
+    /// An http(s) link.
+    pub url: Option<String>,
+    /// The meeting link, if one was found.
+    pub meeting: Option<Meeting>,
+    /// Every attendee, not counting an organizer who is not one.
+    pub attendee_count: u32,
+    /// The first ten attendees' names.
+    pub attendee_names: Vec<String>,
+    /// The first ten attendees, organizer first.
+    pub attendees: Vec<CalendarAttendee>,
+    /// The RRULE value when it repeats.
+    pub rrule: Option<String>,
+}
+
+/// An attendee of an event.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct CalendarAttendee {
+    /// As the feed gives it, else the email.
+    pub name: String,
+    /// Lower case.
+    pub email: Option<String>,
+    /// Whether they organise it.
+    pub organizer: bool,
+    /// The person they are, matched when read.
+    pub person_id: Option<Id>,
+}
+
+/// An occurrence found for a range, with its event's details.
+#[derive(Debug, Clone)]
+pub(crate) struct Found {
+    pub(crate) feed: Id,
+    pub(crate) occ: Occ,
+    pub(crate) event: Rc<StoredEvent>,
+}
+
+impl Found {
+    /// Sort key: the start's day in `zone`, all day first, the start, the
+    /// title ignoring case, the key.
+    pub(crate) fn order(&self, zone: &jiff::tz::TimeZone) -> (Date, bool, i64, String, String) {
+        let (day, start) = if self.occ.all_day {
+            (day_date(self.occ.start), i64::MIN)
+        } else {
+            let at = Timestamp::from_second(self.occ.start).unwrap_or(Timestamp::UNIX_EPOCH);
+            (at.to_zoned(zone.clone()).date(), self.occ.start)
+        };
+        (
+            day,
+            !self.occ.all_day,
+            start,
+            crate::text::fold_case(&self.event.title),
+            self.key(),
+        )
+    }
+
+    /// The occurrence's key.
+    pub(crate) fn key(&self) -> String {
+        let feed = self.feed.to_string();
+        format!(
+            "{}{}-{}",
+            &self.event.key,
+            &feed[feed.len() - 6..],
+            original_part(&self.occ)
+        )
+    }
+
+    /// Whether it has ended by `now` (`today` in the owner's zone).
+    pub(crate) fn ended(&self, now: Timestamp, today: Date) -> bool {
+        if self.occ.all_day {
+            day_date(self.occ.end.max(self.occ.start)) < today
+        } else if self.occ.end > self.occ.start {
+            self.occ.end <= now.as_second()
+        } else {
+            self.occ.start < now.as_second()
+        }
+    }
+}
+
+/// Every occurrence touching `from` to `to` (owner's dates, inclusive;
+/// timed ones from the start of `from` to the start of the day after
+/// `to` in `zone`), in no order.
+pub(crate) fn touching<T: Tables>(
+    cx: &Cx<'_, T>,
+    from: Date,
+    to: Date,
+    zone: &jiff::tz::TimeZone,
+) -> Result<Vec<Found>> {
+    let start_of = |d: Date| {
+        d.to_zoned(zone.clone())
+            .and_then(|z| z.start_of_day())
+            .map(|z| z.timestamp().as_second())
+            .unwrap_or(0)
+    };
+    let (a, b) = (start_of(from), start_of(crate::time::add_days(to, 1)));
+    let (from_day, to_day) = (day_of(from), day_of(to));
+    let lo = from_day.min(a.div_euclid(86_400));
+    let hi = to_day.max((b - 1).div_euclid(86_400));
+    let touches = |o: &Occ| {
+        if o.all_day {
+            o.start <= to_day && o.end.max(o.start) >= from_day
+        } else if o.end > o.start {
+            o.start < b && o.end > a
+        } else {
+            o.start >= a && o.start < b
+        }
+    };
+    let mut out = Vec::new();
+    for feed in super::all_ids(cx)? {
+        let meta: FeedEvents = cx
+            .get_record(FEED_EVENTS, &feed.to_bytes())?
+            .unwrap_or_default();
+        let mut occs: Vec<Occ> = meta.long.clone();
+        let lo_key = day_key(feed, lo).into_vec();
+        let hi_key = day_key(feed, hi).into_vec();
+        cx.scan(
+            DAYS,
+            Bound::Included(lo_key.as_slice()),
+            Bound::Included(hi_key.as_slice()),
+            Dir::Asc,
+            &mut |_, v| {
+                if let Ok(DayOccs(day)) = crate::store::codec::decode::<DayOccs>(v) {
+                    occs.extend(day);
+                }
+                Ok(true)
+            },
+        )?;
+        let mut rows: HashMap<u32, Rc<StoredEvent>> = HashMap::new();
+        // Days outside the window: expand the repeating events there.
+        let (wlo, whi) = meta.window;
+        if lo < wlo || hi > whi {
+            for &row in &meta.repeating {
+                let Some(event) = load_row(cx, feed, row, &mut rows)? else {
+                    continue;
+                };
+                let Some(rep) = &event.repeat else { continue };
+                let z = rep.zone.zone();
+                if lo < wlo {
+                    occs.extend(repeat::expand(rep, row, &z, lo, hi.min(wlo - 1)));
+                }
+                if hi > whi {
+                    occs.extend(repeat::expand(rep, row, &z, lo.max(whi + 1), hi));
+                }
+            }
+        }
+        // An override has its own row but its event's key: one
+        // occurrence per key.
+        let mut seen: HashSet<(String, i64, bool)> = HashSet::new();
+        for occ in occs {
+            if !touches(&occ) {
+                continue;
+            }
+            let Some(event) = load_row(cx, feed, occ.event, &mut rows)? else {
+                continue;
+            };
+            if !seen.insert((event.key.clone(), occ.original, occ.all_day)) {
+                continue;
+            }
+            out.push(Found { feed, occ, event });
+        }
+    }
+    Ok(out)
+}
+
+fn load_row<T: Tables>(
+    cx: &Cx<'_, T>,
+    feed: Id,
+    row: u32,
+    rows: &mut HashMap<u32, Rc<StoredEvent>>,
+) -> Result<Option<Rc<StoredEvent>>> {
+    if let Some(e) = rows.get(&row) {
+        return Ok(Some(e.clone()));
+    }
+    let found: Option<StoredEvent> = cx.get_record(EVENTS, event_key(feed, row).as_slice())?;
+    Ok(found.map(|e| {
+        let e = Rc::new(e);
+        rows.insert(row, e.clone());
+        e
+    }))
+}
+
+/// Finds the people attendees are, once per address or name.
+#[derive(Default)]
+pub(crate) struct Matcher {
+    by_email: HashMap<String, Option<Id>>,
+    by_name: HashMap<String, Option<Id>>,
+}
+
+impl Matcher {
+    /// The live person an attendee is: by email ignoring case, else the
+    /// one live person with that name ignoring case and accents.
+    pub(crate) fn person<T: Tables>(
+        &mut self,
+        cx: &Cx<'_, T>,
+        name: &str,
+        email: Option<&str>,
+    ) -> Result<Option<Id>> {
+        if let Some(email) = email {
+            let email = email.to_lowercase();
+            let found = match self.by_email.get(&email) {
+                Some(found) => *found,
+                None => {
+                    let found = people::by_email(cx, &email)?;
+                    self.by_email.insert(email, found);
+                    found
+                }
+            };
+            if found.is_some() {
+                return Ok(found);
+            }
+        }
+        let folded = crate::text::fold_search(&crate::text::squish(name));
+        if folded.is_empty() {
+            return Ok(None);
+        }
+        if let Some(found) = self.by_name.get(&folded) {
+            return Ok(*found);
+        }
+        let found = people::only_one_named(cx, &folded)?;
+        self.by_name.insert(folded, found);
+        Ok(found)
+    }
+}
+
+/// The API shape of `f`, its attendees matched.
+pub(crate) fn shown<T: Tables>(
+    cx: &Cx<'_, T>,
+    f: &Found,
+    matcher: &mut Matcher,
+) -> Result<CalendarEvent> {
+    let e = &f.event;
+    let mut attendees = Vec::with_capacity(SHOWN_ATTENDEES);
+    for a in e.attendees.iter().take(SHOWN_ATTENDEES) {
+        attendees.push(CalendarAttendee {
+            person_id: matcher.person(cx, &a.name, a.email.as_deref())?,
+            name: a.name.clone(),
+            email: a.email.clone(),
+            organizer: a.organizer,
+        });
+    }
+    let at = |s: i64| Timestamp::from_second(s).ok();
+    let (starts_at, ends_at, start_on, end_on) = if f.occ.all_day {
+        (
+            None,
+            None,
+            Some(day_date(f.occ.start)),
+            Some(day_date(f.occ.end.max(f.occ.start))),
+        )
+    } else {
+        (at(f.occ.start), at(f.occ.end.max(f.occ.start)), None, None)
+    };
+    Ok(CalendarEvent {
+        key: f.key(),
+        feed_id: f.feed,
+        title: e.title.clone(),
+        all_day: f.occ.all_day,
+        starts_at,
+        ends_at,
+        start_on,
+        end_on,
+        location: e.location.clone(),
+        description: e.description.clone(),
+        url: e.url.clone(),
+        meeting: e.meeting.clone(),
+        attendee_count: e.attendee_count,
+        attendee_names: attendees.iter().map(|a| a.name.clone()).collect(),
+        attendees,
+        rrule: e.rrule.clone(),
+    })
+}
