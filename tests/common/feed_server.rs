@@ -96,15 +96,19 @@ impl Answer {
 
 type Answers = Arc<Mutex<HashMap<String, Answer>>>;
 type Hits = Arc<Mutex<HashMap<String, usize>>>;
+/// Requests being answered now, and the most at once.
+type InFlight = Arc<Mutex<(usize, usize)>>;
 
 /// A loopback calendar server: each path answers what the test [`set`]
-/// (404 with no body until then) and counts its requests.
+/// (404 with no body until then) and counts its requests, and it keeps
+/// the most requests it answered at once.
 ///
 /// [`set`]: FeedServer::set
 pub struct FeedServer {
     addr: SocketAddr,
     answers: Answers,
     hits: Hits,
+    in_flight: InFlight,
     shutdown: Option<tokio::sync::oneshot::Sender<()>>,
     thread: Option<std::thread::JoinHandle<()>>,
 }
@@ -113,9 +117,10 @@ impl FeedServer {
     pub fn start() -> FeedServer {
         let answers: Answers = Arc::default();
         let hits: Hits = Arc::default();
+        let in_flight: InFlight = Arc::default();
         let (addr_tx, addr_rx) = mpsc::channel();
         let (stop_tx, stop_rx) = tokio::sync::oneshot::channel::<()>();
-        let state = (answers.clone(), hits.clone());
+        let state = (answers.clone(), hits.clone(), in_flight.clone());
         let thread = std::thread::spawn(move || {
             let runtime = tokio::runtime::Builder::new_current_thread()
                 .enable_all()
@@ -138,6 +143,7 @@ impl FeedServer {
             addr,
             answers,
             hits,
+            in_flight,
             shutdown: Some(stop_tx),
             thread: Some(thread),
         }
@@ -173,9 +179,16 @@ impl FeedServer {
             .unwrap_or(0)
     }
 
-    /// Every path's count back to 0.
+    /// Every path's count back to 0, and the most at once too.
     pub fn reset_hits(&self) {
         self.hits.lock().unwrap().clear();
+        self.in_flight.lock().unwrap().1 = 0;
+    }
+
+    /// The most requests it was answering at once (each counted from its
+    /// arrival to the end of its [`Answer::delay`]).
+    pub fn most_at_once(&self) -> usize {
+        self.in_flight.lock().unwrap().1
     }
 }
 
@@ -200,12 +213,21 @@ fn slashed(path: &str) -> String {
 
 /// Counts the request and answers what its path was set to.
 async fn answer(
-    axum::extract::State((answers, hits)): axum::extract::State<(Answers, Hits)>,
+    axum::extract::State((answers, hits, in_flight)): axum::extract::State<(
+        Answers,
+        Hits,
+        InFlight,
+    )>,
     uri: axum::http::Uri,
 ) -> axum::response::Response {
     use axum::http::{HeaderValue, StatusCode, header};
     let path = uri.path().to_owned();
     *hits.lock().unwrap().entry(path.clone()).or_insert(0) += 1;
+    {
+        let mut now = in_flight.lock().unwrap();
+        now.0 += 1;
+        now.1 = now.1.max(now.0);
+    }
     let answer = answers
         .lock()
         .unwrap()
@@ -215,6 +237,7 @@ async fn answer(
     if let Some(delay) = answer.delay {
         tokio::time::sleep(delay).await;
     }
+    in_flight.lock().unwrap().0 -= 1;
     let mut response = axum::response::Response::new(axum::body::Body::from(answer.body));
     *response.status_mut() = StatusCode::from_u16(answer.status).unwrap();
     response.headers_mut().insert(

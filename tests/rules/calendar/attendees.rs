@@ -122,6 +122,11 @@ fn attendees_name_people_by_email_or_a_unique_name() {
     let got = range(&s, "2026-03-10", "2026-03-10")["people"].clone();
     let fresh = |p: &str| s.get(&format!("/people/{p}")).expect(200).data().clone();
     assert_eq!(got, json!([fresh(&ada), fresh(&zoe)]));
+    assert_eq!(
+        range(&s, "2026-03-11", "2026-03-11")["people"],
+        json!([]),
+        "only the range's events name people"
+    );
 
     // Matched when read: a new person, a deleted one, a name now unique.
     let nobody = person(

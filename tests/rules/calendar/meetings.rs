@@ -198,3 +198,35 @@ fn meetings_refuse_a_bad_limit_and_need_a_live_person() {
         );
     }
 }
+
+/// The Meetings rules: an occurrence that began long ago and has not
+/// ended is upcoming; a deleted feed's events are no one's meetings.
+#[test]
+fn a_long_meeting_still_on_is_upcoming_until_its_feed_goes() {
+    let s = feeds_core();
+    let server = FeedServer::start();
+    let ada = id(s
+        .post(
+            "/people",
+            json!({"person": {"name": "Ada", "email_addresses": [{"address": "ada@example.com"}]}}),
+        )
+        .expect(201)
+        .data());
+    let feed = feed_of(
+        &s,
+        &server,
+        "/cal.ics",
+        &vcalendar(&[
+            "UID:long\nSUMMARY:Residency\nDTSTART:20260201T090000Z\nDTEND:20260320T170000Z\nATTENDEE:mailto:ada@example.com",
+            "UID:term\nSUMMARY:Term\nDTSTART;VALUE=DATE:20260105\nDTEND;VALUE=DATE:20260328\nATTENDEE:mailto:ada@example.com",
+            "UID:daily\nSUMMARY:Daily\nDTSTART:20260101T080000Z\nDTEND:20260101T081500Z\nRRULE:FREQ=DAILY;COUNT=75\nATTENDEE:mailto:ada@example.com",
+        ]),
+    );
+    // "Daily" runs 1 January to 16 March: today's has ended (08:15), six remain.
+    let mut wanted = vec!["Term", "Residency"];
+    wanted.extend(["Daily"; 6]);
+    assert_eq!(listed(&meetings(&s, &ada, "limit=100")), wanted);
+    s.delete(&format!("/calendar_feeds/{}", id(&feed)))
+        .expect(204);
+    assert_eq!(listed(&meetings(&s, &ada, "")), Vec::<String>::new());
+}

@@ -5,10 +5,12 @@
 //! feed addresses ([`feeds_core`]) except where the refusal is the test
 //! ([`guarded_core`]). The tests:
 //!
-//! - `feeds`: the fields of create and change, the listing, delete, and
-//!   which writes fetch;
+//! - `feeds`: create: the fields, the feed's name, the fetch first;
+//! - `changes`: the listing, changes (which of them fetch), delete,
+//!   read-only mode;
 //! - `sync`: every `sync_error` a loopback server can provoke, health,
-//!   manual syncs and the schedule with its backoff;
+//!   manual syncs;
+//! - `schedule`: scheduled syncs, their backoff, four at once;
 //! - `rrule`: repeating events expanded (a table of rules worked out by hand);
 //! - `range`: `GET /calendar`: its parameters, which events touch the
 //!   range and their order and fields, its tasks, project and key dates;
@@ -17,15 +19,18 @@
 
 use serde_json::{Value, json};
 
+use crate::common::feed_server::vcalendar;
 use crate::common::fixtures::id;
 use crate::common::{Call, Core, FeedServer, Reply, Setup, Vcal, send};
 use organiser::Options;
 
 mod attendees;
+mod changes;
 mod feeds;
 mod meetings;
 mod range;
 mod rrule;
+mod schedule;
 mod sync;
 
 /// The keys of a CalendarFeed ("CalendarFeed"), sorted; never `address`.
@@ -235,6 +240,13 @@ pub(super) fn whens(events: &[Value]) -> Vec<String> {
 /// The ids of `records`, in order.
 pub(super) fn ids_of(records: &[Value]) -> Vec<String> {
     records.iter().map(id).collect()
+}
+
+/// A calendar with no name and one event titled `title` on 2026-03-10.
+pub(super) fn unnamed(title: &str) -> String {
+    vcalendar(&[&format!(
+        "UID:{title}\nSUMMARY:{title}\nDTSTART:20260310T100000Z\nDTEND:20260310T101500Z"
+    )])
 }
 
 /// A one-event calendar: `uid` titled `title` from `start` to `end` (UTC,

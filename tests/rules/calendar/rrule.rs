@@ -87,6 +87,29 @@ const CASES: &[Case] = &[
         want: &["2026-04-20T09:00:00Z", "2026-04-22T09:00:00Z"],
     },
     Case {
+        name: "weekly, two years after the sync",
+        zones: "",
+        events: &[
+            "UID:w\nDTSTART:20260302T090000Z\nDTEND:20260302T093000Z\nRRULE:FREQ=WEEKLY;BYDAY=MO,WE",
+        ],
+        from: "2028-06-01",
+        to: "2028-06-14",
+        want: &[
+            "2028-06-05T09:00:00Z",
+            "2028-06-07T09:00:00Z",
+            "2028-06-12T09:00:00Z",
+            "2028-06-14T09:00:00Z",
+        ],
+    },
+    Case {
+        name: "COUNT, long after the last",
+        zones: "",
+        events: &["UID:c\nDTSTART:20260303T070000Z\nRRULE:FREQ=DAILY;COUNT=3"],
+        from: "2028-03-01",
+        to: "2028-03-10",
+        want: &[],
+    },
+    Case {
         name: "every other Monday",
         zones: "",
         events: &["UID:w2\nDTSTART:20260302T090000Z\nRRULE:FREQ=WEEKLY;INTERVAL=2;BYDAY=MO"],
@@ -135,6 +158,14 @@ const CASES: &[Case] = &[
         from: "2026-03-01",
         to: "2026-03-31",
         want: &["2026-03-15T08:00:00Z"],
+    },
+    Case {
+        name: "yearly, in a year before the sync",
+        zones: "",
+        events: &["UID:y\nDTSTART:20200315T080000Z\nDTEND:20200315T090000Z\nRRULE:FREQ=YEARLY"],
+        from: "2025-03-01",
+        to: "2025-03-31",
+        want: &["2025-03-15T08:00:00Z"],
     },
     Case {
         name: "yearly on 29 February: not in 2026",
@@ -305,6 +336,21 @@ const CASES: &[Case] = &[
         ],
     },
     Case {
+        name: "weekly 09:00 in London five years on, across that March's change",
+        zones: "",
+        events: &["UID:l5\nDTSTART;TZID=Europe/London:20260323T090000\nRRULE:FREQ=WEEKLY"],
+        from: "2031-03-01",
+        to: "2031-03-31",
+        // Summer time begins on 30 March 2031.
+        want: &[
+            "2031-03-03T09:00:00Z",
+            "2031-03-10T09:00:00Z",
+            "2031-03-17T09:00:00Z",
+            "2031-03-24T09:00:00Z",
+            "2031-03-31T08:00:00Z",
+        ],
+    },
+    Case {
         name: "a zone defined only by the feed's VTIMEZONE, across its change",
         zones: MY_ZONE,
         events: &[
@@ -320,6 +366,14 @@ const CASES: &[Case] = &[
             "2026-03-09T13:00:00Z",
             "2026-03-10T13:00:00Z",
         ],
+    },
+    Case {
+        name: "the feed's VTIMEZONE named in quotes",
+        zones: MY_ZONE,
+        events: &["UID:zq\nDTSTART;TZID=\"My Zone\":20260307T090000\nRRULE:FREQ=DAILY;COUNT=2"],
+        from: "2026-03-01",
+        to: "2026-03-14",
+        want: &["2026-03-07T14:00:00Z", "2026-03-08T13:00:00Z"],
     },
     Case {
         name: "a fixed-offset VTIMEZONE",
