@@ -159,6 +159,12 @@ pub(crate) const COLLECTIONS: &[Collection] = &[
         splits: &[],
     },
     Collection {
+        key: "calendar_feeds",
+        path: "/calendar_feeds",
+        deletion_type: "calendar_feed",
+        splits: &[],
+    },
+    Collection {
         key: "companies",
         path: "/companies",
         deletion_type: "company",

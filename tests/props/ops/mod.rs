@@ -38,11 +38,13 @@ use serde_json::{Map, Value, json};
 use crate::fixture::{Call, Reply, Store};
 
 mod documents;
+mod feeds;
 mod notes;
 mod people;
 mod projects;
 
 pub(crate) use documents::*;
+pub(crate) use feeds::*;
 pub(crate) use notes::*;
 pub(crate) use people::*;
 pub(crate) use projects::*;
@@ -134,6 +136,7 @@ pub(crate) enum Op {
     Tag(TagOp),
     Folder(FolderOp),
     Document(DocumentOp),
+    Feed(FeedOp),
     Clock(ClockMove),
     /// The owner moves to the nth zone of [`ZONES`]: today may go back or
     /// skip a day without the clock moving.
@@ -171,6 +174,7 @@ pub(crate) fn op() -> BoxedStrategy<Op> {
         1 => tag_op().prop_map(Op::Tag),
         1 => folder_op().prop_map(Op::Folder),
         2 => document_op().prop_map(Op::Document),
+        2 => feed_op().prop_map(Op::Feed),
         2 => clock_move().prop_map(Op::Clock),
         1 => any::<u8>().prop_map(Op::Zone),
     ]
@@ -662,6 +666,7 @@ impl World {
             Op::Tag(op) => self.tag_call(op),
             Op::Folder(op) => self.folder_call(op),
             Op::Document(op) => self.document_call(op),
+            Op::Feed(op) => self.feed_call(op),
             Op::Task(op) => match op {
                 TaskOp::Create {
                     title,
