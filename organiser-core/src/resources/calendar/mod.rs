@@ -134,11 +134,29 @@ fn shown<T: Tables>(
     Ok((out, people))
 }
 
+/// How an index writes the date its keys begin with.
+#[derive(Clone, Copy)]
+enum Dated {
+    /// `Key::date` (the projects' indexes).
+    Plain,
+    /// `Key::opt_date_last` (the tasks' indexes, where no date sorts last).
+    Optional,
+}
+
 /// The IDs at the end of `table`'s keys from date `from` to `to`
-/// (inclusive), whose keys begin with a date.
-fn ids_by_date<T: Tables>(cx: &Cx<'_, T>, table: Tbl, from: Date, to: Date) -> Result<Vec<Id>> {
-    let lo = Key::new().date(from).into_vec();
-    let hi = Key::new().date(add_days(to, 1)).into_vec();
+/// (inclusive), whose keys begin with a date written as `dated`.
+fn ids_by_date<T: Tables>(
+    cx: &Cx<'_, T>,
+    table: Tbl,
+    dated: Dated,
+    from: Date,
+    to: Date,
+) -> Result<Vec<Id>> {
+    let key = |d: Date| match dated {
+        Dated::Plain => Key::new().date(d).into_vec(),
+        Dated::Optional => Key::new().opt_date_last(Some(d)).into_vec(),
+    };
+    let (lo, hi) = (key(from), key(add_days(to, 1)));
     let mut ids = Vec::new();
     cx.scan(
         table,
@@ -155,10 +173,17 @@ fn ids_by_date<T: Tables>(cx: &Cx<'_, T>, table: Tbl, from: Date, to: Date) -> R
 
 /// The live open or completed tasks due from `from` to `to`.
 fn tasks_due<T: Tables>(cx: &Cx<'_, T>, from: Date, to: Date) -> Result<Vec<Task>> {
-    let mut ids = ids_by_date(cx, tasks::tables::TASKS_OPEN_BY_DEADLINE, from, to)?;
+    let mut ids = ids_by_date(
+        cx,
+        tasks::tables::TASKS_OPEN_BY_DEADLINE,
+        Dated::Optional,
+        from,
+        to,
+    )?;
     ids.extend(ids_by_date(
         cx,
         tasks::tables::TASKS_COMPLETED_BY_DEADLINE,
+        Dated::Optional,
         from,
         to,
     )?);
@@ -179,7 +204,7 @@ fn project_dates<T: Tables>(cx: &Cx<'_, T>, from: Date, to: Date) -> Result<Vec<
         (projects::tables::PROJECTS_OPEN_BY_START, "start"),
         (projects::tables::PROJECTS_OPEN_BY_DEADLINE, "deadline"),
     ] {
-        for id in ids_by_date(cx, table, from, to)? {
+        for id in ids_by_date(cx, table, Dated::Plain, from, to)? {
             let Ok(project) = projects::get(cx, id) else {
                 continue;
             };
