@@ -114,8 +114,7 @@ fn shown<T: Tables>(
     cx: &Cx<'_, T>,
     mut found: Vec<Found>,
 ) -> Result<(Vec<CalendarEvent>, Vec<Id>)> {
-    let zone = cx.zone().time_zone().clone();
-    found.sort_by_cached_key(|f| f.order(&zone));
+    found.sort_by(Found::order);
     let mut matcher = Matcher::default();
     let mut people = Vec::new();
     let mut seen = HashSet::new();
@@ -342,7 +341,7 @@ pub(crate) fn meetings<T: Tables>(
         .into_iter()
         .filter(|f| !f.ended(now, today))
         .collect();
-    found.sort_by_cached_key(|f| f.order(&zone));
+    found.sort_by(Found::order);
     let mut matcher = Matcher::default();
     let mut out = Vec::new();
     let mut more = false;

@@ -84,6 +84,8 @@ pub(crate) struct FeedEvents {
     pub(crate) repeating: Vec<u32>,
     /// The days (numbers, inclusive) whose repeating occurrences are kept.
     pub(crate) window: (i64, i64),
+    /// Changes with every sync (rows kept in memory are of one version).
+    pub(crate) version: u64,
 }
 
 impl crate::store::codec::Record for FeedEvents {

@@ -6,10 +6,11 @@
 
 use std::collections::{HashMap, HashSet};
 use std::ops::Bound;
-use std::rc::Rc;
+use std::sync::{Arc, Mutex};
 
 use jiff::Timestamp;
 use jiff::civil::Date;
+use jiff::tz::TimeZone;
 use serde::{Deserialize, Serialize};
 
 use super::build::{Built, FeedEvents, SHOWN_ATTENDEES, StoredEvent, original_part};
@@ -60,7 +61,10 @@ pub(crate) fn replace(cx: &WriteCx<'_>, feed: Id, built: &Built) -> Result<()> {
     for (day, occs) in &built.days {
         cx.put_record(DAYS, day_key(feed, *day).as_slice(), &DayOccs(occs.clone()))?;
     }
-    cx.put_record(FEED_EVENTS, &feed.to_bytes(), &built.meta)
+    // A new version, so rows kept in memory from the last sync are not read.
+    let mut meta = built.meta.clone();
+    meta.version = u64::from_be_bytes(crate::secrets::random_bytes(8).try_into().unwrap_or([0; 8]));
+    cx.put_record(FEED_EVENTS, &feed.to_bytes(), &meta)
 }
 
 /// One occurrence of an event, as the API shows it.
@@ -115,42 +119,51 @@ pub struct CalendarAttendee {
     pub person_id: Option<Id>,
 }
 
-/// An occurrence found for a range, with its event's details.
+/// An occurrence found for a range, with its event's details, its key
+/// and the day it starts on in the owner's zone.
 #[derive(Debug, Clone)]
 pub(crate) struct Found {
     pub(crate) feed: Id,
     pub(crate) occ: Occ,
-    pub(crate) event: Rc<StoredEvent>,
+    pub(crate) event: Arc<StoredEvent>,
+    pub(crate) key: String,
+    pub(crate) day: Date,
 }
 
 impl Found {
-    /// Sort key: the start's day in `zone`, all day first, the start, the
-    /// title ignoring case, the key.
-    pub(crate) fn order(&self, zone: &jiff::tz::TimeZone) -> (Date, bool, i64, String, String) {
-        let (day, start) = if self.occ.all_day {
-            (day_date(self.occ.start), i64::MIN)
+    fn new(feed: Id, feed_tail: &str, occ: Occ, event: Arc<StoredEvent>, zone: &TimeZone) -> Found {
+        let day = if occ.all_day {
+            day_date(occ.start)
         } else {
-            let at = Timestamp::from_second(self.occ.start).unwrap_or(Timestamp::UNIX_EPOCH);
-            (at.to_zoned(zone.clone()).date(), self.occ.start)
+            let at = Timestamp::from_second(occ.start).unwrap_or(Timestamp::UNIX_EPOCH);
+            zone.to_datetime(at).date()
         };
-        (
+        let key = format!("{}{}-{}", &event.key, feed_tail, original_part(&occ));
+        Found {
+            feed,
+            occ,
+            event,
+            key,
             day,
-            !self.occ.all_day,
-            start,
-            crate::text::fold_case(&self.event.title),
-            self.key(),
-        )
+        }
     }
 
-    /// The occurrence's key.
-    pub(crate) fn key(&self) -> String {
-        let feed = self.feed.to_string();
-        format!(
-            "{}{}-{}",
-            &self.event.key,
-            &feed[feed.len() - 6..],
-            original_part(&self.occ)
-        )
+    /// The calendar's order: by the day it starts on, all day first on a
+    /// day, then start, title ignoring case, key.
+    pub(crate) fn order(a: &Found, b: &Found) -> std::cmp::Ordering {
+        let lower = |s: &str| s.chars().flat_map(char::to_lowercase).collect::<Vec<_>>();
+        a.day
+            .cmp(&b.day)
+            .then(b.occ.all_day.cmp(&a.occ.all_day))
+            .then(a.occ.start.cmp(&b.occ.start))
+            .then_with(|| {
+                if a.event.title == b.event.title {
+                    std::cmp::Ordering::Equal
+                } else {
+                    lower(&a.event.title).cmp(&lower(&b.event.title))
+                }
+            })
+            .then_with(|| a.key.cmp(&b.key))
     }
 
     /// Whether it has ended by `now` (`today` in the owner's zone).
@@ -165,6 +178,46 @@ impl Found {
     }
 }
 
+/// Event rows decoded once per sync of their feed, kept between requests:
+/// by feed, the version of its events and the rows read so far.
+#[derive(Default)]
+struct RowCache(Mutex<HashMap<Id, (u64, HashMap<u32, Arc<StoredEvent>>)>>);
+
+/// The rows of one feed's events at one version, read through the cache.
+struct Rows<'a> {
+    feed: Id,
+    version: u64,
+    cache: &'a RowCache,
+}
+
+impl Rows<'_> {
+    fn get<T: Tables>(&self, cx: &Cx<'_, T>, row: u32) -> Result<Option<Arc<StoredEvent>>> {
+        {
+            let map = self.cache.0.lock().unwrap_or_else(|e| e.into_inner());
+            if let Some((version, rows)) = map.get(&self.feed)
+                && *version == self.version
+                && let Some(e) = rows.get(&row)
+            {
+                return Ok(Some(e.clone()));
+            }
+        }
+        let found: Option<StoredEvent> =
+            cx.get_record(EVENTS, event_key(self.feed, row).as_slice())?;
+        let Some(event) = found.map(Arc::new) else {
+            return Ok(None);
+        };
+        let mut map = self.cache.0.lock().unwrap_or_else(|e| e.into_inner());
+        let entry = map
+            .entry(self.feed)
+            .or_insert_with(|| (self.version, HashMap::new()));
+        if entry.0 != self.version {
+            *entry = (self.version, HashMap::new());
+        }
+        entry.1.insert(row, event.clone());
+        Ok(Some(event))
+    }
+}
+
 /// Every occurrence touching `from` to `to` (owner's dates, inclusive;
 /// timed ones from the start of `from` to the start of the day after
 /// `to` in `zone`), in no order.
@@ -172,7 +225,7 @@ pub(crate) fn touching<T: Tables>(
     cx: &Cx<'_, T>,
     from: Date,
     to: Date,
-    zone: &jiff::tz::TimeZone,
+    zone: &TimeZone,
 ) -> Result<Vec<Found>> {
     let start_of = |d: Date| {
         d.to_zoned(zone.clone())
@@ -213,12 +266,19 @@ pub(crate) fn touching<T: Tables>(
                 Ok(true)
             },
         )?;
-        let mut rows: HashMap<u32, Rc<StoredEvent>> = HashMap::new();
+        let cache = cx.org.ext.get::<RowCache>();
+        let rows = Rows {
+            feed,
+            version: meta.version,
+            cache: &cache,
+        };
+        let feed_text = feed.to_string();
+        let feed_tail = &feed_text[feed_text.len() - 6..];
         // Days outside the window: expand the repeating events there.
         let (wlo, whi) = meta.window;
         if lo < wlo || hi > whi {
             for &row in &meta.repeating {
-                let Some(event) = load_row(cx, feed, row, &mut rows)? else {
+                let Some(event) = rows.get(cx, row)? else {
                     continue;
                 };
                 let Some(rep) = &event.repeat else { continue };
@@ -238,36 +298,20 @@ pub(crate) fn touching<T: Tables>(
             if !touches(&occ) {
                 continue;
             }
-            let Some(event) = load_row(cx, feed, occ.event, &mut rows)? else {
+            let Some(event) = rows.get(cx, occ.event)? else {
                 continue;
             };
             if !seen.insert((event.key.clone(), occ.original, occ.all_day)) {
                 continue;
             }
-            out.push(Found { feed, occ, event });
+            out.push(Found::new(feed, feed_tail, occ, event, zone));
         }
     }
     Ok(out)
 }
 
-fn load_row<T: Tables>(
-    cx: &Cx<'_, T>,
-    feed: Id,
-    row: u32,
-    rows: &mut HashMap<u32, Rc<StoredEvent>>,
-) -> Result<Option<Rc<StoredEvent>>> {
-    if let Some(e) = rows.get(&row) {
-        return Ok(Some(e.clone()));
-    }
-    let found: Option<StoredEvent> = cx.get_record(EVENTS, event_key(feed, row).as_slice())?;
-    Ok(found.map(|e| {
-        let e = Rc::new(e);
-        rows.insert(row, e.clone());
-        e
-    }))
-}
-
-/// Finds the people attendees are, once per address or name.
+/// Finds the people attendees are, once per address or name (`by_name`
+/// is keyed by the name as written).
 #[derive(Default)]
 pub(crate) struct Matcher {
     by_email: HashMap<String, Option<Id>>,
@@ -284,12 +328,12 @@ impl Matcher {
         email: Option<&str>,
     ) -> Result<Option<Id>> {
         if let Some(email) = email {
-            let email = email.to_lowercase();
-            let found = match self.by_email.get(&email) {
+            // Stored in lower case.
+            let found = match self.by_email.get(email) {
                 Some(found) => *found,
                 None => {
-                    let found = people::by_email(cx, &email)?;
-                    self.by_email.insert(email, found);
+                    let found = people::by_email(cx, email)?;
+                    self.by_email.insert(email.to_owned(), found);
                     found
                 }
             };
@@ -297,15 +341,16 @@ impl Matcher {
                 return Ok(found);
             }
         }
-        let folded = crate::text::fold_search(&crate::text::squish(name));
-        if folded.is_empty() {
-            return Ok(None);
-        }
-        if let Some(found) = self.by_name.get(&folded) {
+        if let Some(found) = self.by_name.get(name) {
             return Ok(*found);
         }
-        let found = people::only_one_named(cx, &folded)?;
-        self.by_name.insert(folded, found);
+        let folded = crate::text::fold_search(&crate::text::squish(name));
+        let found = if folded.is_empty() {
+            None
+        } else {
+            people::only_one_named(cx, &folded)?
+        };
+        self.by_name.insert(name.to_owned(), found);
         Ok(found)
     }
 }
@@ -338,7 +383,7 @@ pub(crate) fn shown<T: Tables>(
         (at(f.occ.start), at(f.occ.end.max(f.occ.start)), None, None)
     };
     Ok(CalendarEvent {
-        key: f.key(),
+        key: f.key.clone(),
         feed_id: f.feed,
         title: e.title.clone(),
         all_day: f.occ.all_day,
