@@ -10,6 +10,7 @@
 #[path = "../common/mod.rs"]
 mod common;
 
+mod calendar;
 mod connections;
 mod conventions;
 mod health;
