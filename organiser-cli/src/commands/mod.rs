@@ -23,6 +23,7 @@ pub(crate) mod tags;
 pub(crate) mod tasks;
 pub(crate) mod token;
 pub(crate) mod upload;
+pub(crate) mod vocabulary;
 
 use std::fmt::Display;
 use std::path::PathBuf;
