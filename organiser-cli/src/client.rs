@@ -6,14 +6,16 @@
 //! into the record, `{data, meta}` into a [`Page`].
 
 use organiser_core::{
-    ActivityEntry, ActivityQuery, ApiToken, Auth, Category, CategoryInput, CategoryNoteCount,
+    ActivityEntry, ActivityQuery, ApiToken, Auth, CalendarFeed, CalendarFeedInput,
+    CalendarFeedQuery, CalendarQuery, CalendarRange, Category, CategoryInput, CategoryNoteCount,
     CategoryQuery, Company, Document, DocumentLink, DocumentQuery, Field, Folder, FolderCount,
-    FolderInput, FolderQuery, Home, Id, Licence, ListParams, Me, Method, NewToken, Note, NoteInput,
-    NoteQuery, NoteSummary, OwnerChange, Page, Person, PersonLink, PersonLinkQuery, PersonQuery,
-    Project, ProjectInput, ProjectMember, ProjectMemberInput, ProjectQuery, ProjectTaskCount,
-    Query, Request, Response, System, Tag, TagQuery, Task, TaskCounts, TaskCountsQuery, TaskInput,
-    TaskList, TaskListInput, TaskListQuery, TaskQuery, UpcomingDeadline, UpcomingDeadlinesQuery,
-    UpcomingKeyDates, UpcomingQuery, time::format_timestamp,
+    FolderInput, FolderQuery, Home, Id, Licence, ListParams, Me, Meetings, MeetingsQuery, Method,
+    NewToken, Note, NoteInput, NoteQuery, NoteSummary, OwnerChange, Page, Person, PersonLink,
+    PersonLinkQuery, PersonQuery, Project, ProjectInput, ProjectMember, ProjectMemberInput,
+    ProjectQuery, ProjectTaskCount, Query, Request, Response, System, Tag, TagQuery, Task,
+    TaskCounts, TaskCountsQuery, TaskInput, TaskList, TaskListInput, TaskListQuery, TaskQuery,
+    UpcomingDeadline, UpcomingDeadlinesQuery, UpcomingKeyDates, UpcomingQuery,
+    time::format_timestamp,
 };
 use serde::de::DeserializeOwned;
 use serde::{Deserialize, Serialize};
@@ -374,6 +376,64 @@ impl Client {
         }
         let query = Query::from_pairs(pairs);
         read(self.send(request(Get, "/upcoming_key_dates").with_query(query))?)
+    }
+
+    /// `GET /people/{id}/meetings`.
+    pub(crate) fn person_meetings(
+        &self,
+        id: Id,
+        query: MeetingsQuery,
+    ) -> Result<Reply<Meetings>, CliError> {
+        let query = Query::from_pairs(vec![("limit", query.limit.to_string())]);
+        read(self.send(request(Get, format!("/people/{id}/meetings")).with_query(query))?)
+    }
+
+    /// `GET /calendar`: the API judges the range (400 when `to` is before
+    /// `from` or the range is longer than it allows).
+    pub(crate) fn calendar(&self, query: CalendarQuery) -> Result<Reply<CalendarRange>, CliError> {
+        let query = Query::from_pairs(vec![
+            ("from", query.from.to_string()),
+            ("to", query.to.to_string()),
+        ]);
+        self.data(request(Get, "/calendar").with_query(query))
+    }
+
+    /// `GET /calendar_feeds`.
+    pub(crate) fn calendar_feeds(
+        &self,
+        query: &CalendarFeedQuery,
+    ) -> Result<Reply<Page<CalendarFeed>>, CliError> {
+        let mut pairs = Vec::new();
+        list_params(&query.params, query.params.order.as_deref(), &mut pairs);
+        let query = Query::from_pairs(pairs);
+        read(self.send(request(Get, "/calendar_feeds").with_query(query))?)
+    }
+
+    /// `GET /calendar_feeds/{id}`.
+    pub(crate) fn calendar_feed(&self, id: Id) -> Result<Reply<CalendarFeed>, CliError> {
+        self.data(request(Get, format!("/calendar_feeds/{id}")))
+    }
+
+    /// `POST /calendar_feeds`: the API fetches the address first (up to
+    /// 30 seconds).
+    pub(crate) fn create_calendar_feed(
+        &self,
+        input: &CalendarFeedInput,
+    ) -> Result<Reply<CalendarFeed>, CliError> {
+        let body = wrapped("calendar_feed", input)?;
+        self.data(request(Post, "/calendar_feeds").with_body(body))
+    }
+
+    /// `DELETE /calendar_feeds/{id}`: permanent, with its events.
+    pub(crate) fn delete_calendar_feed(&self, id: Id) -> Result<(), CliError> {
+        self.send(request(Delete, format!("/calendar_feeds/{id}")))
+            .map(drop)
+    }
+
+    /// `POST /calendar_feeds/{id}/sync`: the feed after the attempt (a
+    /// failure is in its `sync_error`, not an error).
+    pub(crate) fn sync_calendar_feed(&self, id: Id) -> Result<Reply<CalendarFeed>, CliError> {
+        self.data(request(Post, format!("/calendar_feeds/{id}/sync")))
     }
 
     /// `GET /person_links`.
@@ -1204,6 +1264,50 @@ mod tests {
         client.delete_category(work.id, true).unwrap_err();
         client.delete_category(work.id, false).unwrap();
         assert!(client.category_note_counts().unwrap().data.is_empty());
+    }
+
+    /// The calendar's reads as the typed calls: the range, a person's
+    /// meetings, the feeds' listing; a range too long is the API's refusal.
+    #[test]
+    fn calendar_reads_mean_what_the_typed_calls_mean() {
+        let org = Organiser::in_memory();
+        let today = org.me(&Auth::Local).unwrap().today;
+        let client = Client::new(Backend::Local(org.clone()));
+        let mut fields = Map::new();
+        fields.insert("name".into(), Value::from("Ada"));
+        let ada = client.create_person(&fields).unwrap().data;
+        client
+            .create_task(&TaskInput {
+                deadline_on: Field::Value(today),
+                ..TaskInput::titled("Pay")
+            })
+            .unwrap();
+        let query = CalendarQuery {
+            from: today,
+            to: today,
+        };
+        let range = client.calendar(query).unwrap().data;
+        assert_eq!(range, org.calendar(query).unwrap());
+        let far = CalendarQuery {
+            from: today,
+            to: today.checked_add(jiff::Span::new().days(42)).unwrap(),
+        };
+        match client.calendar(far).unwrap_err() {
+            CliError::Api { status, code, .. } => {
+                assert_eq!((status, code.as_str()), (400, "invalid_parameter"))
+            }
+            other => panic!("{other:?}"),
+        }
+        let meetings = MeetingsQuery { limit: 5 };
+        assert_eq!(
+            client.person_meetings(ada.id, meetings).unwrap().data,
+            org.person_meetings(ada.id, meetings).unwrap()
+        );
+        let feeds = CalendarFeedQuery::default();
+        assert_eq!(
+            client.calendar_feeds(&feeds).unwrap().data,
+            org.calendar_feeds(&feeds).unwrap()
+        );
     }
 
     #[test]

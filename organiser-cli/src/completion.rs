@@ -4,8 +4,8 @@
 //! `unstable-dynamic` engine, [`CompleteEnv`]). Besides what the static
 //! scripts of `organiser completions` offer (subcommands, flags, fixed
 //! values), it offers the names of the store's task lists, people,
-//! projects, tags, categories, document folders and documents where a
-//! command takes one: read through the same backend a reading command uses, never making a store, never
+//! projects, tags, categories, document folders, documents and calendar
+//! feeds where a command takes one: read through the same backend a reading command uses, never making a store, never
 //! waiting for a held one, and offering nothing when anything goes wrong.
 
 use std::ffi::OsString;
@@ -15,7 +15,7 @@ use std::sync::OnceLock;
 use clap::{Command, CommandFactory};
 use clap_complete::engine::{ArgValueCandidates, CompletionCandidate};
 use clap_complete::env::CompleteEnv;
-use organiser_core::{Category, Document, Folder, Person, Project, Tag, TaskList};
+use organiser_core::{CalendarFeed, Category, Document, Folder, Person, Project, Tag, TaskList};
 
 use crate::backend;
 use crate::client::Client;
@@ -102,6 +102,12 @@ const DOCUMENT_NAMES: &[(&str, &str)] = &[
     ("organiser docs rm", "document"),
 ];
 
+/// The arguments that take a calendar feed's name.
+const FEED_NAMES: &[(&str, &str)] = &[
+    ("organiser feeds sync", "feed"),
+    ("organiser feeds rm", "feed"),
+];
+
 /// The `--data-dir` of the command line being completed.
 static DATA_DIR: OnceLock<Option<PathBuf>> = OnceLock::new();
 
@@ -141,6 +147,8 @@ fn with_list_names(cmd: Command, path: &str) -> Command {
             arg.add(ArgValueCandidates::new(names_of::<Folder>))
         } else if DOCUMENT_NAMES.contains(&id) {
             arg.add(ArgValueCandidates::new(names_of::<Document>))
+        } else if FEED_NAMES.contains(&id) {
+            arg.add(ArgValueCandidates::new(names_of::<CalendarFeed>))
         } else {
             arg
         }
@@ -225,7 +233,8 @@ mod tests {
             .chain(TAG_NAMES)
             .chain(CATEGORY_NAMES)
             .chain(FOLDER_NAMES)
-            .chain(DOCUMENT_NAMES);
+            .chain(DOCUMENT_NAMES)
+            .chain(FEED_NAMES);
         for (path, id) in all {
             let mut words = path.split(' ').skip(1);
             let mut sub = &cmd;

@@ -104,8 +104,9 @@ impl CliError {
 
     /// The API's refusal said in the command's terms: each field of its
     /// `details` named by the flag or argument that set it (`deadline_on`
-    /// as `--deadline`), so people read what they typed. Other errors are
-    /// unchanged; `details` in `--json` keep the API's field names.
+    /// as `--deadline`), so people read what they typed; a phrase that is
+    /// a sentence (it begins with a capital) is said alone. Other errors
+    /// are unchanged; `details` in `--json` keep the API's field names.
     pub(crate) fn naming(self, flags: &[(&str, &str)]) -> Self {
         let CliError::Api {
             status,
@@ -134,6 +135,10 @@ impl CliError {
                 let phrase = phrase.as_str().unwrap_or_default();
                 parts.push(match (&name, field.as_str()) {
                     (_, "base") => phrase.to_owned(),
+                    // A sentence of its own (a calendar feed's unreadable
+                    // address is said with the vocabulary's label of its
+                    // sync error): said as it is.
+                    _ if phrase.starts_with(|c: char| c.is_uppercase()) => phrase.to_owned(),
                     (Some(flag), _) => format!("{flag} {phrase}"),
                     (None, _) => format!("{} {phrase}", field.replace('_', " ")),
                 });
@@ -171,5 +176,15 @@ mod tests {
         assert_eq!(body["error"]["code"], "validation_failed");
         assert_eq!(body["error"]["details"]["deadline_on"][0], "is not a date");
         assert_eq!(CliError::usage("x").to_json()["error"]["code"], "usage");
+        let unreadable = CliError::Api {
+            status: 422,
+            code: "validation_failed".into(),
+            message: "Validation failed: Address The address points elsewhere".into(),
+            details: Some(json!({"address": ["The address points elsewhere"]})),
+        };
+        assert_eq!(
+            unreadable.naming(&[("address", "the address")]).to_string(),
+            "The address points elsewhere"
+        );
     }
 }

@@ -89,6 +89,11 @@ enum Command {
     Tags(commands::tags::TagsCommand),
     /// Note categories: the list in order; add, move, rm.
     Categories(commands::categories::CategoriesCommand),
+    /// The calendar day by day: the feeds' events, tasks due, project dates
+    /// and key dates (today by default; week, a date, or DATE..DATE).
+    Calendar(commands::calendar::Calendar),
+    /// Calendar feeds (iCal addresses) with their health; add, sync, rm.
+    Feeds(commands::feeds::FeedsCommand),
     /// Documents (PDFs): by name, in a folder, or a search; add, open, link, unlink, rm, restore.
     Docs(commands::docs::DocsCommand),
     /// Document folders as a tree with their document counts; add, rename, rm.
@@ -202,6 +207,8 @@ fn run(cli: Cli) -> Result<(), CliError> {
         Command::Notes(c) => c.run(&global),
         Command::Tags(c) => c.run(&global),
         Command::Categories(c) => c.run(&global),
+        Command::Calendar(c) => c.run(&global),
+        Command::Feeds(c) => c.run(&global),
         Command::Docs(c) => c.run(&global),
         Command::Folders(c) => c.run(&global),
         Command::Compact(c) => c.run(&global),

@@ -76,6 +76,48 @@ pub(crate) fn date(day: jiff::civil::Date) -> String {
     }
 }
 
+/// A day as headings print it: its weekday, then the date as tables print
+/// it ("Mon 2026-03-09"); without the weekday when `date_format` already
+/// shows one.
+pub(crate) fn day(day: jiff::civil::Date) -> String {
+    let pattern = crate::config::get()
+        .date_format
+        .as_deref()
+        .unwrap_or_default();
+    if pattern.contains("%a") || pattern.contains("%A") {
+        date(day)
+    } else {
+        format!("{} {}", day.strftime("%a"), date(day))
+    }
+}
+
+/// Prints a heading line: bold when colour is on, and also cyan when it
+/// is `marked` (the current day of an agenda); plain otherwise.
+pub(crate) fn heading(text: impl std::fmt::Display, marked: bool) -> Result<(), CliError> {
+    let text = text.to_string();
+    let text = clean(&text);
+    let mut out = std::io::stdout().lock();
+    match (colour(), marked) {
+        (false, _) => writeln!(out, "{text}")?,
+        (true, false) => writeln!(out, "\x1b[1m{text}\x1b[22m")?,
+        (true, true) => writeln!(out, "\x1b[1;36m{text}\x1b[22;39m")?,
+    }
+    Ok(())
+}
+
+/// A spinner on standard error saying `message` while a request waits on
+/// the network (a calendar feed's fetch), when standard error is a
+/// terminal; `None` otherwise (pipes and logs are left clean).
+pub(crate) fn spinner(message: &str) -> Option<indicatif::ProgressBar> {
+    if !std::io::stderr().is_terminal() {
+        return None;
+    }
+    let spinner = indicatif::ProgressBar::new_spinner();
+    spinner.set_message(message.to_owned());
+    spinner.enable_steady_tick(std::time::Duration::from_millis(100));
+    Some(spinner)
+}
+
 /// A table in the house style.
 pub(crate) fn table(header: &[&str]) -> Table {
     let mut table = Table::new();

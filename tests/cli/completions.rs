@@ -42,6 +42,8 @@ fn each_shell_gets_a_script_that_names_the_commands() {
             "categories",
             "docs",
             "folders",
+            "calendar",
+            "feeds",
             "completions",
             "data-dir",
         ] {
@@ -87,6 +89,8 @@ fn man_prints_the_main_page_or_a_command_s_page() {
         "categories",
         "docs",
         "folders",
+        "calendar",
+        "feeds",
         "token",
         "serve",
         "completions",
@@ -128,6 +132,11 @@ fn man_dir_writes_every_page() {
         "organiser-docs-open.1",
         "organiser-folders.1",
         "organiser-folders-rename.1",
+        "organiser-calendar.1",
+        "organiser-feeds.1",
+        "organiser-feeds-add.1",
+        "organiser-feeds-sync.1",
+        "organiser-feeds-rm.1",
     ] {
         let text =
             std::fs::read_to_string(pages.join(page)).unwrap_or_else(|e| panic!("{page}: {e}"));
@@ -137,7 +146,7 @@ fn man_dir_writes_every_page() {
 
 /// `COMPLETE=SHELL organiser -- WORDS...`, as the registered script calls
 /// it when the word at `index` is being completed: the candidates.
-fn complete(shell: &str, index: usize, words: &[&str]) -> Cmd {
+pub(crate) fn complete(shell: &str, index: usize, words: &[&str]) -> Cmd {
     let mut args = vec!["--", "organiser"];
     args.extend_from_slice(words);
     Cmd::new(&args)
@@ -146,7 +155,7 @@ fn complete(shell: &str, index: usize, words: &[&str]) -> Cmd {
         .env("_CLAP_IFS", "\n")
 }
 
-fn candidates(out: Outcome) -> Vec<String> {
+pub(crate) fn candidates(out: Outcome) -> Vec<String> {
     let out = out.success();
     assert_eq!(out.stderr, "", "{out:?}");
     out.stdout.lines().map(str::to_owned).collect()

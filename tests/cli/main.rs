@@ -7,6 +7,7 @@ mod util;
 
 mod account;
 mod addressing;
+mod calendar;
 mod colour;
 mod compact;
 mod completions;
@@ -17,6 +18,7 @@ mod data_dir;
 mod dates;
 mod documents;
 mod errors;
+mod feed_server;
 mod hints;
 mod init;
 mod licence;

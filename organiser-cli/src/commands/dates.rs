@@ -27,6 +27,23 @@ impl<'c> Days<'c> {
         }
     }
 
+    /// Reads dates against `today`, already asked of the store.
+    pub(crate) fn knowing(client: &'c Client, today: Date) -> Self {
+        Days {
+            client,
+            today: Some(today),
+        }
+    }
+
+    /// The date `text` names; an error when it names none (`none` and
+    /// `-` too: here a date is wanted, not a clear).
+    pub(crate) fn date(&mut self, text: &str) -> Result<Date, CliError> {
+        match self.field(text)? {
+            Field::Value(day) => Ok(day),
+            _ => Err(not_a_date(text)),
+        }
+    }
+
     /// The field `text` sets: null for `none`, `-` or nothing (a clear),
     /// else the date it names; an error when it names none.
     pub(crate) fn field(&mut self, text: &str) -> Result<Field<Date>, CliError> {
@@ -37,11 +54,9 @@ impl<'c> Days<'c> {
             Some(day) => day,
             None => *self.today.insert(self.client.me()?.data.today),
         };
-        parse_date_words(text, today).map(Field::Value).ok_or_else(|| {
-            CliError::msg(format!(
-                "{text:?} is not a date: use YYYY-MM-DD, today, tomorrow, a weekday, +3d, +2w or next week"
-            ))
-        })
+        parse_date_words(text, today)
+            .map(Field::Value)
+            .ok_or_else(|| not_a_date(text))
     }
 
     /// [`Days::field`] of a flag that may be absent.
@@ -51,6 +66,12 @@ impl<'c> Days<'c> {
             None => Ok(Field::Absent),
         }
     }
+}
+
+fn not_a_date(text: &str) -> CliError {
+    CliError::msg(format!(
+        "{text:?} is not a date: use YYYY-MM-DD, today, tomorrow, a weekday, +3d, +2w or next week"
+    ))
 }
 
 /// One date a command was given, as it was worked out.

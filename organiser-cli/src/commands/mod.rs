@@ -1,12 +1,14 @@
 //! One module per subcommand: a clap struct and its `run`; a family with
 //! many subcommands is a folder with one file per subcommand.
 
+pub(crate) mod calendar;
 pub(crate) mod categories;
 pub(crate) mod compact;
 pub(crate) mod completions;
 pub(crate) mod config;
 pub(crate) mod dates;
 pub(crate) mod docs;
+pub(crate) mod feeds;
 pub(crate) mod folders;
 pub(crate) mod init;
 pub(crate) mod licence;
@@ -23,6 +25,7 @@ pub(crate) mod tags;
 pub(crate) mod tasks;
 pub(crate) mod token;
 pub(crate) mod upload;
+pub(crate) mod vocabulary;
 
 use std::fmt::Display;
 use std::path::PathBuf;

@@ -5,8 +5,8 @@
 use clap::Args;
 use organiser_core::UpcomingQuery;
 
-use super::Vocabulary;
 use crate::commands::Global;
+use crate::commands::vocabulary::Vocabulary;
 use crate::error::CliError;
 use crate::output;
 

@@ -6,8 +6,8 @@ use clap::Args;
 use organiser_core::Person;
 use serde_json::Value;
 
-use super::Vocabulary;
 use crate::commands::Session;
+use crate::commands::vocabulary::Vocabulary;
 use crate::error::CliError;
 
 #[derive(Debug, Args)]

@@ -4,8 +4,8 @@
 
 use organiser_core::{ListParams, Page, Person, PersonQuery};
 
-use super::Vocabulary;
 use crate::commands::Session;
+use crate::commands::vocabulary::Vocabulary;
 use crate::error::CliError;
 use crate::output;
 

@@ -267,33 +267,6 @@ impl Birthday {
     }
 }
 
-/// The fixed lists of `GET /vocabulary` the people commands show: labels
-/// of relationships, roles and key date kinds.
-struct Vocabulary(Value);
-
-impl Vocabulary {
-    fn load(client: &Client) -> Result<Vocabulary, CliError> {
-        Ok(Vocabulary(client.vocabulary()?.data))
-    }
-
-    fn choices(&self, list: &str) -> &[Value] {
-        self.0[list]
-            .as_array()
-            .map(Vec::as_slice)
-            .unwrap_or_default()
-    }
-
-    /// The label of `key` in `list`, else the key.
-    fn label(&self, list: &str, key: &str) -> String {
-        self.choices(list)
-            .iter()
-            .find(|c| c["key"] == key)
-            .and_then(|c| c["label"].as_str())
-            .unwrap_or(key)
-            .to_owned()
-    }
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;

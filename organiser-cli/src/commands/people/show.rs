@@ -1,16 +1,18 @@
 //! `organiser people show P`: everything about a person on one screen:
 //! relationships, contact details with their labels, key dates with when
 //! they next fall (as `GET /upcoming_key_dates` says), jobs with their
-//! companies, connections with the other person's name and role, and the
-//! person's open tasks.
+//! companies, connections with the other person's name and role, the
+//! person's open tasks, and their next meetings in the calendar.
 
 use clap::Args;
+use jiff::tz::TimeZone;
 use organiser_core::{
-    Home, ListParams, Person, Task, TaskQuery, TaskStatus, UpcomingKeyDate, UpcomingQuery,
+    Home, ListParams, MeetingsQuery, Person, Task, TaskQuery, TaskStatus, UpcomingKeyDate,
+    UpcomingQuery,
 };
 
-use super::Vocabulary;
-use crate::commands::Session;
+use crate::commands::vocabulary::Vocabulary;
+use crate::commands::{Session, calendar};
 use crate::error::CliError;
 use crate::output;
 
@@ -24,6 +26,9 @@ pub(super) struct Show {
 /// every date once), and the most dates it gives.
 const YEAR_AHEAD: u64 = 366;
 const MOST_DATES: u64 = 100;
+
+/// How many of the person's next meetings the screen shows.
+const MEETINGS: u64 = 5;
 
 impl Show {
     pub(super) fn run(self, s: &Session<'_>) -> Result<(), CliError> {
@@ -122,6 +127,25 @@ impl Show {
                 said.push_str(&format!(" · due {}", output::date(deadline)));
             }
             put("Task", said);
+        }
+        // The calendar's events the person attends, soonest first: when
+        // (in the owner's zone), the title and the meeting link.
+        let meetings = s
+            .client
+            .person_meetings(person.id, MeetingsQuery { limit: MEETINGS })?
+            .data;
+        if !meetings.data.is_empty() {
+            let zone = TimeZone::get(&s.client.me()?.data.time_zone_iana).unwrap_or(TimeZone::UTC);
+            for event in &meetings.data {
+                let what = calendar::event_text(event, &vocabulary, false);
+                put(
+                    "Next meetings",
+                    format!("{} · {what}", calendar::event_when(event, &zone)),
+                );
+            }
+            if meetings.meta.has_more {
+                put("Next meetings", "… and more".to_owned());
+            }
         }
         output::line(&person.name)?;
         // A label once, over the rows that share it.
