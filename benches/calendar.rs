@@ -302,6 +302,7 @@ fn run() -> Result<(), String> {
     let near = range("2026-10-07", "2026-11-17");
     let shown = call(&org, &near, 200)?;
     let counted = shown["data"]["events"].as_array().map_or(0, Vec::len);
+    let answer_bytes = org.handle(&near).body.map_or(0, |b| b.len());
     let near_stats = time(10, runs, || {
         std::hint::black_box(org.handle(&near));
     });
@@ -363,7 +364,8 @@ fn run() -> Result<(), String> {
         )
     };
     println!(
-        "calendar: 5 feeds x {events} events (a quarter repeating), {counted} occurrences in the 42 days"
+        "calendar: 5 feeds x {events} events (a quarter repeating), {counted} occurrences in the 42 days ({:.2} MiB of JSON)",
+        answer_bytes as f64 / (1024.0 * 1024.0)
     );
     line("GET /calendar, 42 days around today", &near_stats);
     line(

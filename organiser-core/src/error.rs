@@ -84,12 +84,16 @@ impl Details {
     }
 
     /// "Title can't be blank; Name has already been taken": the phrases as a
-    /// sentence for people.
+    /// sentence for people (a phrase that begins with a capital stands
+    /// alone).
     pub fn sentence(&self) -> String {
         let mut parts = Vec::new();
         for (field, phrases) in &self.0 {
             for phrase in phrases {
-                if field == "base" {
+                // A phrase that is a sentence of its own (a feed's
+                // "The calendar server could not be reached; ...") is
+                // not put after its field's name.
+                if field == "base" || phrase.starts_with(char::is_uppercase) {
                     parts.push(capitalise(phrase));
                 } else {
                     parts.push(format!("{} {phrase}", capitalise(&field.replace('_', " "))));

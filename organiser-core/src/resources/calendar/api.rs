@@ -1,13 +1,12 @@
 //! The calendar's operation (document 3, "Calendar"), declared once for
 //! the typed method and the route arm.
 
-use super::{CalendarQuery, CalendarRange, range};
+use super::{CalendarQuery, CalendarRange, gather, range};
 use crate::engine::Organiser;
 use crate::engine::endpoint::Endpoint;
 use crate::engine::op::{ReadOp, Route};
 use crate::engine::request::{Method, Request, Response};
 use crate::error::{Error, Result};
-use crate::resources::people::absolute_avatar;
 
 /// Expired tasks are archived first.
 static GET: ReadOp = ReadOp::SETTLED;
@@ -22,21 +21,6 @@ impl Organiser {
 /// The routes of [`routes`].
 pub(crate) static ENDPOINTS: &[Endpoint] = &[Endpoint::new(Method::Get, "/calendar")];
 
-/// Photo addresses are absolute in answers.
-fn absolute(mut range: CalendarRange, base: &str) -> CalendarRange {
-    for p in &mut range.people {
-        if let Some(a) = &mut p.avatar {
-            absolute_avatar(a, base);
-        }
-    }
-    for k in &mut range.key_dates {
-        if let Some(a) = &mut k.person.avatar {
-            absolute_avatar(a, base);
-        }
-    }
-    range
-}
-
 /// `/calendar`.
 pub(crate) fn routes<'r>(req: &'r Request, segments: &[&'r str]) -> Result<Route<'r>> {
     let base = req.base_url.as_str();
@@ -45,7 +29,8 @@ pub(crate) fn routes<'r>(req: &'r Request, segments: &[&'r str]) -> Result<Route
         // before its parameters are judged.
         (Method::Get, ["calendar"]) => GET.route(move |cx| {
             let query = CalendarQuery::parse(&req.query)?;
-            Ok(Response::data(200, &absolute(range(cx, query)?, base)))
+            // Photo addresses are absolute in answers.
+            Ok(Response::data(200, &gather(cx, query)?.absolute(base)))
         }),
         _ => return Err(Error::NotFound),
     })

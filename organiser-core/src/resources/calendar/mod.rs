@@ -18,7 +18,7 @@ use crate::error::{Error, Result};
 use crate::ids::Id;
 use crate::list::Query;
 use crate::resources::calendar_feeds::CalendarEvent;
-use crate::resources::calendar_feeds::events::{self, Found, Matcher};
+use crate::resources::calendar_feeds::events::{self, Found, Matcher, Shown};
 use crate::resources::people::key_dates::years_on;
 use crate::resources::people::{self, Person, UpcomingKeyDate};
 use crate::resources::projects::{self, Project};
@@ -52,7 +52,10 @@ impl CalendarQuery {
         if days_between(from, to) + 1 > MOST_DAYS {
             return Err(Error::bad_param(
                 "to",
-                format!("must be at most {MOST_DAYS} days from from, both included"),
+                format!(
+                    "must be at most {} days after from (a range holds at most {MOST_DAYS} days)",
+                    MOST_DAYS - 1
+                ),
             ));
         }
         Ok(CalendarQuery { from, to })
@@ -87,7 +90,8 @@ pub struct ProjectDate {
     pub project: Project,
 }
 
-/// `GET /calendar`: what falls on each day of a range.
+/// `GET /calendar`: what falls on each day of a range. (The HTTP answer
+/// is written from [`Parts`], field for field the same.)
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 pub struct CalendarRange {
     /// The first day.
@@ -107,30 +111,6 @@ pub struct CalendarRange {
     pub key_dates: Vec<UpcomingKeyDate>,
     /// The people the events' attendees are, by name.
     pub people: Vec<Person>,
-}
-
-/// The occurrences of `found` in order, shown, with the people they name.
-fn shown<T: Tables>(
-    cx: &Cx<'_, T>,
-    mut found: Vec<Found>,
-) -> Result<(Vec<CalendarEvent>, Vec<Id>)> {
-    found.sort_by(Found::order);
-    let mut matcher = Matcher::default();
-    let mut people = Vec::new();
-    let mut seen = HashSet::new();
-    let mut out = Vec::with_capacity(found.len());
-    for f in &found {
-        let event = events::shown(cx, f, &mut matcher)?;
-        for a in &event.attendees {
-            if let Some(p) = a.person_id
-                && seen.insert(p)
-            {
-                people.push(p);
-            }
-        }
-        out.push(event);
-    }
-    Ok((out, people))
 }
 
 /// How an index writes the date its keys begin with.
@@ -303,26 +283,128 @@ fn key_dates<T: Tables>(cx: &Cx<'_, T>, from: Date, to: Date) -> Result<Vec<Upco
     Ok(out)
 }
 
-/// `GET /calendar`.
-pub(crate) fn range<T: Tables>(cx: &Cx<'_, T>, q: CalendarQuery) -> Result<CalendarRange> {
+/// What a range holds, read once: the occurrences in order (the people
+/// their shown attendees are, per occurrence) and the rest.
+pub(crate) struct Parts {
+    from: Date,
+    to: Date,
+    today: Date,
+    found: Vec<Found>,
+    matched: Vec<Vec<Option<Id>>>,
+    tasks: Vec<Task>,
+    project_dates: Vec<ProjectDate>,
+    key_dates: Vec<UpcomingKeyDate>,
+    people: Vec<Person>,
+}
+
+/// Reads what range `q` holds.
+pub(crate) fn gather<T: Tables>(cx: &Cx<'_, T>, q: CalendarQuery) -> Result<Parts> {
     let zone = cx.zone().time_zone().clone();
-    let found = events::touching(cx, q.from, q.to, &zone)?;
-    let (events, people_ids) = shown(cx, found)?;
-    let mut people: Vec<Person> = people_ids
+    let mut found = events::touching(cx, q.from, q.to, &zone)?;
+    found.sort_by(Found::order);
+    let mut matcher = Matcher::default();
+    let mut matched = Vec::with_capacity(found.len());
+    let mut ids = Vec::new();
+    let mut seen = HashSet::new();
+    for f in &found {
+        let shown = Shown::new(cx, f, &mut matcher)?;
+        for p in shown.people.iter().flatten() {
+            if seen.insert(*p) {
+                ids.push(*p);
+            }
+        }
+        matched.push(shown.people);
+    }
+    let mut people: Vec<Person> = ids
         .into_iter()
         .filter_map(|id| people::load_live(cx, id).ok())
         .collect();
     people.sort_by_cached_key(|p| (fold_case(&p.name), p.id));
-    Ok(CalendarRange {
+    Ok(Parts {
         from: q.from,
         to: q.to,
         today: cx.today(),
-        events,
         tasks: tasks_due(cx, q.from, q.to)?,
         project_dates: project_dates(cx, q.from, q.to)?,
         key_dates: key_dates(cx, q.from, q.to)?,
+        found,
+        matched,
         people,
     })
+}
+
+impl Parts {
+    fn shown(&self) -> impl Iterator<Item = Shown<'_>> {
+        self.found
+            .iter()
+            .zip(&self.matched)
+            .map(|(found, people)| Shown {
+                found,
+                people: people.clone(),
+            })
+    }
+
+    /// The range, owned.
+    pub(crate) fn into_range(self) -> CalendarRange {
+        let events = self.shown().map(|s| s.to_event()).collect();
+        CalendarRange {
+            from: self.from,
+            to: self.to,
+            today: self.today,
+            events,
+            tasks: self.tasks,
+            project_dates: self.project_dates,
+            key_dates: self.key_dates,
+            people: self.people,
+        }
+    }
+
+    /// Photo addresses made absolute with `base`.
+    pub(crate) fn absolute(mut self, base: &str) -> Parts {
+        for p in &mut self.people {
+            if let Some(a) = &mut p.avatar {
+                crate::resources::people::absolute_avatar(a, base);
+            }
+        }
+        for k in &mut self.key_dates {
+            if let Some(a) = &mut k.person.avatar {
+                crate::resources::people::absolute_avatar(a, base);
+            }
+        }
+        self
+    }
+}
+
+/// The JSON of [`CalendarRange`], written from the parts without copying
+/// the events.
+impl Serialize for Parts {
+    fn serialize<S: serde::Serializer>(&self, s: S) -> std::result::Result<S::Ok, S::Error> {
+        use serde::ser::SerializeStruct;
+        struct Events<'a>(&'a Parts);
+        impl Serialize for Events<'_> {
+            fn serialize<S: serde::Serializer>(
+                &self,
+                s: S,
+            ) -> std::result::Result<S::Ok, S::Error> {
+                s.collect_seq(self.0.shown())
+            }
+        }
+        let mut out = s.serialize_struct("CalendarRange", 8)?;
+        out.serialize_field("from", &self.from)?;
+        out.serialize_field("to", &self.to)?;
+        out.serialize_field("today", &self.today)?;
+        out.serialize_field("events", &Events(self))?;
+        out.serialize_field("tasks", &self.tasks)?;
+        out.serialize_field("project_dates", &self.project_dates)?;
+        out.serialize_field("key_dates", &self.key_dates)?;
+        out.serialize_field("people", &self.people)?;
+        out.end()
+    }
+}
+
+/// `GET /calendar`.
+pub(crate) fn range<T: Tables>(cx: &Cx<'_, T>, q: CalendarQuery) -> Result<CalendarRange> {
+    Ok(gather(cx, q)?.into_range())
 }
 
 /// The upcoming occurrences person `id` attends: from now to 60 days
@@ -360,7 +442,7 @@ pub(crate) fn meetings<T: Tables>(
             more = true;
             break;
         }
-        out.push(events::shown(cx, f, &mut matcher)?);
+        out.push(Shown::new(cx, f, &mut matcher)?.to_event());
     }
     Ok((out, more))
 }

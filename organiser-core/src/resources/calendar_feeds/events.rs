@@ -151,7 +151,6 @@ impl Found {
     /// The calendar's order: by the day it starts on, all day first on a
     /// day, then start, title ignoring case, key.
     pub(crate) fn order(a: &Found, b: &Found) -> std::cmp::Ordering {
-        let lower = |s: &str| s.chars().flat_map(char::to_lowercase).collect::<Vec<_>>();
         a.day
             .cmp(&b.day)
             .then(b.occ.all_day.cmp(&a.occ.all_day))
@@ -160,7 +159,11 @@ impl Found {
                 if a.event.title == b.event.title {
                     std::cmp::Ordering::Equal
                 } else {
-                    lower(&a.event.title).cmp(&lower(&b.event.title))
+                    // Ignoring case, without copying either title.
+                    let (x, y) = (&a.event.title, &b.event.title);
+                    x.chars()
+                        .flat_map(char::to_lowercase)
+                        .cmp(y.chars().flat_map(char::to_lowercase))
                 }
             })
             .then_with(|| a.key.cmp(&b.key))
@@ -181,7 +184,10 @@ impl Found {
 /// Event rows decoded once per sync of their feed, kept between requests:
 /// by feed, the version of its events and the rows read so far.
 #[derive(Default)]
-struct RowCache(Mutex<HashMap<Id, (u64, HashMap<u32, Arc<StoredEvent>>)>>);
+struct RowCache(Mutex<HashMap<Id, VersionRows>>);
+
+/// One feed's rows read so far, at one version of its events.
+type VersionRows = (u64, HashMap<u32, Arc<StoredEvent>>);
 
 /// The rows of one feed's events at one version, read through the cache.
 struct Rows<'a> {
@@ -291,19 +297,18 @@ pub(crate) fn touching<T: Tables>(
                 }
             }
         }
-        // An override has its own row but its event's key: one
-        // occurrence per key.
-        let mut seen: HashSet<(String, i64, bool)> = HashSet::new();
+        // An occurrence is under every day it touches, and may come from
+        // the window and from an expansion beyond it: once each. (An
+        // override keeps its own row for the start it replaces, and the
+        // rule's occurrence at that start is never made.)
+        let mut seen: HashSet<(u32, i64, bool)> = HashSet::with_capacity(occs.len());
         for occ in occs {
-            if !touches(&occ) {
+            if !touches(&occ) || !seen.insert((occ.event, occ.original, occ.all_day)) {
                 continue;
             }
             let Some(event) = rows.get(cx, occ.event)? else {
                 continue;
             };
-            if !seen.insert((event.key.clone(), occ.original, occ.all_day)) {
-                continue;
-            }
             out.push(Found::new(feed, feed_tail, occ, event, zone));
         }
     }
@@ -355,49 +360,148 @@ impl Matcher {
     }
 }
 
-/// The API shape of `f`, its attendees matched.
-pub(crate) fn shown<T: Tables>(
-    cx: &Cx<'_, T>,
-    f: &Found,
-    matcher: &mut Matcher,
-) -> Result<CalendarEvent> {
-    let e = &f.event;
-    let mut attendees = Vec::with_capacity(SHOWN_ATTENDEES);
-    for a in e.attendees.iter().take(SHOWN_ATTENDEES) {
-        attendees.push(CalendarAttendee {
-            person_id: matcher.person(cx, &a.name, a.email.as_deref())?,
-            name: a.name.clone(),
-            email: a.email.clone(),
-            organizer: a.organizer,
-        });
+/// An occurrence as the API shows it, borrowed from what was read, with
+/// its shown attendees' people: the HTTP answer serialises it without
+/// copying; [`CalendarEvent`] is its owned form (the same JSON).
+pub(crate) struct Shown<'a> {
+    pub(crate) found: &'a Found,
+    pub(crate) people: Vec<Option<Id>>,
+}
+
+impl<'a> Shown<'a> {
+    /// `f` with its shown attendees matched to people.
+    pub(crate) fn new<T: Tables>(
+        cx: &Cx<'_, T>,
+        f: &'a Found,
+        matcher: &mut Matcher,
+    ) -> Result<Shown<'a>> {
+        let mut people = Vec::with_capacity(f.event.attendees.len().min(SHOWN_ATTENDEES));
+        for a in f.event.attendees.iter().take(SHOWN_ATTENDEES) {
+            people.push(matcher.person(cx, &a.name, a.email.as_deref())?);
+        }
+        Ok(Shown { found: f, people })
     }
-    let at = |s: i64| Timestamp::from_second(s).ok();
-    let (starts_at, ends_at, start_on, end_on) = if f.occ.all_day {
-        (
-            None,
-            None,
-            Some(day_date(f.occ.start)),
-            Some(day_date(f.occ.end.max(f.occ.start))),
-        )
-    } else {
-        (at(f.occ.start), at(f.occ.end.max(f.occ.start)), None, None)
-    };
-    Ok(CalendarEvent {
-        key: f.key.clone(),
-        feed_id: f.feed,
-        title: e.title.clone(),
-        all_day: f.occ.all_day,
-        starts_at,
-        ends_at,
-        start_on,
-        end_on,
-        location: e.location.clone(),
-        description: e.description.clone(),
-        url: e.url.clone(),
-        meeting: e.meeting.clone(),
-        attendee_count: e.attendee_count,
-        attendee_names: attendees.iter().map(|a| a.name.clone()).collect(),
-        attendees,
-        rrule: e.rrule.clone(),
-    })
+
+    fn attendees(&self) -> impl Iterator<Item = (&'a super::build::Attendee, Option<Id>)> + '_ {
+        self.found
+            .event
+            .attendees
+            .iter()
+            .zip(self.people.iter().copied())
+    }
+
+    /// `starts_at`, `ends_at`, `start_on`, `end_on`.
+    fn times(
+        &self,
+    ) -> (
+        Option<Timestamp>,
+        Option<Timestamp>,
+        Option<Date>,
+        Option<Date>,
+    ) {
+        let o = &self.found.occ;
+        if o.all_day {
+            (
+                None,
+                None,
+                Some(day_date(o.start)),
+                Some(day_date(o.end.max(o.start))),
+            )
+        } else {
+            let at = |s: i64| Timestamp::from_second(s).ok();
+            (at(o.start), at(o.end.max(o.start)), None, None)
+        }
+    }
+
+    /// The owned form.
+    pub(crate) fn to_event(&self) -> CalendarEvent {
+        let f = self.found;
+        let e = &f.event;
+        let (starts_at, ends_at, start_on, end_on) = self.times();
+        let attendees: Vec<CalendarAttendee> = self
+            .attendees()
+            .map(|(a, person_id)| CalendarAttendee {
+                name: a.name.clone(),
+                email: a.email.clone(),
+                organizer: a.organizer,
+                person_id,
+            })
+            .collect();
+        CalendarEvent {
+            key: f.key.clone(),
+            feed_id: f.feed,
+            title: e.title.clone(),
+            all_day: f.occ.all_day,
+            starts_at,
+            ends_at,
+            start_on,
+            end_on,
+            location: e.location.clone(),
+            description: e.description.clone(),
+            url: e.url.clone(),
+            meeting: e.meeting.clone(),
+            attendee_count: e.attendee_count,
+            attendee_names: attendees.iter().map(|a| a.name.clone()).collect(),
+            attendees,
+            rrule: e.rrule.clone(),
+        }
+    }
+}
+
+impl Serialize for Shown<'_> {
+    fn serialize<S: serde::Serializer>(&self, s: S) -> std::result::Result<S::Ok, S::Error> {
+        use serde::ser::SerializeStruct;
+        struct Names<'a, 'b>(&'b Shown<'a>);
+        impl Serialize for Names<'_, '_> {
+            fn serialize<S: serde::Serializer>(
+                &self,
+                s: S,
+            ) -> std::result::Result<S::Ok, S::Error> {
+                s.collect_seq(self.0.attendees().map(|(a, _)| a.name.as_str()))
+            }
+        }
+        struct People<'a, 'b>(&'b Shown<'a>);
+        impl Serialize for People<'_, '_> {
+            fn serialize<S: serde::Serializer>(
+                &self,
+                s: S,
+            ) -> std::result::Result<S::Ok, S::Error> {
+                s.collect_seq(self.0.attendees().map(|(a, person_id)| Attendee {
+                    name: &a.name,
+                    email: a.email.as_deref(),
+                    organizer: a.organizer,
+                    person_id,
+                }))
+            }
+        }
+        #[derive(Serialize)]
+        struct Attendee<'a> {
+            name: &'a str,
+            email: Option<&'a str>,
+            organizer: bool,
+            person_id: Option<Id>,
+        }
+        let f = self.found;
+        let e = &f.event;
+        let (starts_at, ends_at, start_on, end_on) = self.times();
+        let stamp = |t: Option<Timestamp>| t.map(crate::time::format_timestamp);
+        let mut out = s.serialize_struct("CalendarEvent", 16)?;
+        out.serialize_field("key", &f.key)?;
+        out.serialize_field("feed_id", &f.feed)?;
+        out.serialize_field("title", &e.title)?;
+        out.serialize_field("all_day", &f.occ.all_day)?;
+        out.serialize_field("starts_at", &stamp(starts_at))?;
+        out.serialize_field("ends_at", &stamp(ends_at))?;
+        out.serialize_field("start_on", &start_on)?;
+        out.serialize_field("end_on", &end_on)?;
+        out.serialize_field("location", &e.location)?;
+        out.serialize_field("description", &e.description)?;
+        out.serialize_field("url", &e.url)?;
+        out.serialize_field("meeting", &e.meeting)?;
+        out.serialize_field("attendee_count", &e.attendee_count)?;
+        out.serialize_field("attendee_names", &Names(self))?;
+        out.serialize_field("attendees", &People(self))?;
+        out.serialize_field("rrule", &e.rrule)?;
+        out.end()
+    }
 }

@@ -128,3 +128,27 @@ fn scheduled_syncs_follow_the_frequency_and_back_off() {
     let f = org.calendar_feed(feed.id).unwrap();
     assert_eq!(f.sync_error.unwrap().failures, 2);
 }
+
+#[test]
+fn the_answer_is_written_as_the_typed_range_serialises() {
+    let body = Arc::new(Mutex::new((200, WEEKLY.to_owned())));
+    let (org, _clock) = org(body);
+    org.create_calendar_feed(&input("https://cal.example.com/team.ics"))
+        .unwrap();
+    let from = jiff::civil::date(2026, 3, 1);
+    let to = jiff::civil::date(2026, 4, 11);
+    let typed = org
+        .calendar(crate::CalendarQuery::new(from, to).unwrap())
+        .unwrap();
+    assert_eq!(typed.events.len(), 6);
+    let request =
+        crate::Request::new(crate::Method::Get, "/calendar", crate::Auth::Local).with_query(
+            crate::Query::from_pairs([("from", "2026-03-01"), ("to", "2026-04-11")]),
+        );
+    let answer = org.handle(&request);
+    assert_eq!(answer.status, 200);
+    assert_eq!(
+        answer.json_value()["data"],
+        serde_json::to_value(&typed).unwrap()
+    );
+}
