@@ -466,14 +466,21 @@ fn key_base(uid: &str) -> String {
 
 /// A key's occurrence part: `20250301` or `20250301T090000Z`.
 pub(crate) fn original_part(o: &Occ) -> String {
-    if o.all_day {
-        repeat::day_date(o.original).strftime("%Y%m%d").to_string()
+    let (day, seconds) = if o.all_day {
+        (o.original, None)
     } else {
-        Timestamp::from_second(o.original)
-            .unwrap_or(Timestamp::UNIX_EPOCH)
-            .strftime("%Y%m%dT%H%M%SZ")
-            .to_string()
+        (
+            o.original.div_euclid(86_400),
+            Some(o.original.rem_euclid(86_400)),
+        )
+    };
+    let d = repeat::day_date(day);
+    let mut out = format!("{:04}{:02}{:02}", d.year(), d.month(), d.day());
+    if let Some(s) = seconds {
+        use std::fmt::Write as _;
+        let _ = write!(out, "T{:02}{:02}{:02}Z", s / 3600, s % 3600 / 60, s % 60);
     }
+    out
 }
 
 /// Builds what the store keeps for a feed's body `parsed`, synced on
@@ -678,6 +685,27 @@ fn add_override(built: &mut Built, zones: &mut Zones, m: usize, r: Read) {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn key_parts() {
+        let timed = Occ {
+            event: 0,
+            all_day: false,
+            start: 0,
+            end: 0,
+            original: "2025-03-01T09:05:07Z"
+                .parse::<Timestamp>()
+                .unwrap()
+                .as_second(),
+        };
+        assert_eq!(original_part(&timed), "20250301T090507Z");
+        let day = Occ {
+            all_day: true,
+            original: day_of(jiff::civil::date(1969, 12, 31)),
+            ..timed
+        };
+        assert_eq!(original_part(&day), "19691231");
+    }
 
     #[test]
     fn durations() {

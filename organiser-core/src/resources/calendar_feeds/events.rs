@@ -6,12 +6,13 @@
 
 use std::collections::{HashMap, HashSet};
 use std::ops::Bound;
-use std::sync::{Arc, Mutex};
+use std::sync::{Arc, Mutex, RwLock};
 
 use jiff::Timestamp;
 use jiff::civil::Date;
 use jiff::tz::TimeZone;
 use serde::{Deserialize, Serialize};
+use serde_json::value::RawValue;
 
 use super::build::{Built, FeedEvents, SHOWN_ATTENDEES, StoredEvent, original_part};
 use super::meeting::Meeting;
@@ -125,13 +126,13 @@ pub struct CalendarAttendee {
 pub(crate) struct Found {
     pub(crate) feed: Id,
     pub(crate) occ: Occ,
-    pub(crate) event: Arc<StoredEvent>,
+    pub(crate) event: Arc<Row>,
     pub(crate) key: String,
     pub(crate) day: Date,
 }
 
 impl Found {
-    fn new(feed: Id, feed_tail: &str, occ: Occ, event: Arc<StoredEvent>, zone: &TimeZone) -> Found {
+    fn new(feed: Id, feed_tail: &str, occ: Occ, event: Arc<Row>, zone: &TimeZone) -> Found {
         let day = if occ.all_day {
             day_date(occ.start)
         } else {
@@ -181,45 +182,120 @@ impl Found {
     }
 }
 
-/// Event rows decoded once per sync of their feed, kept between requests:
-/// by feed, the version of its events and the rows read so far.
-#[derive(Default)]
-struct RowCache(Mutex<HashMap<Id, VersionRows>>);
-
-/// One feed's rows read so far, at one version of its events.
-type VersionRows = (u64, HashMap<u32, Arc<StoredEvent>>);
-
-/// The rows of one feed's events at one version, read through the cache.
-struct Rows<'a> {
-    feed: Id,
-    version: u64,
-    cache: &'a RowCache,
+/// An event row as kept in memory: the event, and its text as JSON
+/// (escaped once, not at every answer).
+pub(crate) struct Row {
+    event: StoredEvent,
+    json: RowJson,
 }
 
-impl Rows<'_> {
-    fn get<T: Tables>(&self, cx: &Cx<'_, T>, row: u32) -> Result<Option<Arc<StoredEvent>>> {
+/// The JSON of an event's fields that do not depend on the occurrence or
+/// the people.
+struct RowJson {
+    title: Box<RawValue>,
+    location: Box<RawValue>,
+    description: Box<RawValue>,
+    url: Box<RawValue>,
+    meeting: Box<RawValue>,
+    rrule: Box<RawValue>,
+    /// Each shown attendee's `name` and `email`.
+    attendees: Vec<(Box<RawValue>, Box<RawValue>)>,
+}
+
+impl Row {
+    fn new(event: StoredEvent) -> Row {
+        fn raw<T: Serialize + ?Sized>(value: &T) -> Box<RawValue> {
+            serde_json::value::to_raw_value(value)
+                .unwrap_or_else(|_| RawValue::from_string("null".to_owned()).expect("JSON"))
+        }
+        let json = RowJson {
+            title: raw(&event.title),
+            location: raw(&event.location),
+            description: raw(&event.description),
+            url: raw(&event.url),
+            meeting: raw(&event.meeting),
+            rrule: raw(&event.rrule),
+            attendees: event
+                .attendees
+                .iter()
+                .take(SHOWN_ATTENDEES)
+                .map(|a| (raw(&a.name), raw(&a.email)))
+                .collect(),
+        };
+        Row { event, json }
+    }
+}
+
+impl std::ops::Deref for Row {
+    type Target = StoredEvent;
+
+    fn deref(&self) -> &StoredEvent {
+        &self.event
+    }
+}
+
+impl std::fmt::Debug for Row {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        self.event.fmt(f)
+    }
+}
+
+/// Event rows decoded once per sync of their feed, kept between requests:
+/// by feed, the rows of the version of its events last read.
+#[derive(Default)]
+struct RowCache(Mutex<HashMap<Id, Arc<FeedRows>>>);
+
+/// One feed's rows read so far, at one version of its events, by row.
+struct FeedRows {
+    version: u64,
+    rows: RwLock<Vec<Option<Arc<Row>>>>,
+}
+
+impl RowCache {
+    /// The rows of `feed` at `version` (a new version starts empty).
+    fn rows(&self, feed: Id, version: u64) -> Arc<FeedRows> {
+        let mut map = self.0.lock().unwrap_or_else(|e| e.into_inner());
+        let entry = map.entry(feed).or_insert_with(|| {
+            Arc::new(FeedRows {
+                version,
+                rows: RwLock::default(),
+            })
+        });
+        if entry.version != version {
+            *entry = Arc::new(FeedRows {
+                version,
+                rows: RwLock::default(),
+            });
+        }
+        entry.clone()
+    }
+}
+
+/// The rows of one feed's events at one version, read through the cache.
+struct Rows {
+    feed: Id,
+    cached: Arc<FeedRows>,
+}
+
+impl Rows {
+    fn get<T: Tables>(&self, cx: &Cx<'_, T>, row: u32) -> Result<Option<Arc<Row>>> {
+        let at = row as usize;
         {
-            let map = self.cache.0.lock().unwrap_or_else(|e| e.into_inner());
-            if let Some((version, rows)) = map.get(&self.feed)
-                && *version == self.version
-                && let Some(e) = rows.get(&row)
-            {
+            let rows = self.cached.rows.read().unwrap_or_else(|e| e.into_inner());
+            if let Some(Some(e)) = rows.get(at) {
                 return Ok(Some(e.clone()));
             }
         }
         let found: Option<StoredEvent> =
             cx.get_record(EVENTS, event_key(self.feed, row).as_slice())?;
-        let Some(event) = found.map(Arc::new) else {
+        let Some(event) = found.map(|e| Arc::new(Row::new(e))) else {
             return Ok(None);
         };
-        let mut map = self.cache.0.lock().unwrap_or_else(|e| e.into_inner());
-        let entry = map
-            .entry(self.feed)
-            .or_insert_with(|| (self.version, HashMap::new()));
-        if entry.0 != self.version {
-            *entry = (self.version, HashMap::new());
+        let mut rows = self.cached.rows.write().unwrap_or_else(|e| e.into_inner());
+        if rows.len() <= at {
+            rows.resize(at + 1, None);
         }
-        entry.1.insert(row, event.clone());
+        rows[at] = Some(event.clone());
         Ok(Some(event))
     }
 }
@@ -272,11 +348,9 @@ pub(crate) fn touching<T: Tables>(
                 Ok(true)
             },
         )?;
-        let cache = cx.org.ext.get::<RowCache>();
         let rows = Rows {
             feed,
-            version: meta.version,
-            cache: &cache,
+            cached: cx.org.ext.get::<RowCache>().rows(feed, meta.version),
         };
         let feed_text = feed.to_string();
         let feed_tail = &feed_text[feed_text.len() - 6..];
@@ -321,6 +395,9 @@ pub(crate) fn touching<T: Tables>(
 pub(crate) struct Matcher {
     by_email: HashMap<String, Option<Id>>,
     by_name: HashMap<String, Option<Id>>,
+    /// The shown attendees' people of each event row (by the address of
+    /// its decoded row, alive as long as the request's occurrences).
+    by_row: HashMap<usize, Vec<Option<Id>>>,
 }
 
 impl Matcher {
@@ -375,10 +452,19 @@ impl<'a> Shown<'a> {
         f: &'a Found,
         matcher: &mut Matcher,
     ) -> Result<Shown<'a>> {
+        // The occurrences of one event share its row: matched once.
+        let row = Arc::as_ptr(&f.event) as usize;
+        if let Some(people) = matcher.by_row.get(&row) {
+            return Ok(Shown {
+                found: f,
+                people: people.clone(),
+            });
+        }
         let mut people = Vec::with_capacity(f.event.attendees.len().min(SHOWN_ATTENDEES));
         for a in f.event.attendees.iter().take(SHOWN_ATTENDEES) {
             people.push(matcher.person(cx, &a.name, a.email.as_deref())?);
         }
+        matcher.by_row.insert(row, people.clone());
         Ok(Shown { found: f, people })
     }
 
@@ -457,7 +543,15 @@ impl Serialize for Shown<'_> {
                 &self,
                 s: S,
             ) -> std::result::Result<S::Ok, S::Error> {
-                s.collect_seq(self.0.attendees().map(|(a, _)| a.name.as_str()))
+                s.collect_seq(
+                    self.0
+                        .found
+                        .event
+                        .json
+                        .attendees
+                        .iter()
+                        .map(|(name, _)| name),
+                )
             }
         }
         struct People<'a, 'b>(&'b Shown<'a>);
@@ -466,42 +560,46 @@ impl Serialize for Shown<'_> {
                 &self,
                 s: S,
             ) -> std::result::Result<S::Ok, S::Error> {
-                s.collect_seq(self.0.attendees().map(|(a, person_id)| Attendee {
-                    name: &a.name,
-                    email: a.email.as_deref(),
-                    organizer: a.organizer,
-                    person_id,
-                }))
+                let json = &self.0.found.event.json.attendees;
+                s.collect_seq(self.0.attendees().zip(json).map(
+                    |((a, person_id), (name, email))| Attendee {
+                        name,
+                        email,
+                        organizer: a.organizer,
+                        person_id,
+                    },
+                ))
             }
         }
         #[derive(Serialize)]
         struct Attendee<'a> {
-            name: &'a str,
-            email: Option<&'a str>,
+            name: &'a RawValue,
+            email: &'a RawValue,
             organizer: bool,
             person_id: Option<Id>,
         }
         let f = self.found;
         let e = &f.event;
+        let json = &e.json;
         let (starts_at, ends_at, start_on, end_on) = self.times();
         let stamp = |t: Option<Timestamp>| t.map(crate::time::format_timestamp);
         let mut out = s.serialize_struct("CalendarEvent", 16)?;
         out.serialize_field("key", &f.key)?;
         out.serialize_field("feed_id", &f.feed)?;
-        out.serialize_field("title", &e.title)?;
+        out.serialize_field("title", &json.title)?;
         out.serialize_field("all_day", &f.occ.all_day)?;
         out.serialize_field("starts_at", &stamp(starts_at))?;
         out.serialize_field("ends_at", &stamp(ends_at))?;
         out.serialize_field("start_on", &start_on)?;
         out.serialize_field("end_on", &end_on)?;
-        out.serialize_field("location", &e.location)?;
-        out.serialize_field("description", &e.description)?;
-        out.serialize_field("url", &e.url)?;
-        out.serialize_field("meeting", &e.meeting)?;
+        out.serialize_field("location", &json.location)?;
+        out.serialize_field("description", &json.description)?;
+        out.serialize_field("url", &json.url)?;
+        out.serialize_field("meeting", &json.meeting)?;
         out.serialize_field("attendee_count", &e.attendee_count)?;
         out.serialize_field("attendee_names", &Names(self))?;
         out.serialize_field("attendees", &People(self))?;
-        out.serialize_field("rrule", &e.rrule)?;
+        out.serialize_field("rrule", &json.rrule)?;
         out.end()
     }
 }
