@@ -22,6 +22,10 @@ pub(crate) const WINDOW_AFTER: i64 = 400;
 /// An occurrence touching more days than this is kept in the feed's list
 /// of long ones rather than under each day.
 pub(crate) const LONG_DAYS: i64 = 31;
+/// The most occurrences a feed keeps over the window (`too_many_events`
+/// beyond): 20,000 events of which a quarter repeat weekly without end
+/// (about 310,000) fit; thousands of events every hour do not.
+pub(crate) const MOST_OCCURRENCES: usize = 1_000_000;
 /// The most characters of a description.
 pub(crate) const DESCRIPTION_CHARS: usize = 4_000;
 /// The most attendees kept per event (matched for meetings; the first
@@ -485,7 +489,11 @@ pub(crate) fn original_part(o: &Occ) -> String {
 
 /// Builds what the store keeps for a feed's body `parsed`, synced on
 /// `today` for an owner in `owner_zone` (IANA).
-pub(crate) fn build(parsed: Feed, today: Date, owner_zone: &str) -> Built {
+pub(crate) fn build(
+    parsed: Feed,
+    today: Date,
+    owner_zone: &str,
+) -> Result<Built, super::SyncErrorCode> {
     let mut zones = Zones::new(&parsed.zones, owner_zone);
     let mut reads: Vec<Read> = parsed
         .events
@@ -625,6 +633,9 @@ pub(crate) fn build(parsed: Feed, today: Date, owner_zone: &str) -> Built {
         if let Some(rep) = &event.repeat {
             let zone = zones.zone(&rep.zone);
             occs.extend(repeat::expand(rep, ix, &zone, window.0, window.1));
+            if occs.len() > MOST_OCCURRENCES {
+                return Err(super::SyncErrorCode::TooManyEvents);
+            }
         }
     }
     for o in occs {
@@ -637,7 +648,7 @@ pub(crate) fn build(parsed: Feed, today: Date, owner_zone: &str) -> Built {
             built.days.entry(day).or_default().push(o);
         }
     }
-    built
+    Ok(built)
 }
 
 /// Attaches override `r` to the repeating event in row `m`.
@@ -685,6 +696,23 @@ fn add_override(built: &mut Built, zones: &mut Zones, m: usize, r: Read) {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_feed_of_too_many_occurrences_is_refused() {
+        let mut text = String::from("BEGIN:VCALENDAR\r\n");
+        for n in 0..600 {
+            text.push_str(&format!(
+                "BEGIN:VEVENT\r\nUID:{n}\r\nDTSTART:20260101T000000Z\r\nRRULE:FREQ=HOURLY\r\nEND:VEVENT\r\n"
+            ));
+        }
+        text.push_str("END:VCALENDAR\r\n");
+        let feed = super::super::icalendar::read(text.as_bytes()).unwrap();
+        let built = build(feed, jiff::civil::date(2026, 3, 1), "UTC");
+        assert_eq!(
+            built.err(),
+            Some(super::super::SyncErrorCode::TooManyEvents)
+        );
+    }
 
     #[test]
     fn key_parts() {

@@ -46,7 +46,7 @@ pub(crate) fn read_address(inner: &Inner, url: &str) -> std::result::Result<Buil
     drop(body);
     let cx = inner.no_tx();
     let zone = cx.zone().iana();
-    Ok(build::build(parsed, cx.today(), zone))
+    build::build(parsed, cx.today(), zone).map_err(with_status)
 }
 
 /// Syncs feed `id` now, whatever its schedule: 404 when there is none.
