@@ -206,3 +206,20 @@ pub(crate) fn next_due<T: Tables>(
     )?;
     Ok(next)
 }
+
+/// Makes every feed due now (the owner's zone changed, and floating times
+/// are read in it).
+pub(crate) fn due_now(cx: &crate::engine::WriteCx<'_>) -> Result<()> {
+    let now = cx.now();
+    for id in super::all_ids(cx)? {
+        let Some(before) = load(cx, id)? else {
+            continue;
+        };
+        if before.next_sync_at > now {
+            let mut s = before.clone();
+            s.next_sync_at = now;
+            save(cx, Some(&before), &s)?;
+        }
+    }
+    Ok(())
+}

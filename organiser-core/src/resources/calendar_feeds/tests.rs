@@ -152,3 +152,17 @@ fn the_answer_is_written_as_the_typed_range_serialises() {
         serde_json::to_value(&typed).unwrap()
     );
 }
+
+#[test]
+fn a_new_time_zone_makes_every_feed_due() {
+    let body = Arc::new(Mutex::new((200, WEEKLY.to_owned())));
+    let (org, _clock) = org(body);
+    org.create_calendar_feed(&input("https://cal.example.com/x.ics"))
+        .unwrap();
+    assert_eq!(org.sync_due_feeds().unwrap(), 0);
+    let mut change = crate::OwnerChange::default();
+    change.time_zone = Some("Tokyo".into());
+    org.change_owner(&crate::Auth::Local, &change).unwrap();
+    assert_eq!(org.sync_due_feeds().unwrap(), 1);
+    assert_eq!(org.sync_due_feeds().unwrap(), 0);
+}
