@@ -160,8 +160,10 @@ fn a_new_time_zone_makes_every_feed_due() {
     org.create_calendar_feed(&input("https://cal.example.com/x.ics"))
         .unwrap();
     assert_eq!(org.sync_due_feeds().unwrap(), 0);
-    let mut change = crate::OwnerChange::default();
-    change.time_zone = Some("Tokyo".into());
+    let change = crate::OwnerChange {
+        time_zone: Some("Tokyo".into()),
+        ..crate::OwnerChange::default()
+    };
     org.change_owner(&crate::Auth::Local, &change).unwrap();
     assert_eq!(org.sync_due_feeds().unwrap(), 1);
     assert_eq!(org.sync_due_feeds().unwrap(), 0);
