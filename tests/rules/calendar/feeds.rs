@@ -438,3 +438,41 @@ fn an_idempotent_create_replays_without_fetching_again() {
     .expect_error(422, "idempotency_key_reused", None);
     assert_eq!(all(&s, "/calendar_feeds").len(), 1);
 }
+
+/// Document 1, "Idempotency": a retry while the first create still waits
+/// on its fetch is 409 `idempotency_key_in_use`, and only the first
+/// makes a feed.
+#[test]
+fn a_retry_while_the_create_still_fetches_is_409() {
+    let s = feeds_core();
+    let server = FeedServer::start();
+    server.set(
+        "/slow.ics",
+        crate::common::Answer::calendar(unnamed("Slow"))
+            .delay(std::time::Duration::from_millis(800)),
+    );
+    let body = json!({"calendar_feed": {"address": server.url("/slow.ics"), "color": "blue"}});
+    std::thread::scope(|scope| {
+        let first = scope.spawn(|| {
+            send(
+                s.req("POST", "/calendar_feeds")
+                    .header("idempotency-key", "slow-1")
+                    .json(&body),
+            )
+            .expect(201)
+        });
+        // The first is waiting on the server by now.
+        while server.hits("/slow.ics") == 0 {
+            std::thread::sleep(std::time::Duration::from_millis(5));
+        }
+        send(
+            s.req("POST", "/calendar_feeds")
+                .header("idempotency-key", "slow-1")
+                .json(&body),
+        )
+        .expect_error(409, "idempotency_key_in_use", None);
+        first.join().expect("the first create");
+    });
+    assert_eq!(server.hits("/slow.ics"), 1);
+    assert_eq!(all(&s, "/calendar_feeds").len(), 1);
+}
