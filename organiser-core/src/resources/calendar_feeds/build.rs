@@ -16,7 +16,7 @@ use super::zones::{self, ZoneRef, Zones};
 use crate::text::squish;
 
 /// Days before the sync's day the repeating events are kept for.
-pub(crate) const WINDOW_BEFORE: i64 = 31;
+pub(crate) const WINDOW_BEFORE: i64 = 366;
 /// Days after it.
 pub(crate) const WINDOW_AFTER: i64 = 400;
 /// An occurrence touching more days than this is kept in the feed's list
