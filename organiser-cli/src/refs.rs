@@ -49,6 +49,9 @@ pub(crate) trait Family: Sized {
     /// Whether people name them by name as well (lists, people,
     /// projects; not tasks, whose titles repeat).
     const NAMED: bool;
+    /// How a message asks whether one was deleted: "was it" (people:
+    /// "were they").
+    const DELETED_ASK: &'static str = "was it";
 
     /// The record's ID.
     fn id(&self) -> Id;
@@ -67,6 +70,19 @@ pub(crate) trait Family: Sized {
     /// them all).
     fn named(_client: &Client, _name: &str) -> Result<Option<Vec<Self>>, CliError> {
         Ok(None)
+    }
+}
+
+/// Says a 404 about record `id` of family `F` plainly: "there is no task
+/// 01J… (was it deleted?)"; any other error as it is.
+pub(crate) fn gone<F: Family>(id: Id) -> impl Fn(CliError) -> CliError {
+    move |e| match e {
+        CliError::Api { status: 404, .. } => CliError::msg(format!(
+            "there is no {} {id} ({} deleted?)",
+            F::ONE,
+            F::DELETED_ASK
+        )),
+        other => other,
     }
 }
 

@@ -85,12 +85,7 @@ impl Family for Category {
 
 /// A 404 about category `id` said plainly.
 fn no_category(id: Id) -> impl Fn(CliError) -> CliError {
-    move |e| match e {
-        CliError::Api { status: 404, .. } => {
-            CliError::msg(format!("there is no category {id} (was it deleted?)"))
-        }
-        other => other,
-    }
+    crate::refs::gone::<Category>(id)
 }
 
 /// The API's category fields as the commands set them, for messages.

@@ -137,12 +137,7 @@ impl Family for Document {
 
 /// A 404 about document `id` said plainly.
 fn no_document(id: Id) -> impl Fn(CliError) -> CliError {
-    move |e| match e {
-        CliError::Api { status: 404, .. } => {
-            CliError::msg(format!("there is no document {id} (was it deleted?)"))
-        }
-        other => other,
-    }
+    crate::refs::gone::<Document>(id)
 }
 
 /// The API's document fields as the document commands set them, for

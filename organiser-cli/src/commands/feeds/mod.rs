@@ -85,12 +85,7 @@ impl Family for CalendarFeed {
 
 /// A 404 about feed `id` said plainly.
 fn no_feed(id: Id) -> impl Fn(CliError) -> CliError {
-    move |e| match e {
-        CliError::Api { status: 404, .. } => {
-            CliError::msg(format!("there is no feed {id} (was it deleted?)"))
-        }
-        other => other,
-    }
+    crate::refs::gone::<CalendarFeed>(id)
 }
 
 /// A feed's health: "ok", or its sync error's code, the HTTP status of

@@ -86,12 +86,7 @@ impl Family for Folder {
 
 /// A 404 about folder `id` said plainly.
 fn no_folder(id: Id) -> impl Fn(CliError) -> CliError {
-    move |e| match e {
-        CliError::Api { status: 404, .. } => {
-            CliError::msg(format!("there is no folder {id} (was it deleted?)"))
-        }
-        other => other,
-    }
+    crate::refs::gone::<Folder>(id)
 }
 
 /// The API's folder fields as the folder commands set them.

@@ -187,12 +187,7 @@ fn session<'a>(global: &'a Global, client: &'a Client) -> Session<'a> {
 
 /// A 404 about note `id` said plainly.
 fn no_note(id: Id) -> impl Fn(CliError) -> CliError {
-    move |e| match e {
-        CliError::Api { status: 404, .. } => {
-            CliError::msg(format!("there is no note {id} (was it deleted?)"))
-        }
-        other => other,
-    }
+    crate::refs::gone::<NoteSummary>(id)
 }
 
 /// The note `reference` names, read whole.

@@ -94,6 +94,7 @@ impl Family for Person {
     const ONE: &'static str = "person";
     const MANY: &'static str = "people";
     const NAMED: bool = true;
+    const DELETED_ASK: &'static str = "were they";
 
     fn id(&self) -> Id {
         self.id
@@ -147,12 +148,7 @@ impl Family for Person {
 
 /// A 404 about person `id` said plainly.
 fn no_person(id: Id) -> impl Fn(CliError) -> CliError {
-    move |e| match e {
-        CliError::Api { status: 404, .. } => {
-            CliError::msg(format!("there is no person {id} (were they deleted?)"))
-        }
-        other => other,
-    }
+    crate::refs::gone::<Person>(id)
 }
 
 /// The fields of a person the flags of `add` and `edit` set, as the API

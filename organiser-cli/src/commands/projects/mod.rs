@@ -133,12 +133,7 @@ impl Family for Project {
 
 /// A 404 about project `id` said plainly.
 fn no_project(id: Id) -> impl Fn(CliError) -> CliError {
-    move |e| match e {
-        CliError::Api { status: 404, .. } => {
-            CliError::msg(format!("there is no project {id} (was it deleted?)"))
-        }
-        other => other,
-    }
+    crate::refs::gone::<Project>(id)
 }
 
 /// A word of `--status` in the listing: a status, or a group of them.

@@ -91,12 +91,7 @@ fn typed(reference: &str) -> &str {
 
 /// A 404 about tag `id` said plainly.
 fn no_tag(id: Id) -> impl Fn(CliError) -> CliError {
-    move |e| match e {
-        CliError::Api { status: 404, .. } => {
-            CliError::msg(format!("there is no tag {id} (was it deleted?)"))
-        }
-        other => other,
-    }
+    crate::refs::gone::<Tag>(id)
 }
 
 /// How many live notes have the tag `id`.

@@ -270,10 +270,5 @@ impl HomeArgs {
 
 /// A 404 about task `id` said plainly.
 fn no_task(id: Id) -> impl Fn(CliError) -> CliError {
-    move |e| match e {
-        CliError::Api { status: 404, .. } => {
-            CliError::msg(format!("there is no task {id} (was it deleted?)"))
-        }
-        other => other,
-    }
+    crate::refs::gone::<Task>(id)
 }
