@@ -4,7 +4,9 @@
 //! can fetch feeds from a loopback address.
 
 use std::collections::HashMap;
-use std::sync::{Arc, Mutex, mpsc};
+use std::sync::{Arc, Mutex};
+
+use crate::loopback::Loopback;
 
 type Answers = Arc<Mutex<HashMap<String, (u16, String)>>>;
 
@@ -14,63 +16,38 @@ pub(crate) struct FeedServer {
     /// `http://127.0.0.1:PORT`.
     pub(crate) url: String,
     answers: Answers,
-    shutdown: Option<tokio::sync::oneshot::Sender<()>>,
-    thread: Option<std::thread::JoinHandle<()>>,
+    _server: Loopback,
 }
 
 impl FeedServer {
     pub(crate) fn start() -> FeedServer {
         use axum::extract::{Path, State};
         let answers: Answers = Arc::default();
-        let (addr_tx, addr_rx) = mpsc::channel();
-        let (stop_tx, stop_rx) = tokio::sync::oneshot::channel::<()>();
-        let state = answers.clone();
-        let thread = std::thread::spawn(move || {
-            let runtime = tokio::runtime::Builder::new_current_thread()
-                .enable_all()
-                .build()
-                .expect("a runtime");
-            runtime.block_on(async move {
-                let app = axum::Router::new()
-                    .route(
-                        "/{file}",
-                        axum::routing::get(
-                            |State(answers): State<Answers>, Path(file): Path<String>| async move {
-                                let (status, body) = answers
-                                    .lock()
-                                    .expect("the answers")
-                                    .get(&file)
-                                    .cloned()
-                                    .unwrap_or((404, String::new()));
-                                (
-                                    axum::http::StatusCode::from_u16(status).expect("a status"),
-                                    [(axum::http::header::CONTENT_TYPE, "text/calendar")],
-                                    body,
-                                )
-                            },
-                        ),
-                    )
-                    .with_state(state);
-                let listener = tokio::net::TcpListener::bind("127.0.0.1:0")
-                    .await
-                    .expect("a port");
-                addr_tx
-                    .send(listener.local_addr().expect("an address"))
-                    .expect("the address sent");
-                axum::serve(listener, app)
-                    .with_graceful_shutdown(async {
-                        let _ = stop_rx.await;
-                    })
-                    .await
-                    .expect("the server runs");
-            });
-        });
-        let addr = addr_rx.recv().expect("the server's address");
+        let app = axum::Router::new()
+            .route(
+                "/{file}",
+                axum::routing::get(
+                    |State(answers): State<Answers>, Path(file): Path<String>| async move {
+                        let (status, body) = answers
+                            .lock()
+                            .expect("the answers")
+                            .get(&file)
+                            .cloned()
+                            .unwrap_or((404, String::new()));
+                        (
+                            axum::http::StatusCode::from_u16(status).expect("a status"),
+                            [(axum::http::header::CONTENT_TYPE, "text/calendar")],
+                            body,
+                        )
+                    },
+                ),
+            )
+            .with_state(answers.clone());
+        let server = Loopback::serve(app);
         FeedServer {
-            url: format!("http://{addr}"),
+            url: format!("http://{}", server.addr),
             answers,
-            shutdown: Some(stop_tx),
-            thread: Some(thread),
+            _server: server,
         }
     }
 
@@ -85,17 +62,6 @@ impl FeedServer {
     /// The address of `file` on this server.
     pub(crate) fn address(&self, file: &str) -> String {
         format!("{}/{file}", self.url)
-    }
-}
-
-impl Drop for FeedServer {
-    fn drop(&mut self) {
-        if let Some(stop) = self.shutdown.take() {
-            let _ = stop.send(());
-        }
-        if let Some(thread) = self.thread.take() {
-            let _ = thread.join();
-        }
     }
 }
 

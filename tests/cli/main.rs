@@ -4,6 +4,10 @@
 //! a child process.
 
 mod util;
+// The loopback server of tests/common, alone.
+#[allow(dead_code, unreachable_pub)]
+#[path = "../common/loopback.rs"]
+mod loopback;
 
 mod account;
 mod addressing;

@@ -11,10 +11,12 @@
 
 use std::collections::HashMap;
 use std::net::SocketAddr;
-use std::sync::{Arc, Mutex, mpsc};
+use std::sync::{Arc, Mutex};
 use std::time::Duration;
 
 use axum::body::Bytes;
+
+use super::loopback::Loopback;
 
 /// What the server answers one path with.
 #[derive(Debug, Clone)]
@@ -109,8 +111,7 @@ pub struct FeedServer {
     answers: Answers,
     hits: Hits,
     in_flight: InFlight,
-    shutdown: Option<tokio::sync::oneshot::Sender<()>>,
-    thread: Option<std::thread::JoinHandle<()>>,
+    _server: Loopback,
 }
 
 impl FeedServer {
@@ -118,34 +119,14 @@ impl FeedServer {
         let answers: Answers = Arc::default();
         let hits: Hits = Arc::default();
         let in_flight: InFlight = Arc::default();
-        let (addr_tx, addr_rx) = mpsc::channel();
-        let (stop_tx, stop_rx) = tokio::sync::oneshot::channel::<()>();
         let state = (answers.clone(), hits.clone(), in_flight.clone());
-        let thread = std::thread::spawn(move || {
-            let runtime = tokio::runtime::Builder::new_current_thread()
-                .enable_all()
-                .build()
-                .unwrap();
-            runtime.block_on(async move {
-                let app = axum::Router::new().fallback(answer).with_state(state);
-                let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
-                addr_tx.send(listener.local_addr().unwrap()).unwrap();
-                axum::serve(listener, app)
-                    .with_graceful_shutdown(async {
-                        let _ = stop_rx.await;
-                    })
-                    .await
-                    .unwrap();
-            });
-        });
-        let addr = addr_rx.recv().unwrap();
+        let server = Loopback::serve(axum::Router::new().fallback(answer).with_state(state));
         FeedServer {
-            addr,
+            addr: server.addr,
             answers,
             hits,
             in_flight,
-            shutdown: Some(stop_tx),
-            thread: Some(thread),
+            _server: server,
         }
     }
 
@@ -189,17 +170,6 @@ impl FeedServer {
     /// arrival to the end of its [`Answer::delay`]).
     pub fn most_at_once(&self) -> usize {
         self.in_flight.lock().unwrap().1
-    }
-}
-
-impl Drop for FeedServer {
-    fn drop(&mut self) {
-        if let Some(stop) = self.shutdown.take() {
-            let _ = stop.send(());
-        }
-        if let Some(thread) = self.thread.take() {
-            let _ = thread.join();
-        }
     }
 }
 

@@ -24,6 +24,7 @@ pub mod check;
 pub mod feed_server;
 pub mod fixtures;
 pub mod in_process;
+pub mod loopback;
 pub mod openapi;
 pub mod server;
 pub mod update_server;

@@ -3,9 +3,10 @@
 //! client sends the API request).
 
 use std::sync::Arc;
-use std::sync::mpsc;
 
 use organiser::{BuildInfo, Options};
+
+use super::loopback::Loopback;
 
 /// A stand-in for the release team's update server: serves whatever the
 /// test put for each channel at `/<channel>.json`.
@@ -13,8 +14,7 @@ pub struct ManifestServer {
     pub url: String,
     pub signing_key: ed25519_dalek::SigningKey,
     answers: Arc<std::sync::Mutex<std::collections::HashMap<String, (u16, String)>>>,
-    shutdown: Option<tokio::sync::oneshot::Sender<()>>,
-    thread: Option<std::thread::JoinHandle<()>>,
+    _server: Loopback,
 }
 
 impl ManifestServer {
@@ -22,49 +22,29 @@ impl ManifestServer {
         use axum::extract::{Path, State};
         type Answers = Arc<std::sync::Mutex<std::collections::HashMap<String, (u16, String)>>>;
         let answers: Answers = Arc::default();
-        let (addr_tx, addr_rx) = mpsc::channel();
-        let (stop_tx, stop_rx) = tokio::sync::oneshot::channel::<()>();
-        let state = answers.clone();
-        let thread = std::thread::spawn(move || {
-            let runtime = tokio::runtime::Builder::new_current_thread()
-                .enable_all()
-                .build()
-                .unwrap();
-            runtime.block_on(async move {
-                let app = axum::Router::new()
-                    .route(
-                        "/{file}",
-                        axum::routing::get(
-                            |State(answers): State<Answers>, Path(file): Path<String>| async move {
-                                let channel = file.trim_end_matches(".json").to_owned();
-                                let (status, body) = answers
-                                    .lock()
-                                    .unwrap()
-                                    .get(&channel)
-                                    .cloned()
-                                    .unwrap_or((404, String::new()));
-                                (axum::http::StatusCode::from_u16(status).unwrap(), body)
-                            },
-                        ),
-                    )
-                    .with_state(state);
-                let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
-                addr_tx.send(listener.local_addr().unwrap()).unwrap();
-                axum::serve(listener, app)
-                    .with_graceful_shutdown(async {
-                        let _ = stop_rx.await;
-                    })
-                    .await
-                    .unwrap();
-            });
-        });
-        let addr = addr_rx.recv().unwrap();
+        let app = axum::Router::new()
+            .route(
+                "/{file}",
+                axum::routing::get(
+                    |State(answers): State<Answers>, Path(file): Path<String>| async move {
+                        let channel = file.trim_end_matches(".json").to_owned();
+                        let (status, body) = answers
+                            .lock()
+                            .unwrap()
+                            .get(&channel)
+                            .cloned()
+                            .unwrap_or((404, String::new()));
+                        (axum::http::StatusCode::from_u16(status).unwrap(), body)
+                    },
+                ),
+            )
+            .with_state(answers.clone());
+        let server = Loopback::serve(app);
         ManifestServer {
-            url: format!("http://{addr}"),
+            url: format!("http://{}", server.addr),
             signing_key: ed25519_dalek::SigningKey::from_bytes(&[9; 32]),
             answers,
-            shutdown: Some(stop_tx),
-            thread: Some(thread),
+            _server: server,
         }
     }
 
@@ -110,17 +90,6 @@ impl ManifestServer {
             build: BuildInfo::release(version, released_on.parse().unwrap()),
             update,
             ..Options::default()
-        }
-    }
-}
-
-impl Drop for ManifestServer {
-    fn drop(&mut self) {
-        if let Some(stop) = self.shutdown.take() {
-            let _ = stop.send(());
-        }
-        if let Some(thread) = self.thread.take() {
-            let _ = thread.join();
         }
     }
 }
