@@ -16,7 +16,7 @@ use super::zones::{self, ZoneRef};
 use crate::store::key::date_number;
 
 /// The most occurrences one expansion yields.
-const MOST_PER_EXPANSION: u16 = 2_000;
+const MOST_PER_EXPANSION: u16 = 20_000;
 
 /// One occurrence as stored: the event row it shows, when it starts and
 /// ends, and the start it had in the rule (for its key).

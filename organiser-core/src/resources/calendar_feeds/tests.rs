@@ -168,3 +168,24 @@ fn a_new_time_zone_makes_every_feed_due() {
     assert_eq!(org.sync_due_feeds().unwrap(), 1);
     assert_eq!(org.sync_due_feeds().unwrap(), 0);
 }
+
+#[test]
+fn an_hourly_rule_fills_the_window() {
+    let hourly = "BEGIN:VCALENDAR\r\nBEGIN:VEVENT\r\nUID:h\r\nSUMMARY:Pill\r\nDTSTART:20250101T000000Z\r\nRRULE:FREQ=HOURLY;INTERVAL=4\r\nEND:VEVENT\r\nEND:VCALENDAR\r\n";
+    let body = Arc::new(Mutex::new((200, hourly.to_owned())));
+    let (org, _clock) = org(body);
+    org.create_calendar_feed(&input("https://cal.example.com/h.ics"))
+        .unwrap();
+    for day in [
+        jiff::civil::date(2025, 3, 10),
+        jiff::civil::date(2026, 3, 2),
+        jiff::civil::date(2027, 3, 2),
+        // Beyond the window: expanded as read.
+        jiff::civil::date(2028, 6, 1),
+    ] {
+        let range = org
+            .calendar(crate::CalendarQuery::new(day, day).unwrap())
+            .unwrap();
+        assert_eq!(range.events.len(), 6, "{day}");
+    }
+}
