@@ -185,18 +185,28 @@ pub struct Response {
 impl Response {
     /// `{data: value}` with `status`.
     pub fn data(status: u16, value: &impl Serialize) -> Response {
-        #[derive(Serialize)]
-        struct Envelope<'a, T> {
-            data: &'a T,
-        }
-        Response::json(status, &Envelope { data: value })
+        Response::data_sized(status, value, 1024)
     }
 
     /// `value` as the body, unwrapped.
     pub fn json(status: u16, value: &impl Serialize) -> Response {
         // Most bodies are a few hundred bytes to a few dozen kilobytes:
         // start big enough to skip the first rounds of growing.
-        let mut body = Vec::with_capacity(1024);
+        Response::json_sized(status, value, 1024)
+    }
+
+    /// As [`Response::data`], for a body of about `bytes` bytes (a large
+    /// answer is written without growing its buffer again and again).
+    pub(crate) fn data_sized(status: u16, value: &impl Serialize, bytes: usize) -> Response {
+        #[derive(Serialize)]
+        struct Envelope<'a, T> {
+            data: &'a T,
+        }
+        Response::json_sized(status, &Envelope { data: value }, bytes)
+    }
+
+    fn json_sized(status: u16, value: &impl Serialize, bytes: usize) -> Response {
+        let mut body = Vec::with_capacity(bytes);
         match serde_json::to_writer(&mut body, value) {
             Ok(()) => Response {
                 status,

@@ -30,7 +30,9 @@ pub(crate) fn routes<'r>(req: &'r Request, segments: &[&'r str]) -> Result<Route
         (Method::Get, ["calendar"]) => GET.route(move |cx| {
             let query = CalendarQuery::parse(&req.query)?;
             // Photo addresses are absolute in answers.
-            Ok(Response::data(200, &gather(cx, query)?.absolute(base)))
+            let parts = gather(cx, query)?.absolute(base);
+            let bytes = parts.size_hint();
+            Ok(Response::data_sized(200, &parts, bytes))
         }),
         _ => return Err(Error::NotFound),
     })

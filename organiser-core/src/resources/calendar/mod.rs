@@ -290,7 +290,7 @@ pub(crate) struct Parts {
     to: Date,
     today: Date,
     found: Vec<Found>,
-    matched: Vec<Vec<Option<Id>>>,
+    matched: Vec<std::sync::Arc<[Option<Id>]>>,
     tasks: Vec<Task>,
     project_dates: Vec<ProjectDate>,
     key_dates: Vec<UpcomingKeyDate>,
@@ -304,17 +304,11 @@ pub(crate) fn gather<T: Tables>(cx: &Cx<'_, T>, q: CalendarQuery) -> Result<Part
     found.sort_by(Found::order);
     let mut matcher = Matcher::default();
     let mut matched = Vec::with_capacity(found.len());
-    let mut ids = Vec::new();
-    let mut seen = HashSet::new();
     for f in &found {
-        let shown = Shown::new(cx, f, &mut matcher)?;
-        for p in shown.people.iter().flatten() {
-            if seen.insert(*p) {
-                ids.push(*p);
-            }
-        }
-        matched.push(shown.people);
+        matched.push(Shown::new(cx, f, &mut matcher)?.people);
     }
+    // The people of each event once (its occurrences share them).
+    let ids: HashSet<Id> = matcher.shown_people().collect();
     let mut people: Vec<Person> = ids
         .into_iter()
         .filter_map(|id| people::load_live(cx, id).ok())
@@ -357,6 +351,12 @@ impl Parts {
             key_dates: self.key_dates,
             people: self.people,
         }
+    }
+
+    /// About how many bytes its JSON takes (an event with its attendees
+    /// is about a kilobyte).
+    pub(crate) fn size_hint(&self) -> usize {
+        4096 + self.found.len() * 1024 + (self.tasks.len() + self.people.len()) * 1024
     }
 
     /// Photo addresses made absolute with `base`.

@@ -397,10 +397,18 @@ pub(crate) struct Matcher {
     by_name: HashMap<String, Option<Id>>,
     /// The shown attendees' people of each event row (by the address of
     /// its decoded row, alive as long as the request's occurrences).
-    by_row: HashMap<usize, Vec<Option<Id>>>,
+    by_row: HashMap<usize, Arc<[Option<Id>]>>,
 }
 
 impl Matcher {
+    /// The people the shown attendees of the events matched so far are
+    /// (one event's occurrences share them; repeats possible).
+    pub(crate) fn shown_people(&self) -> impl Iterator<Item = Id> + '_ {
+        self.by_row
+            .values()
+            .flat_map(|p| p.iter().flatten().copied())
+    }
+
     /// The live person an attendee is: by email ignoring case, else the
     /// one live person with that name ignoring case and accents.
     pub(crate) fn person<T: Tables>(
@@ -442,7 +450,7 @@ impl Matcher {
 /// copying; [`CalendarEvent`] is its owned form (the same JSON).
 pub(crate) struct Shown<'a> {
     pub(crate) found: &'a Found,
-    pub(crate) people: Vec<Option<Id>>,
+    pub(crate) people: Arc<[Option<Id>]>,
 }
 
 impl<'a> Shown<'a> {
@@ -464,6 +472,7 @@ impl<'a> Shown<'a> {
         for a in f.event.attendees.iter().take(SHOWN_ATTENDEES) {
             people.push(matcher.person(cx, &a.name, a.email.as_deref())?);
         }
+        let people: Arc<[Option<Id>]> = people.into();
         matcher.by_row.insert(row, people.clone());
         Ok(Shown { found: f, people })
     }
