@@ -95,6 +95,9 @@ pub(crate) struct Wiring {
     pub(crate) require_writable: fn(&ReadCx<'_>) -> Result<()>,
     /// The same check inside a write transaction.
     pub(crate) require_writable_in_write: fn(&WriteCx<'_>) -> Result<()>,
+    /// Runs in the transaction that changes the owner's time zone, for
+    /// what is read in that zone (calendar feeds' floating times).
+    pub(crate) zone_changed: fn(&WriteCx<'_>) -> Result<()>,
 }
 
 impl Wiring {

@@ -36,7 +36,7 @@ mod vocabulary;
 
 pub(crate) use account::owner;
 pub use account::{Appearance, AppearanceChange, Me, NewToken, OwnerChange, OwnerInit, SignedIn};
-pub use calendar::{CalendarQuery, CalendarRange, ProjectDate};
+pub use calendar::{CalendarQuery, CalendarRange, Meetings, MeetingsQuery, ProjectDate};
 pub use calendar_feeds::{
     CalendarAttendee, CalendarEvent, CalendarFeed, CalendarFeedInput, CalendarFeedQuery, Meeting,
     SyncError,
@@ -57,9 +57,9 @@ pub use notes::{Note, NoteInput, NoteQuery, NoteSummary};
 pub use notices::{LicenceText, NoticeGroup, NoticePackage, Notices, notices};
 pub use openapi::OPENAPI;
 pub use people::{
-    Avatar, Company, CompanyQuery, Connection, EmailAddress, KeyDate, Meetings, MeetingsQuery,
-    Person, PersonBrief, PersonInput, PersonQuery, PhoneNumber, Position, SocialProfile,
-    UpcomingKeyDate, UpcomingKeyDates, UpcomingMeta, UpcomingQuery,
+    Avatar, Company, CompanyQuery, Connection, EmailAddress, KeyDate, Person, PersonBrief,
+    PersonInput, PersonQuery, PhoneNumber, Position, SocialProfile, UpcomingKeyDate,
+    UpcomingKeyDates, UpcomingMeta, UpcomingQuery,
 };
 pub use person_links::{PersonLink, PersonLinkInput, PersonLinkQuery};
 pub use projects::{
@@ -100,8 +100,12 @@ type Routes = for<'r> fn(&'r Request, &[&'r str]) -> Result<Route<'r>>;
 
 /// Every resource's routes: those it declares (beside its route arms, in
 /// its folder) and its route arms. A request goes to the resource that
-/// declares a route under its first path segment, so no arm answers under
-/// an undeclared one; the tests hold the rest of the dispatch, and
+/// declares its route; a path no resource declares goes to the first
+/// resource with routes under its first path segment (which answers 404),
+/// so no arm answers an undeclared route. A view over other resources may
+/// declare a route under another's segment (`calendar` serves
+/// `/people/{id}/meetings`), so that a resource never depends on the views
+/// built on it. The tests hold the rest of the dispatch, and
 /// `docs/openapi.json`, to the declarations.
 static RESOURCES: &[(&[Endpoint], Routes)] = &[
     (discovery::ENDPOINTS, discovery::routes),
@@ -127,8 +131,8 @@ static RESOURCES: &[(&[Endpoint], Routes)] = &[
     (calendar::ENDPOINTS, calendar::routes),
 ];
 
-/// The route of `req`: the route arms of the resource that declares its
-/// first path segment, handed every segment.
+/// The route of `req`: the route arms of the resource that declares it,
+/// handed every segment.
 pub(crate) fn route<'r>(req: &'r Request, segments: &[&'r str]) -> Result<Route<'r>> {
     let found = dispatch(req, segments);
     debug_assert!(
@@ -141,16 +145,32 @@ pub(crate) fn route<'r>(req: &'r Request, segments: &[&'r str]) -> Result<Route<
 }
 
 fn dispatch<'r>(req: &'r Request, segments: &[&'r str]) -> Result<Route<'r>> {
-    static BY_FIRST_SEGMENT: LazyLock<HashMap<&str, Routes>> = LazyLock::new(|| {
-        RESOURCES
-            .iter()
-            .flat_map(|(endpoints, routes)| endpoints.iter().map(|e| (e.first_segment(), *routes)))
-            .collect()
+    /// The resources with routes under each first segment, in
+    /// [`RESOURCES`] order (most segments have one).
+    static BY_FIRST_SEGMENT: LazyLock<HashMap<&str, Vec<usize>>> = LazyLock::new(|| {
+        let mut map: HashMap<&str, Vec<usize>> = HashMap::new();
+        for (i, (endpoints, _)) in RESOURCES.iter().enumerate() {
+            for e in *endpoints {
+                let under = map.entry(e.first_segment()).or_default();
+                if !under.contains(&i) {
+                    under.push(i);
+                }
+            }
+        }
+        map
     });
-    match BY_FIRST_SEGMENT.get(segments.first().copied().unwrap_or("")) {
-        Some(routes) => routes(req, segments),
-        None => Err(Error::NotFound),
-    }
+    let Some(under) = BY_FIRST_SEGMENT.get(segments.first().copied().unwrap_or("")) else {
+        return Err(Error::NotFound);
+    };
+    let declaring = under.iter().copied().find(|&i| {
+        under.len() == 1
+            || RESOURCES[i]
+                .0
+                .iter()
+                .any(|e| e.matches(req.method, segments))
+    });
+    let (_, routes) = RESOURCES[declaring.unwrap_or(under[0])];
+    routes(req, segments)
 }
 
 /// Every route the core answers below `/api/v1` (HTTP adds `/session`,
@@ -272,6 +292,9 @@ pub(crate) static WIRING: Wiring = Wiring {
     settle: settle::run,
     require_writable: licence::require_writable,
     require_writable_in_write: licence::require_writable,
+    // Floating event times are read in the owner's zone: every feed is
+    // read again at the next scheduled round.
+    zone_changed: calendar_feeds::sync::due_now,
 };
 
 #[cfg(test)]
@@ -322,15 +345,19 @@ mod tests {
     ];
 
     #[test]
-    fn each_first_segment_belongs_to_one_resource() {
+    fn no_route_is_declared_by_two_resources() {
         for (i, (a, _)) in RESOURCES.iter().enumerate() {
             for (b, _) in &RESOURCES[i + 1..] {
                 for e in *a {
-                    assert!(
-                        b.iter().all(|f| f.first_segment() != e.first_segment()),
-                        "two resources declare routes under /{}",
-                        e.first_segment()
-                    );
+                    for fill in FILLS {
+                        let segments = filled(e.path, fill);
+                        assert!(
+                            b.iter().all(|f| !f.matches(e.method, &segments)),
+                            "two resources declare {} {}",
+                            e.method.as_str(),
+                            e.path
+                        );
+                    }
                 }
             }
         }

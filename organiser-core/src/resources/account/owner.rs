@@ -170,9 +170,7 @@ pub(crate) fn save(cx: &mut WriteCx<'_>, owner: &mut Owner) -> Result<()> {
     let zone = owner.zone();
     if &zone != cx.zone() {
         cx.set_zone(zone);
-        // Floating event times are read in the owner's zone: every feed
-        // is read again at the next scheduled round.
-        crate::resources::calendar_feeds::sync::due_now(cx)?;
+        (cx.org.wiring.zone_changed)(cx)?;
     }
     Ok(())
 }

@@ -20,7 +20,7 @@ use crate::list::Query;
 use crate::resources::calendar_feeds::CalendarEvent;
 use crate::resources::calendar_feeds::events::{self, Found, Matcher, Shown};
 use crate::resources::people::key_dates::years_on;
-use crate::resources::people::{self, Person, UpcomingKeyDate};
+use crate::resources::people::{self, Person, UpcomingKeyDate, UpcomingMeta};
 use crate::resources::projects::{self, Project};
 use crate::resources::tasks::{self, Task};
 use crate::store::key::{Key, Reader, tail_id};
@@ -407,14 +407,35 @@ pub(crate) fn range<T: Tables>(cx: &Cx<'_, T>, q: CalendarQuery) -> Result<Calen
     Ok(gather(cx, q)?.into_range())
 }
 
-/// The upcoming occurrences person `id` attends: from now to 60 days
-/// from today, not yet ended, in the calendar's order; the first `limit`
-/// and whether there are more.
-pub(crate) fn meetings<T: Tables>(
-    cx: &Cx<'_, T>,
-    id: Id,
-    limit: u64,
-) -> Result<(Vec<CalendarEvent>, bool)> {
+/// `GET /people/{id}/meetings` parameters: `limit`, a whole number from 1
+/// (default 10, at most 100).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct MeetingsQuery {
+    /// The most events.
+    pub limit: u64,
+}
+
+impl MeetingsQuery {
+    pub(crate) fn parse(query: &Query) -> Result<MeetingsQuery> {
+        let limit = query.whole("limit", 1)?.unwrap_or(10).min(100);
+        Ok(MeetingsQuery { limit })
+    }
+}
+
+/// `{data: [CalendarEvent], meta: {limit, has_more}}`.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Meetings {
+    /// The person's upcoming event occurrences, soonest first.
+    pub data: Vec<CalendarEvent>,
+    /// The limit and whether more fall in the 60 days.
+    pub meta: UpcomingMeta,
+}
+
+/// `GET /people/{id}/meetings`: the upcoming occurrences person `id`
+/// attends: from now to 60 days from today, not yet ended, in the
+/// calendar's order; the first `limit` and whether there are more.
+pub(crate) fn meetings<T: Tables>(cx: &Cx<'_, T>, id: Id, q: MeetingsQuery) -> Result<Meetings> {
+    let limit = q.limit;
     people::load_live(cx, id)?;
     let today = cx.today();
     let zone = cx.zone().time_zone().clone();
@@ -444,5 +465,11 @@ pub(crate) fn meetings<T: Tables>(
         }
         out.push(Shown::new(cx, f, &mut matcher)?.to_event());
     }
-    Ok((out, more))
+    Ok(Meetings {
+        data: out,
+        meta: UpcomingMeta {
+            limit,
+            has_more: more,
+        },
+    })
 }

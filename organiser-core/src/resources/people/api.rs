@@ -4,7 +4,7 @@
 use super::avatars::{self, absolute, absolute_avatar};
 use super::companies::{self, Company, CompanyQuery};
 use super::lifecycle::{delete, restore};
-use super::upcoming::{self, Meetings, MeetingsQuery, UpcomingKeyDates, UpcomingQuery};
+use super::upcoming::{self, UpcomingKeyDates, UpcomingQuery};
 use super::{Person, PersonInput, PersonQuery, change, create, get, list, parse};
 use crate::engine::Organiser;
 use crate::engine::endpoint::Endpoint;
@@ -59,12 +59,6 @@ impl Organiser {
             .read_op(&GET, |cx| companies::get(cx, id)?.ok_or(Error::NotFound))
     }
 
-    /// `GET /people/{id}/meetings`.
-    pub fn person_meetings(&self, id: Id, query: MeetingsQuery) -> Result<Meetings> {
-        self.inner
-            .read_op(&GET, |cx| upcoming::meetings(cx, id, query))
-    }
-
     /// `GET /upcoming_key_dates`.
     pub fn upcoming_key_dates(&self, query: UpcomingQuery) -> Result<UpcomingKeyDates> {
         self.inner.read_op(&GET, |cx| upcoming::upcoming(cx, query))
@@ -92,7 +86,6 @@ pub(crate) static ENDPOINTS: &[Endpoint] = {
         Endpoint::new(Put, "/people/{id}"),
         Endpoint::new(Delete, "/people/{id}"),
         Endpoint::new(Post, "/people/{id}/restoration"),
-        Endpoint::new(Get, "/people/{id}/meetings"),
         Endpoint::new(Get, "/companies"),
         Endpoint::new(Get, "/companies/{id}"),
         Endpoint::new(Get, "/upcoming_key_dates"),
@@ -149,11 +142,6 @@ pub(crate) fn routes<'r>(req: &'r Request, segments: &[&'r str]) -> Result<Route
         (Post, ["people", id, "restoration"]) => {
             let id = Id::from_path(id)?;
             RESTORE.run(move |cx| Ok(Response::data(200, &absolute(restore(cx, id)?, base))))
-        }
-        (Get, ["people", id, "meetings"]) => {
-            let id = Id::from_path(id)?;
-            let query = MeetingsQuery::parse(&req.query)?;
-            GET.route(move |cx| Ok(Response::json(200, &upcoming::meetings(cx, id, query)?)))
         }
         (Put | Patch, ["people", id, "avatar"]) => {
             let id = Id::from_path(id)?;

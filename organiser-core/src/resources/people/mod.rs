@@ -20,10 +20,7 @@ mod upcoming;
 pub(crate) use api::{ENDPOINTS, routes};
 pub(crate) use avatars::absolute_avatar;
 pub use companies::{Company, CompanyQuery};
-pub use upcoming::{
-    Meetings, MeetingsQuery, PersonBrief, UpcomingKeyDate, UpcomingKeyDates, UpcomingMeta,
-    UpcomingQuery,
-};
+pub use upcoming::{PersonBrief, UpcomingKeyDate, UpcomingKeyDates, UpcomingMeta, UpcomingQuery};
 
 use jiff::Timestamp;
 use serde::{Deserialize, Serialize};
