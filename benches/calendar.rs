@@ -39,7 +39,7 @@ use serde_json::{Value, json};
 
 #[path = "common/mod.rs"]
 mod common;
-use common::{Stats, env_number, ms, options, time};
+use common::{Rng, Stats, env_number, ms, options, time};
 
 /// Where the measurements' clock stands.
 const NOW: &str = "2026-10-14T09:30:00Z";
@@ -57,21 +57,6 @@ fn main() -> ExitCode {
             eprintln!("calendar: {message}");
             ExitCode::FAILURE
         }
-    }
-}
-
-/// A small deterministic generator (xorshift).
-struct Rng(u64);
-
-impl Rng {
-    fn next(&mut self) -> u64 {
-        self.0 ^= self.0 << 13;
-        self.0 ^= self.0 >> 7;
-        self.0 ^= self.0 << 17;
-        self.0
-    }
-    fn below(&mut self, n: u64) -> u64 {
-        self.next() % n
     }
 }
 
@@ -98,12 +83,7 @@ fn event(rng: &mut Rng, feed: usize, n: usize, repeating: bool, description_len:
     let day0 = jiff::civil::date(2025, 10, 14);
     let offset = rng.below(730) as i64;
     let day = day0 + jiff::Span::new().days(offset);
-    let title = format!(
-        "{} {} {}",
-        WORDS[rng.below(12) as usize],
-        WORDS[rng.below(12) as usize],
-        n
-    );
+    let title = format!("{} {} {}", WORDS[rng.below(12)], WORDS[rng.below(12)], n);
     let _ = write!(
         e,
         "BEGIN:VEVENT\r\nUID:{feed}-{n}@bench\r\nSUMMARY:{title}\r\n"
@@ -117,7 +97,7 @@ fn event(rng: &mut Rng, feed: usize, n: usize, repeating: bool, description_len:
             end.strftime("%Y%m%d")
         );
     } else {
-        let zone = ZONES[rng.below(3) as usize];
+        let zone = ZONES[rng.below(3)];
         let hour = 8 + rng.below(10);
         let _ = write!(
             e,
@@ -137,7 +117,7 @@ fn event(rng: &mut Rng, feed: usize, n: usize, repeating: bool, description_len:
         let until = (day + jiff::Span::new().weeks(4 + rng.below(22) as i64)).strftime("%Y%m%d");
         let rule = match rng.below(3) {
             0 => {
-                let k = 1 + rng.below(3) as usize;
+                let k = 1 + rng.below(3);
                 let days: Vec<&str> = (0..k).map(|i| DAYS[(i * 2 + n) % 5]).collect();
                 if open {
                     format!("FREQ=WEEKLY;BYDAY={}", days.join(","))
@@ -149,12 +129,12 @@ fn event(rng: &mut Rng, feed: usize, n: usize, repeating: bool, description_len:
             _ if open_series() => format!(
                 "FREQ=MONTHLY;BYDAY={}{}",
                 1 + rng.below(4),
-                DAYS[rng.below(5) as usize]
+                DAYS[rng.below(5)]
             ),
             _ => format!(
                 "FREQ=MONTHLY;BYDAY={}{};COUNT={}",
                 1 + rng.below(4),
-                DAYS[rng.below(5) as usize],
+                DAYS[rng.below(5)],
                 6 + rng.below(18)
             ),
         };
@@ -180,7 +160,7 @@ fn event(rng: &mut Rng, feed: usize, n: usize, repeating: bool, description_len:
     if description_len > 0 {
         let mut d = String::new();
         while d.len() < description_len {
-            d.push_str(WORDS[rng.below(12) as usize]);
+            d.push_str(WORDS[rng.below(12)]);
             d.push(' ');
         }
         // Folded at 74 octets, as feeds are.

@@ -57,7 +57,7 @@ use serde_json::{Value, json};
 
 #[path = "common/mod.rs"]
 mod common;
-use common::{Stats, env_number, licence_signing_key, mib, ms, options, stats, target_dir};
+use common::{Rng, Stats, env_number, licence_signing_key, mib, ms, options, stats, target_dir};
 
 /// The instant the store's history ends at, and where the measurements'
 /// clock starts.
@@ -817,43 +817,6 @@ fn ensure_store(settings: &Settings, dir: &Path, now: Timestamp) -> Result<Meta,
 }
 
 // ---------------------------------------------------------------- generating
-
-/// A small deterministic generator (SplitMix64): the same store every time.
-struct Rng(u64);
-
-impl Rng {
-    fn next(&mut self) -> u64 {
-        self.0 = self.0.wrapping_add(0x9E37_79B9_7F4A_7C15);
-        let mut z = self.0;
-        z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
-        z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
-        z ^ (z >> 31)
-    }
-
-    /// Uniform in [0, 1).
-    fn unit(&mut self) -> f64 {
-        (self.next() >> 11) as f64 / (1u64 << 53) as f64
-    }
-
-    fn below(&mut self, n: usize) -> usize {
-        (self.next() % n.max(1) as u64) as usize
-    }
-
-    /// Uniform in [lo, hi].
-    fn between(&mut self, lo: usize, hi: usize) -> usize {
-        lo + self.below(hi - lo + 1)
-    }
-
-    fn chance(&mut self, p: f64) -> bool {
-        self.unit() < p
-    }
-
-    /// An index in `0..n`, low ones likelier (Zipf, exponent 1).
-    fn zipf(&mut self, n: usize) -> usize {
-        let x = ((n as f64 + 1.0).ln() * self.unit()).exp() - 1.0;
-        (x as usize).min(n - 1)
-    }
-}
 
 /// Top-level folder names: an area and a year.
 const AREAS: &[&str] = &[

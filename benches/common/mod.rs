@@ -1,6 +1,6 @@
 //! What the benches share: reading their settings, timing a closure,
-//! median and p90, the built `organiser` binary, and the units of their
-//! reports. Each bench includes it (`#[path = "common/mod.rs"] mod common;`)
+//! median and p90, the built `organiser` binary, the units of their
+//! reports, and a deterministic random generator. Each bench includes it (`#[path = "common/mod.rs"] mod common;`)
 //! and uses what it needs.
 #![allow(dead_code)]
 
@@ -133,5 +133,56 @@ pub(crate) fn options(clock: ManualClock) -> Options {
         clock: Arc::new(clock),
         licence_public_key: licence_signing_key().verifying_key(),
         ..Options::default()
+    }
+}
+
+/// A small deterministic generator (SplitMix64): the same store every time.
+pub(crate) struct Rng(pub(crate) u64);
+
+impl Rng {
+    pub(crate) fn next(&mut self) -> u64 {
+        self.0 = self.0.wrapping_add(0x9E37_79B9_7F4A_7C15);
+        let mut z = self.0;
+        z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
+        z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
+        z ^ (z >> 31)
+    }
+
+    /// Uniform in [0, 1).
+    pub(crate) fn unit(&mut self) -> f64 {
+        (self.next() >> 11) as f64 / (1u64 << 53) as f64
+    }
+
+    pub(crate) fn below(&mut self, n: usize) -> usize {
+        (self.next() % n.max(1) as u64) as usize
+    }
+
+    /// Uniform in [lo, hi].
+    pub(crate) fn between(&mut self, lo: usize, hi: usize) -> usize {
+        lo + self.below(hi - lo + 1)
+    }
+
+    pub(crate) fn chance(&mut self, p: f64) -> bool {
+        self.unit() < p
+    }
+
+    /// An index in `0..n`, low ones likelier (Zipf, exponent 1).
+    pub(crate) fn zipf(&mut self, n: usize) -> usize {
+        // The inverse of the continuous approximation: H(x) ~ ln(x + 1).
+        let x = ((n as f64 + 1.0).ln() * self.unit()).exp() - 1.0;
+        (x as usize).min(n - 1)
+    }
+
+    /// `k` distinct indexes in `from..n`, Zipf-weighted.
+    pub(crate) fn distinct(&mut self, k: usize, from: usize, n: usize) -> Vec<usize> {
+        let k = k.min(n - from);
+        let mut picked: Vec<usize> = Vec::with_capacity(k);
+        while picked.len() < k {
+            let i = from + self.zipf(n - from);
+            if !picked.contains(&i) {
+                picked.push(i);
+            }
+        }
+        picked
     }
 }
