@@ -8,7 +8,6 @@ mod api;
 pub(crate) use api::{ENDPOINTS, routes};
 
 use std::collections::HashSet;
-use std::ops::Bound;
 
 use jiff::civil::Date;
 use serde::{Deserialize, Serialize};
@@ -23,8 +22,7 @@ use crate::resources::people::key_dates::years_on;
 use crate::resources::people::{self, Person, UpcomingKeyDate, UpcomingMeta};
 use crate::resources::projects::{self, Project};
 use crate::resources::tasks::{self, Task};
-use crate::store::key::{Key, Reader, tail_id};
-use crate::store::{Dir, Tables, Tbl};
+use crate::store::Tables;
 use crate::text::fold_case;
 use crate::time::{add_days, days_between, parse_date};
 
@@ -113,59 +111,9 @@ pub struct CalendarRange {
     pub people: Vec<Person>,
 }
 
-/// How an index writes the date its keys begin with.
-#[derive(Clone, Copy)]
-enum Dated {
-    /// `Key::date` (the projects' indexes).
-    Plain,
-    /// `Key::opt_date_last` (the tasks' indexes, where no date sorts last).
-    Optional,
-}
-
-/// The IDs at the end of `table`'s keys from date `from` to `to`
-/// (inclusive), whose keys begin with a date written as `dated`.
-fn ids_by_date<T: Tables>(
-    cx: &Cx<'_, T>,
-    table: Tbl,
-    dated: Dated,
-    from: Date,
-    to: Date,
-) -> Result<Vec<Id>> {
-    let key = |d: Date| match dated {
-        Dated::Plain => Key::new().date(d).into_vec(),
-        Dated::Optional => Key::new().opt_date_last(Some(d)).into_vec(),
-    };
-    let (lo, hi) = (key(from), key(add_days(to, 1)));
-    let mut ids = Vec::new();
-    cx.scan(
-        table,
-        Bound::Included(lo.as_slice()),
-        Bound::Excluded(hi.as_slice()),
-        Dir::Asc,
-        &mut |k, _| {
-            ids.push(tail_id(k));
-            Ok(true)
-        },
-    )?;
-    Ok(ids)
-}
-
 /// The live open or completed tasks due from `from` to `to`.
 fn tasks_due<T: Tables>(cx: &Cx<'_, T>, from: Date, to: Date) -> Result<Vec<Task>> {
-    let mut ids = ids_by_date(
-        cx,
-        tasks::tables::TASKS_OPEN_BY_DEADLINE,
-        Dated::Optional,
-        from,
-        to,
-    )?;
-    ids.extend(ids_by_date(
-        cx,
-        tasks::tables::TASKS_COMPLETED_BY_DEADLINE,
-        Dated::Optional,
-        from,
-        to,
-    )?);
+    let ids = tasks::due_between(cx, from, to)?;
     let mut found = Vec::with_capacity(ids.len());
     for id in ids {
         if let Ok(task) = tasks::get(cx, id) {
@@ -179,11 +127,8 @@ fn tasks_due<T: Tables>(cx: &Cx<'_, T>, from: Date, to: Date) -> Result<Vec<Task
 /// The starts and deadlines of open projects from `from` to `to`.
 fn project_dates<T: Tables>(cx: &Cx<'_, T>, from: Date, to: Date) -> Result<Vec<ProjectDate>> {
     let mut out = Vec::new();
-    for (table, kind) in [
-        (projects::tables::PROJECTS_OPEN_BY_START, "start"),
-        (projects::tables::PROJECTS_OPEN_BY_DEADLINE, "deadline"),
-    ] {
-        for id in ids_by_date(cx, table, Dated::Plain, from, to)? {
+    for (deadline, kind) in [(false, "start"), (true, "deadline")] {
+        for id in projects::open_dated_between(cx, deadline, from, to)? {
             let Ok(project) = projects::get(cx, id) else {
                 continue;
             };
@@ -223,18 +168,9 @@ fn key_dates<T: Tables>(cx: &Cx<'_, T>, from: Date, to: Date) -> Result<Vec<Upco
             keys.push((2, 29));
         }
         for (month, d) in keys {
-            let prefix = Key::new().tag(month as u8).tag(d as u8).into_vec();
-            cx.scan_prefix(
-                people::tables::KEY_DATES_BY_DAY,
-                &prefix,
-                Dir::Asc,
-                &mut |k, _| {
-                    let mut r = Reader::new(k);
-                    let _ = (r.tag(), r.tag());
-                    found.push((day, r.id(), r.id()));
-                    Ok(true)
-                },
-            )?;
+            for (person, date) in people::key_dates_on(cx, month, d)? {
+                found.push((day, person, date));
+            }
         }
         day = add_days(day, 1);
     }
@@ -299,8 +235,7 @@ pub(crate) struct Parts {
 
 /// Reads what range `q` holds.
 pub(crate) fn gather<T: Tables>(cx: &Cx<'_, T>, q: CalendarQuery) -> Result<Parts> {
-    let zone = cx.zone().time_zone().clone();
-    let mut found = events::touching(cx, q.from, q.to, &zone)?;
+    let mut found = events::touching(cx, q.from, q.to, cx.zone())?;
     found.sort_by(Found::order);
     let mut matcher = Matcher::default();
     let mut matched = Vec::with_capacity(found.len());
@@ -438,12 +373,12 @@ pub(crate) fn meetings<T: Tables>(cx: &Cx<'_, T>, id: Id, q: MeetingsQuery) -> R
     let limit = q.limit;
     people::load_live(cx, id)?;
     let today = cx.today();
-    let zone = cx.zone().time_zone().clone();
     let now = cx.now();
-    let mut found: Vec<Found> = events::touching(cx, today, add_days(today, MEETING_DAYS), &zone)?
-        .into_iter()
-        .filter(|f| !f.ended(now, today))
-        .collect();
+    let mut found: Vec<Found> =
+        events::touching(cx, today, add_days(today, MEETING_DAYS), cx.zone())?
+            .into_iter()
+            .filter(|f| !f.ended(now, today))
+            .collect();
     found.sort_by(Found::order);
     let mut matcher = Matcher::default();
     let mut out = Vec::new();

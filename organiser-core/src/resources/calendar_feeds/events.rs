@@ -25,6 +25,7 @@ use crate::resources::people;
 use crate::store::codec::Record;
 use crate::store::key::{Key, prefix_end};
 use crate::store::{Dir, Tables};
+use crate::time::Zone;
 
 /// The occurrences under one day.
 #[derive(Debug, Clone, Default, Serialize, Deserialize)]
@@ -302,19 +303,14 @@ impl Rows {
 
 /// Every occurrence touching `from` to `to` (owner's dates, inclusive;
 /// timed ones from the start of `from` to the start of the day after
-/// `to` in `zone`), in no order.
+/// `to` in the owner's `zone`), in no order.
 pub(crate) fn touching<T: Tables>(
     cx: &Cx<'_, T>,
     from: Date,
     to: Date,
-    zone: &TimeZone,
+    zone: &Zone,
 ) -> Result<Vec<Found>> {
-    let start_of = |d: Date| {
-        d.to_zoned(zone.clone())
-            .and_then(|z| z.start_of_day())
-            .map(|z| z.timestamp().as_second())
-            .unwrap_or(0)
-    };
+    let start_of = |d: Date| zone.start_of(d).as_second();
     let (a, b) = (start_of(from), start_of(crate::time::add_days(to, 1)));
     let (from_day, to_day) = (day_of(from), day_of(to));
     let lo = from_day.min(a.div_euclid(86_400));
@@ -383,7 +379,7 @@ pub(crate) fn touching<T: Tables>(
             let Some(event) = rows.get(cx, occ.event)? else {
                 continue;
             };
-            out.push(Found::new(feed, feed_tail, occ, event, zone));
+            out.push(Found::new(feed, feed_tail, occ, event, zone.time_zone()));
         }
     }
     Ok(out)

@@ -20,6 +20,7 @@ mod upcoming;
 pub(crate) use api::{ENDPOINTS, routes};
 pub(crate) use avatars::absolute_avatar;
 pub use companies::{Company, CompanyQuery};
+pub(crate) use upcoming::key_dates_on;
 pub use upcoming::{PersonBrief, UpcomingKeyDate, UpcomingKeyDates, UpcomingMeta, UpcomingQuery};
 
 use jiff::Timestamp;

@@ -125,6 +125,20 @@ pub(crate) fn day_key(date: &KeyDate, person: Id) -> Key {
         .id(date.id)
 }
 
+/// The live people's key dates on `day` `month` (no 29 February moved):
+/// (person, key date), in key order.
+pub(crate) fn key_dates_on<T: Tables>(cx: &Cx<'_, T>, month: i8, day: i8) -> Result<Vec<(Id, Id)>> {
+    let prefix = Key::new().tag(month as u8).tag(day as u8).into_vec();
+    let mut found = Vec::new();
+    cx.scan_prefix(KEY_DATES_BY_DAY, &prefix, Dir::Asc, &mut |k, _| {
+        let mut r = Reader::new(k);
+        let _ = (r.tag(), r.tag());
+        found.push((r.id(), r.id()));
+        Ok(true)
+    })?;
+    Ok(found)
+}
+
 /// `GET /upcoming_key_dates`.
 pub(crate) fn upcoming<T: Tables>(cx: &Cx<'_, T>, q: UpcomingQuery) -> Result<UpcomingKeyDates> {
     let today = cx.today();

@@ -233,6 +233,36 @@ fn save(cx: &WriteCx<'_>, project: &Project, deleted: Option<(Timestamp, Taken)>
     )
 }
 
+/// The live open projects whose start date (`deadline` false) or deadline
+/// (`deadline` true) falls from `from` to `to` (inclusive), by date then
+/// name.
+pub(crate) fn open_dated_between<T: Tables>(
+    cx: &Cx<'_, T>,
+    deadline: bool,
+    from: Date,
+    to: Date,
+) -> Result<Vec<Id>> {
+    let table = if deadline {
+        PROJECTS_OPEN_BY_DEADLINE
+    } else {
+        tables::PROJECTS_OPEN_BY_START
+    };
+    let lo = Key::new().date(from).into_vec();
+    let hi = Key::new().date(crate::time::add_days(to, 1)).into_vec();
+    let mut ids = Vec::new();
+    cx.scan(
+        table,
+        std::ops::Bound::Included(lo.as_slice()),
+        std::ops::Bound::Excluded(hi.as_slice()),
+        crate::store::Dir::Asc,
+        &mut |k, _| {
+            ids.push(tail_id(k));
+            Ok(true)
+        },
+    )?;
+    Ok(ids)
+}
+
 /// Migration step: the start-date index of every live open project.
 pub(crate) fn index_open_starts(tx: &crate::store::WriteTx) -> Result<()> {
     let mut ids = Vec::new();

@@ -345,6 +345,27 @@ fn entries(id: Id, a: &Attrs, as_of: Date) -> Vec<(Tbl, Key, bool)> {
     out
 }
 
+/// The live open and completed tasks due from `from` to `to` (inclusive),
+/// open ones first, each by deadline.
+pub(crate) fn due_between<T: Tables>(cx: &Cx<'_, T>, from: Date, to: Date) -> Result<Vec<Id>> {
+    let lo = keys::date_bound(Some(from)).into_vec();
+    let hi = keys::date_bound(Some(add_days(to, 1))).into_vec();
+    let mut ids = Vec::new();
+    for table in [TASKS_OPEN_BY_DEADLINE, TASKS_COMPLETED_BY_DEADLINE] {
+        cx.scan(
+            table,
+            Bound::Included(lo.as_slice()),
+            Bound::Excluded(hi.as_slice()),
+            Dir::Asc,
+            &mut |k, _| {
+                ids.push(crate::store::key::tail_id(k));
+                Ok(true)
+            },
+        )?;
+    }
+    Ok(ids)
+}
+
 /// Migration step: indexes the live completed tasks with a deadline
 /// (read from the logbook's covering values).
 pub(crate) fn index_completed_deadlines(tx: &WriteTx) -> Result<()> {

@@ -26,7 +26,7 @@ pub use query::{TaskOrder, TaskQuery, View};
 
 pub(crate) use api::{ENDPOINTS, routes};
 pub(crate) use index::counter::count_stored_completions;
-pub(crate) use index::index_completed_deadlines;
+pub(crate) use index::{due_between, index_completed_deadlines};
 pub(crate) use lifecycle::{KIND, LIST_CASCADE, PERSON_CASCADE, PROJECT_CASCADE};
 pub use project_counts::ProjectTaskCount;
 pub(crate) use project_counts::completed_in;
