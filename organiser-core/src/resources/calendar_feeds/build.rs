@@ -544,6 +544,23 @@ pub(crate) fn build(
         let as_repeat = |rule: String, zones: &mut Zones| {
             let z = zones.zone(&r.zone);
             let local = |t: &Timestamp| zones::local(&z, *t);
+            // An instant or a day of EXDATE and RDATE as a start of this
+            // event: the day at midnight when all day, else its wall time
+            // (a day takes DTSTART's time).
+            let at_instant = |t: &Timestamp| {
+                if r.all_day {
+                    t.to_zoned(jiff::tz::TimeZone::UTC).date().at(0, 0, 0, 0)
+                } else {
+                    local(t)
+                }
+            };
+            let on_day = |d: &Date| {
+                if r.all_day {
+                    d.at(0, 0, 0, 0)
+                } else {
+                    d.at(r.start.hour(), r.start.minute(), r.start.second(), 0)
+                }
+            };
             Repeat {
                 zone: r.zone.clone(),
                 start: repeat::wall(r.start),
@@ -557,36 +574,12 @@ pub(crate) fn build(
                         Value::Local(at) => at,
                     })
                 }),
-                exdates: r
-                    .exdates
-                    .iter()
-                    .map(|t| {
-                        if r.all_day {
-                            t.to_zoned(jiff::tz::TimeZone::UTC).date().at(0, 0, 0, 0)
-                        } else {
-                            local(t)
-                        }
-                    })
-                    .chain(r.exdays.iter().map(|d| {
-                        if r.all_day {
-                            d.at(0, 0, 0, 0)
-                        } else {
-                            d.at(r.start.hour(), r.start.minute(), r.start.second(), 0)
-                        }
-                    }))
+                exdates: (r.exdates.iter().map(at_instant))
+                    .chain(r.exdays.iter().map(on_day))
                     .map(repeat::wall)
                     .collect(),
-                rdates: r
-                    .rdates
-                    .iter()
-                    .map(local)
-                    .chain(r.rdays.iter().map(|d| {
-                        if r.all_day {
-                            d.at(0, 0, 0, 0)
-                        } else {
-                            d.at(r.start.hour(), r.start.minute(), r.start.second(), 0)
-                        }
-                    }))
+                rdates: (r.rdates.iter().map(at_instant))
+                    .chain(r.rdays.iter().map(on_day))
                     .map(repeat::wall)
                     .collect(),
                 overrides: Vec::new(),
