@@ -21,7 +21,7 @@
 
 use std::path::PathBuf;
 
-use organiser_core::{Id, Page};
+use organiser_core::{Id, ListParams, Page};
 use serde::{Deserialize, Serialize};
 
 use crate::backend::data_dir;
@@ -84,6 +84,40 @@ pub(crate) fn gone<F: Family>(id: Id) -> impl Fn(CliError) -> CliError {
         )),
         other => other,
     }
+}
+
+/// The first `limit` records of a listing, read page by page through the
+/// API's cursors (at most 100 a page) with `read`, as one page: its
+/// `limit` is the one asked for (the number read when there is none), its
+/// `total_count` the whole set's.
+pub(crate) fn first_pages<T>(
+    limit: usize,
+    mut read: impl FnMut(ListParams) -> Result<Page<T>, CliError>,
+) -> Result<Page<T>, CliError> {
+    const MOST_A_PAGE: usize = 100;
+    let mut params = ListParams {
+        limit: limit.clamp(1, MOST_A_PAGE),
+        count: true,
+        ..ListParams::default()
+    };
+    let mut all = read(params.clone())?;
+    while all.items.len() < limit
+        && let Some(cursor) = all.next_cursor.take()
+    {
+        params.cursor = Some(cursor);
+        params.limit = (limit - all.items.len()).min(MOST_A_PAGE);
+        params.count = false;
+        let next = read(params.clone())?;
+        all.items.extend(next.items);
+        all.next_cursor = next.next_cursor;
+    }
+    all.items.truncate(limit);
+    all.limit = if limit == usize::MAX {
+        all.items.len()
+    } else {
+        limit
+    };
+    Ok(all)
 }
 
 /// Every live record of a family, page after page.

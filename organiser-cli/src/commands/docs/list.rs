@@ -5,7 +5,7 @@
 use std::collections::HashMap;
 
 use jiff::tz::TimeZone;
-use organiser_core::{Document, DocumentQuery, Folder, Id, ListParams, Page};
+use organiser_core::{Document, DocumentQuery, Folder, Id, Page};
 
 use crate::commands::Session;
 use crate::commands::compact::size;
@@ -97,30 +97,10 @@ impl List {
 
     /// The first `limit` documents, read page by page, as one page.
     fn pages(&self, s: &Session<'_>, mut query: DocumentQuery) -> Result<Page<Document>, CliError> {
-        const MOST_A_PAGE: usize = 100;
-        query.params = ListParams {
-            limit: self.limit.clamp(1, MOST_A_PAGE),
-            count: true,
-            ..ListParams::default()
-        };
-        let mut all = s.client.documents(&query)?.data;
-        while all.items.len() < self.limit
-            && let Some(cursor) = all.next_cursor.take()
-        {
-            query.params.cursor = Some(cursor);
-            query.params.limit = (self.limit - all.items.len()).min(MOST_A_PAGE);
-            query.params.count = false;
-            let next = s.client.documents(&query)?.data;
-            all.items.extend(next.items);
-            all.next_cursor = next.next_cursor;
-        }
-        all.items.truncate(self.limit);
-        all.limit = if self.limit == usize::MAX {
-            all.items.len()
-        } else {
-            self.limit
-        };
-        Ok(all)
+        crate::refs::first_pages(self.limit, |params| {
+            query.params = params;
+            Ok(s.client.documents(&query)?.data)
+        })
     }
 }
 

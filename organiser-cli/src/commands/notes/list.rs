@@ -6,9 +6,7 @@
 use std::collections::HashMap;
 
 use jiff::tz::TimeZone;
-use organiser_core::{
-    Category, Id, ListParams, NoteQuery, NoteSummary, Page, Person, Project, Tag,
-};
+use organiser_core::{Category, Id, NoteQuery, NoteSummary, Page, Person, Project, Tag};
 
 use crate::commands::Session;
 use crate::error::CliError;
@@ -129,29 +127,9 @@ impl List {
 
     /// The first `limit` notes, read page by page, as one page.
     fn pages(&self, s: &Session<'_>, mut query: NoteQuery) -> Result<Page<NoteSummary>, CliError> {
-        const MOST_A_PAGE: usize = 100;
-        query.params = ListParams {
-            limit: self.limit.clamp(1, MOST_A_PAGE),
-            count: true,
-            ..ListParams::default()
-        };
-        let mut all = s.client.notes(&query)?.data;
-        while all.items.len() < self.limit
-            && let Some(cursor) = all.next_cursor.take()
-        {
-            query.params.cursor = Some(cursor);
-            query.params.limit = (self.limit - all.items.len()).min(MOST_A_PAGE);
-            query.params.count = false;
-            let next = s.client.notes(&query)?.data;
-            all.items.extend(next.items);
-            all.next_cursor = next.next_cursor;
-        }
-        all.items.truncate(self.limit);
-        all.limit = if self.limit == usize::MAX {
-            all.items.len()
-        } else {
-            self.limit
-        };
-        Ok(all)
+        crate::refs::first_pages(self.limit, |params| {
+            query.params = params;
+            Ok(s.client.notes(&query)?.data)
+        })
     }
 }

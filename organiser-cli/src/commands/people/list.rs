@@ -2,7 +2,7 @@
 //! by name, with their relationships and first email address and phone
 //! number.
 
-use organiser_core::{ListParams, Page, Person, PersonQuery};
+use organiser_core::{Page, Person, PersonQuery};
 
 use crate::commands::Session;
 use crate::commands::vocabulary::Vocabulary;
@@ -66,36 +66,15 @@ impl List {
         Ok(())
     }
 
-    /// The first `limit` people, read page by page through the API's
-    /// cursors (at most 100 a page), as one page.
+    /// The first `limit` people, read page by page, as one page.
     fn pages(&self, s: &Session<'_>) -> Result<Page<Person>, CliError> {
-        const MOST_A_PAGE: usize = 100;
-        let mut query = PersonQuery {
-            q: None,
-            relationship: self.relationship.clone(),
-            params: ListParams {
-                limit: self.limit.clamp(1, MOST_A_PAGE),
-                count: true,
-                ..ListParams::default()
-            },
-        };
-        let mut all = s.client.people(&query)?.data;
-        while all.items.len() < self.limit
-            && let Some(cursor) = all.next_cursor.take()
-        {
-            query.params.cursor = Some(cursor);
-            query.params.limit = (self.limit - all.items.len()).min(MOST_A_PAGE);
-            query.params.count = false;
-            let next = s.client.people(&query)?.data;
-            all.items.extend(next.items);
-            all.next_cursor = next.next_cursor;
-        }
-        all.items.truncate(self.limit);
-        all.limit = if self.limit == usize::MAX {
-            all.items.len()
-        } else {
-            self.limit
-        };
-        Ok(all)
+        crate::refs::first_pages(self.limit, |params| {
+            let query = PersonQuery {
+                q: None,
+                relationship: self.relationship.clone(),
+                params,
+            };
+            Ok(s.client.people(&query)?.data)
+        })
     }
 }

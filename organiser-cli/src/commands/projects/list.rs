@@ -4,7 +4,7 @@
 
 use std::collections::HashMap;
 
-use organiser_core::{Id, ListParams, Page, Project, ProjectQuery};
+use organiser_core::{Id, Page, Project, ProjectQuery};
 
 use super::{Statuses, date};
 use crate::commands::Session;
@@ -94,37 +94,16 @@ impl List {
         Ok(())
     }
 
-    /// The first `limit` projects, read page by page through the API's
-    /// cursors (at most 100 a page), as one page.
+    /// The first `limit` projects, read page by page, as one page.
     fn pages(&self, s: &Session<'_>) -> Result<Page<Project>, CliError> {
-        const MOST_A_PAGE: usize = 100;
-        let mut query = ProjectQuery {
-            statuses: self.statuses.keys.clone(),
-            person_id: None,
-            params: ListParams {
-                limit: self.limit.clamp(1, MOST_A_PAGE),
-                count: true,
-                ..ListParams::default()
-            },
-        };
-        let mut all = s.client.projects(&query)?.data;
-        while all.items.len() < self.limit
-            && let Some(cursor) = all.next_cursor.take()
-        {
-            query.params.cursor = Some(cursor);
-            query.params.limit = (self.limit - all.items.len()).min(MOST_A_PAGE);
-            query.params.count = false;
-            let next = s.client.projects(&query)?.data;
-            all.items.extend(next.items);
-            all.next_cursor = next.next_cursor;
-        }
-        all.items.truncate(self.limit);
-        all.limit = if self.limit == usize::MAX {
-            all.items.len()
-        } else {
-            self.limit
-        };
-        Ok(all)
+        crate::refs::first_pages(self.limit, |params| {
+            let query = ProjectQuery {
+                statuses: self.statuses.keys.clone(),
+                person_id: None,
+                params,
+            };
+            Ok(s.client.projects(&query)?.data)
+        })
     }
 }
 
