@@ -35,6 +35,7 @@ mod pdf;
 mod positions;
 mod resources;
 mod restore;
+mod search;
 mod secrets;
 mod settle;
 mod store;

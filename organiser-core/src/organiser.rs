@@ -134,7 +134,8 @@ impl Organiser {
             Err(_) => return Organiser::open_with(dir, options),
         };
         let ready = store.begin_read().ok().and_then(|tx| {
-            let current = schema::version(&tx).ok()? == schema::VERSION;
+            let current = schema::version(&tx).ok()? == schema::VERSION
+                && crate::resources::search_index_is_whole(&tx);
             current.then(|| owner::stored(&tx).ok().flatten()).flatten()
         });
         let Some(owner) = ready else {
@@ -227,7 +228,18 @@ impl Organiser {
                 owner
             }
         };
-        Ok(Organiser::assemble(store, options, secret, owner, data_dir))
+        // A search index that is missing, damaged or older than the
+        // store is built again from the records.
+        let whole = store
+            .begin_read()
+            .is_ok_and(|tx| crate::resources::search_index_is_whole(&tx));
+        let org = Organiser::assemble(store, options, secret, owner, data_dir);
+        if !whole {
+            org.inner
+                .write_unsettled(crate::resources::rebuild_search_index)
+                .map_err(storage)?;
+        }
+        Ok(org)
     }
 
     fn assemble(

@@ -19,6 +19,7 @@ mod people;
 mod person_links;
 mod projects;
 mod read_only;
+mod search;
 mod system;
 mod task_counts;
 mod task_lists;

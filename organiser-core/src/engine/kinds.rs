@@ -98,6 +98,11 @@ pub(crate) struct Wiring {
     /// Runs in the transaction that changes the owner's time zone, for
     /// what is read in that zone (calendar feeds' floating times).
     pub(crate) zone_changed: fn(&WriteCx<'_>) -> Result<()>,
+    /// The tables whose writes [`Wiring::before_commit`] follows.
+    pub(crate) watched: &'static [crate::store::Tbl],
+    /// Runs in every write transaction before it commits, after
+    /// everything else: the search index follows the records written.
+    pub(crate) before_commit: fn(&mut WriteCx<'_>) -> Result<()>,
 }
 
 impl Wiring {

@@ -188,10 +188,32 @@ impl Inner {
     /// Runs `f` in one write transaction, after settling what is due; all of
     /// it lands or, when `f` fails, none of it.
     pub(crate) fn write<T>(&self, f: impl FnOnce(&mut WriteCx<'_>) -> Result<T>) -> Result<T> {
-        let tx = self.store.begin_write()?;
+        self.write_settling(true, f)
+    }
+
+    /// Runs `f` in one write transaction without settling first (work on
+    /// what is derived from the records, such as rebuilding the search
+    /// index when the store opens, which must not settle for a reader).
+    pub(crate) fn write_unsettled<T>(
+        &self,
+        f: impl FnOnce(&mut WriteCx<'_>) -> Result<T>,
+    ) -> Result<T> {
+        self.write_settling(false, f)
+    }
+
+    fn write_settling<T>(
+        &self,
+        settle: bool,
+        f: impl FnOnce(&mut WriteCx<'_>) -> Result<T>,
+    ) -> Result<T> {
+        let mut tx = self.store.begin_write()?;
+        tx.watch(self.wiring.watched);
         let mut cx = self.cx(tx, None);
-        (self.wiring.settle)(&mut cx)?;
+        if settle {
+            (self.wiring.settle)(&mut cx)?;
+        }
         let out = f(&mut cx)?;
+        (self.wiring.before_commit)(&mut cx)?;
         let hooks = std::mem::take(&mut cx.hooks);
         // Odd while the commit becomes visible: a snapshot taken meanwhile
         // knows it cannot name its generation.

@@ -27,6 +27,7 @@ mod openapi;
 mod people;
 mod person_links;
 mod projects;
+mod search;
 mod system;
 mod tags;
 mod task_lists;
@@ -67,6 +68,7 @@ pub use projects::{
     ProjectInput, ProjectMember, ProjectMemberInput, ProjectMemberQuery, ProjectQuery,
     ProjectStatus, UpcomingDeadline, UpcomingDeadlinesQuery,
 };
+pub use search::{Leading, SearchGroup, SearchQuery, SearchResult, SearchType};
 pub use system::{
     Manifest, ManifestRelease, SignedManifest, System, SystemChange, UpdateInfo, UpdateStatus,
 };
@@ -129,6 +131,7 @@ static RESOURCES: &[(&[Endpoint], Routes)] = &[
     (uploads::ENDPOINTS, uploads::routes),
     (calendar_feeds::ENDPOINTS, calendar_feeds::routes),
     (calendar::ENDPOINTS, calendar::routes),
+    (search::ENDPOINTS, search::routes),
 ];
 
 /// The route of `req`: the route arms of the resource that declares it,
@@ -202,6 +205,7 @@ pub(crate) static TABLES: &[&[Tbl]] = &[
     documents::tables::TABLES,
     folders::tables::TABLES,
     calendar_feeds::tables::TABLES,
+    crate::search::tables::TABLES,
 ];
 
 /// Every kind of record.
@@ -281,6 +285,13 @@ pub(crate) static MIGRATIONS: &[Step] = &[
         projects::index_open_starts(tx)?;
         people::index_for_matching(tx)
     },
+    // 10: the search index (built from the records when the store next
+    // opens), in place of the notes' and documents' word indexes.
+    |tx| {
+        schema::create_tables(tx, &[crate::search::tables::TABLES])?;
+        tx.drop_table("note_words")?;
+        tx.drop_table("document_words")
+    },
 ];
 
 /// What the engine is wired to.
@@ -295,7 +306,19 @@ pub(crate) static WIRING: Wiring = Wiring {
     // Floating event times are read in the owner's zone: every feed is
     // read again at the next scheduled round.
     zone_changed: calendar_feeds::sync::due_now,
+    watched: &search::WATCHED,
+    before_commit: search::follow,
 };
+
+/// Whether the search index is whole (checked when the store opens).
+pub(crate) fn search_index_is_whole<T: crate::store::Tables>(tx: &T) -> bool {
+    search::healthy(tx)
+}
+
+/// Builds the search index again from the records.
+pub(crate) fn rebuild_search_index(cx: &mut crate::engine::WriteCx<'_>) -> Result<()> {
+    search::rebuild(cx)
+}
 
 #[cfg(test)]
 mod tests {

@@ -129,7 +129,11 @@ impl Store {
 
     pub(crate) fn begin_write(&self) -> Result<WriteTx> {
         match &self.db {
-            Db::ReadWrite(db) => Ok(WriteTx(db.begin_write()?)),
+            Db::ReadWrite(db) => Ok(WriteTx {
+                tx: db.begin_write()?,
+                watched: &[],
+                touched: Default::default(),
+            }),
             Db::ReadOnly(_) => Err(Error::Internal(
                 "the store was opened for reading only".into(),
             )),
@@ -166,21 +170,52 @@ pub(crate) fn dump(tx: &ReadTx, groups: &[&[Tbl]]) -> Result<RawExport> {
 pub(crate) struct ReadTx(redb::ReadTransaction);
 
 /// A write transaction; nothing of it lands until [`WriteTx::commit`].
-pub(crate) struct WriteTx(redb::WriteTransaction);
+pub(crate) struct WriteTx {
+    tx: redb::WriteTransaction,
+    /// The tables whose written keys are noted (see [`WriteTx::watch`]).
+    watched: &'static [Tbl],
+    /// The keys written to a watched table: its place in `watched`, the key.
+    touched: std::cell::RefCell<Vec<(usize, Vec<u8>)>>,
+}
 
 impl WriteTx {
     pub(crate) fn commit(self) -> Result<()> {
-        Ok(self.0.commit()?)
+        Ok(self.tx.commit()?)
+    }
+
+    /// Notes every key this transaction writes or removes in `tables`
+    /// from now on, for [`WriteTx::take_touched`] (what the search index
+    /// must follow).
+    pub(crate) fn watch(&mut self, tables: &'static [Tbl]) {
+        self.watched = tables;
+    }
+
+    /// The keys written or removed in the watched tables since the last
+    /// call, each with its table's place in the watched list; each once.
+    pub(crate) fn take_touched(&self) -> Vec<(usize, Vec<u8>)> {
+        let mut touched = std::mem::take(&mut *self.touched.borrow_mut());
+        touched.sort_unstable();
+        touched.dedup();
+        touched
+    }
+
+    fn note(&self, t: Tbl, key: &[u8]) {
+        use redb::TableHandle;
+        if let Some(i) = self.watched.iter().position(|w| w.name() == t.name()) {
+            self.touched.borrow_mut().push((i, key.to_vec()));
+        }
     }
 
     pub(crate) fn insert(&self, t: Tbl, key: &[u8], value: &[u8]) -> Result<()> {
-        self.0.open_table(t)?.insert(key, value)?;
+        self.note(t, key);
+        self.tx.open_table(t)?.insert(key, value)?;
         Ok(())
     }
 
     /// Removes `key`; whether it was there.
     pub(crate) fn remove(&self, t: Tbl, key: &[u8]) -> Result<bool> {
-        Ok(self.0.open_table(t)?.remove(key)?.is_some())
+        self.note(t, key);
+        Ok(self.tx.open_table(t)?.remove(key)?.is_some())
     }
 
     pub(crate) fn put_json<T: Serialize>(&self, t: Tbl, key: &[u8], value: &T) -> Result<()> {
@@ -190,7 +225,14 @@ impl WriteTx {
     /// Removes every entry of `t` from `lo` (inclusive) to `hi` (exclusive).
     pub(crate) fn remove_range(&self, t: Tbl, lo: &[u8], hi: &[u8]) -> Result<()> {
         if lo < hi {
-            self.0
+            debug_assert!(
+                !self.watched.iter().any(|w| {
+                    use redb::TableHandle;
+                    w.name() == t.name()
+                }),
+                "a range removed from a watched table"
+            );
+            self.tx
                 .open_table(t)?
                 .retain_in::<&[u8], _>(lo..hi, |_, _| false)?;
         }
@@ -249,9 +291,23 @@ impl WriteTx {
         Ok(())
     }
 
+    /// Removes every entry of `t` (and makes it when it is missing).
+    pub(crate) fn clear(&self, t: Tbl) -> Result<()> {
+        self.tx.delete_table(t)?;
+        self.tx.open_table(t)?;
+        Ok(())
+    }
+
+    /// Deletes the table named `name`, if there is one.
+    pub(crate) fn drop_table(&self, name: &str) -> Result<()> {
+        self.tx
+            .delete_table(redb::TableDefinition::<&[u8], &[u8]>::new(name))?;
+        Ok(())
+    }
+
     /// Creates `t` when it does not exist yet.
     pub(crate) fn ensure(&self, t: Tbl) -> Result<()> {
-        self.0.open_table(t)?;
+        self.tx.open_table(t)?;
         Ok(())
     }
 }
@@ -393,10 +449,10 @@ fn scan_table(
 
 /// Both transactions read alike: redb gives each its own table type.
 macro_rules! tables {
-    ($tx:ty) => {
+    ($tx:ty, $field:tt) => {
         impl Tables for $tx {
             fn get(&self, t: Tbl, key: &[u8]) -> Result<Option<Vec<u8>>> {
-                let table = self.0.open_table(t)?;
+                let table = self.$field.open_table(t)?;
                 let value = table.get(key)?.map(|v| v.value().to_vec());
                 Ok(value)
             }
@@ -409,18 +465,18 @@ macro_rules! tables {
                 dir: Dir,
                 f: Visit<'_>,
             ) -> Result<()> {
-                scan_table(&self.0.open_table(t)?, lo, hi, dir, f)
+                scan_table(&self.$field.open_table(t)?, lo, hi, dir, f)
             }
 
             fn len(&self, t: Tbl) -> Result<u64> {
-                Ok(self.0.open_table(t)?.len()?)
+                Ok(self.$field.open_table(t)?.len()?)
             }
         }
     };
 }
 
-tables!(ReadTx);
-tables!(WriteTx);
+tables!(ReadTx, 0);
+tables!(WriteTx, tx);
 
 impl From<OpenError> for Error {
     fn from(e: OpenError) -> Self {

@@ -158,6 +158,7 @@ pub(crate) const ROUTES: &[Route] = &[
     ),
     route(&[Delete], "/calendar_feeds/{id}", DELETE),
     route(&[Get], "/calendar", &[400, 401, 429]),
+    route(&[Get], "/search", &[400, 401, 429]),
     list("/folders", LIST),
     create("/folders", CREATE, "folders"),
     route(&[Get], "/folders/{id}", READ_ONE),

@@ -206,7 +206,7 @@ fn document_with(s: &Core, name: &str, mut fields: Value) -> Value {
 
 /// A document named `name` (from `{name}.pdf`); its id.
 #[track_caller]
-fn document(s: &Core, name: &str) -> String {
+pub(crate) fn document(s: &Core, name: &str) -> String {
     id(&document_with(s, name, json!({})))
 }
 

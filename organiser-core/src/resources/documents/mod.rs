@@ -14,8 +14,6 @@ pub(crate) mod tables;
 pub(crate) use api::{ENDPOINTS, routes};
 pub use links::{DocumentLink, DocumentLinkInput, DocumentLinkQuery, LinkBrief};
 
-use std::collections::HashSet;
-
 use jiff::Timestamp;
 use serde::{Deserialize, Serialize};
 use serde_json::Value;
@@ -32,11 +30,10 @@ use crate::restore;
 use crate::store::codec::{self, Record};
 use crate::store::key::{Key, tail_id};
 use crate::store::{Dir, Tables, Tbl};
-use crate::text::{char_len, fold_case, fold_search, search_words, squish};
+use crate::text::{char_len, fold_case, fold_search, squish};
 use tables::{
-    DOCUMENT_WORDS, DOCUMENTS, DOCUMENTS_BY_FOLDER, DOCUMENTS_BY_NAME, DOCUMENTS_BY_UPDATED,
-    DOCUMENTS_IN_FOLDER, DOCUMENTS_LIVE, DOCUMENTS_OF_FOLDER_BY_NAME,
-    DOCUMENTS_OF_FOLDER_BY_UPDATED,
+    DOCUMENTS, DOCUMENTS_BY_FOLDER, DOCUMENTS_BY_NAME, DOCUMENTS_BY_UPDATED, DOCUMENTS_IN_FOLDER,
+    DOCUMENTS_LIVE, DOCUMENTS_OF_FOLDER_BY_NAME, DOCUMENTS_OF_FOLDER_BY_UPDATED,
 };
 
 /// Documents: restorable for 20 seconds.
@@ -151,11 +148,6 @@ fn no_folder() -> Id {
 }
 
 impl DocRecord {
-    fn words(&self) -> HashSet<String> {
-        let folded = fold_search(&self.name);
-        search_words(&folded).map(str::to_owned).collect()
-    }
-
     fn live_entries(&self) -> Vec<(Tbl, Key)> {
         let mut entries = vec![
             (DOCUMENTS_LIVE, Key::new().id(self.id)),
@@ -177,9 +169,6 @@ impl DocRecord {
             DOCUMENTS_OF_FOLDER_BY_UPDATED,
             folder.timestamp(self.updated_at).id(self.id),
         ));
-        for w in self.words() {
-            entries.push((DOCUMENT_WORDS, Key::new().str(&w).id(self.id)));
-        }
         entries
     }
 
@@ -774,26 +763,11 @@ static OF_FOLDER: Listing = Listing {
 
 /// `GET /documents`.
 pub(crate) fn list<T: Tables>(cx: &Cx<'_, T>, q: &DocumentQuery) -> Result<Page<Document>> {
-    let mut kept: Option<HashSet<Id>> = None;
-    if let Some(text) = &q.q {
-        let folded = fold_search(text);
-        for word in search_words(&folded) {
-            let mut ids = HashSet::new();
-            cx.scan_prefix(
-                DOCUMENT_WORDS,
-                Key::new().str_start(word).as_slice(),
-                Dir::Asc,
-                &mut |k, _| {
-                    ids.insert(tail_id(k));
-                    Ok(true)
-                },
-            )?;
-            kept = Some(match kept {
-                Some(k) => k.intersection(&ids).copied().collect(),
-                None => ids,
-            });
-        }
-    }
+    // The search index: each word begins a word of the name.
+    let kept = match &q.q {
+        Some(text) => crate::search::lookup::prefixed(cx, crate::search::Kind::Document, text)?,
+        None => None,
+    };
     let folder = q.folder_id;
     let load = |k: &[u8]| {
         let id = tail_id(k);

@@ -19,8 +19,6 @@ pub(crate) const DOCUMENTS_OF_FOLDER_BY_NAME: Tbl = table("documents_of_folder_b
 pub(crate) const DOCUMENTS_OF_FOLDER_BY_UPDATED: Tbl = table("documents_of_folder_by_updated");
 /// Stored documents (deleted ones too): (folder, id).
 pub(crate) const DOCUMENTS_IN_FOLDER: Tbl = table("documents_in_folder");
-/// Live documents: (search word, id).
-pub(crate) const DOCUMENT_WORDS: Tbl = table("document_words");
 /// Links by id.
 pub(crate) const LINKS: Tbl = table("document_links");
 /// Links: (document, target kind, link id).
@@ -38,7 +36,6 @@ pub(crate) const TABLES: &[Tbl] = &[
     DOCUMENTS_OF_FOLDER_BY_NAME,
     DOCUMENTS_OF_FOLDER_BY_UPDATED,
     DOCUMENTS_IN_FOLDER,
-    DOCUMENT_WORDS,
     LINKS,
     LINKS_BY_DOCUMENT,
     LINKS_BY_TARGET,

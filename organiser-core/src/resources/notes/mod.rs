@@ -30,11 +30,11 @@ use crate::restore;
 use crate::store::codec::{self, Record};
 use crate::store::key::{Key, tail_id};
 use crate::store::{Dir, Tables, Tbl};
-use crate::text::{char_len, fold_case, fold_search, search_words, squish};
+use crate::text::{char_len, fold_case, fold_search, squish};
 use body::{Ref, Rendered, Resolve, TagRef};
 use tables::{
-    NOTE_WORDS, NOTES, NOTES_BY_CATEGORY, NOTES_BY_EDITED, NOTES_BY_NAME, NOTES_BY_PERSON,
-    NOTES_BY_PROJECT, NOTES_BY_TAG, NOTES_BY_UPDATED, NOTES_LIVE, NOTES_OF_CATEGORY,
+    NOTES, NOTES_BY_CATEGORY, NOTES_BY_EDITED, NOTES_BY_NAME, NOTES_BY_PERSON, NOTES_BY_PROJECT,
+    NOTES_BY_TAG, NOTES_BY_UPDATED, NOTES_LIVE, NOTES_OF_CATEGORY,
 };
 
 /// Notes: restorable for 20 seconds.
@@ -194,15 +194,6 @@ impl NoteRecord {
         }
     }
 
-    /// The words search finds it by.
-    fn words(&self) -> HashSet<String> {
-        let mut text = self.note.title.clone().unwrap_or_default();
-        text.push(' ');
-        text.push_str(&self.note.body_text);
-        let folded = fold_search(&text);
-        search_words(&folded).map(str::to_owned).collect()
-    }
-
     /// Index entries kept while the note is stored (deleted or not).
     fn stored_entries(&self) -> Vec<(Tbl, Key)> {
         let id = self.note.id;
@@ -257,33 +248,11 @@ fn load_live<T: Tables>(cx: &Cx<'_, T>, id: Id) -> Result<NoteRecord> {
     }
 }
 
-fn word_entries(id: Id, words: &HashSet<String>) -> Vec<(Tbl, Key)> {
-    words
-        .iter()
-        .map(|w| (NOTE_WORDS, Key::new().str(w).id(id)))
-        .collect()
-}
-
 /// Stores `after` (in place of `before`), moving the index entries that
 /// changed; a deleted note keeps only its stored entries.
 fn save(cx: &WriteCx<'_>, before: Option<&NoteRecord>, after: &NoteRecord) -> Result<()> {
     let id = after.note.id;
     let live = |r: &NoteRecord| r.deleted_at.is_none();
-    let (old_words, new_words) = (
-        before
-            .filter(|b| live(b))
-            .map(|b| b.words())
-            .unwrap_or_default(),
-        if live(after) {
-            after.words()
-        } else {
-            HashSet::new()
-        },
-    );
-    let gone: HashSet<String> = old_words.difference(&new_words).cloned().collect();
-    let new: HashSet<String> = new_words.difference(&old_words).cloned().collect();
-    cx.set_indexes(&word_entries(id, &gone), false)?;
-    cx.set_indexes(&word_entries(id, &new), true)?;
     let entries = |r: Option<&NoteRecord>| -> Vec<(Tbl, Key)> {
         let Some(r) = r else {
             return Vec::new();
@@ -966,30 +935,17 @@ static LISTING: Listing = Listing {
     every: NOTES_LIVE,
 };
 
-/// The notes with a word that begins with `prefix`.
-fn with_word<T: Tables>(cx: &Cx<'_, T>, prefix: &str) -> Result<HashSet<Id>> {
-    let mut ids = HashSet::new();
-    cx.scan_prefix(
-        NOTE_WORDS,
-        Key::new().str_start(prefix).as_slice(),
-        Dir::Asc,
-        &mut |k, _| {
-            ids.insert(tail_id(k));
-            Ok(true)
-        },
-    )?;
-    Ok(ids)
-}
-
 /// The notes every filter of `q` that an index answers keeps; `None`
 /// when none is sent.
 fn candidates<T: Tables>(cx: &Cx<'_, T>, q: &NoteQuery) -> Result<Option<HashSet<Id>>> {
     let mut sets: Vec<HashSet<Id>> = Vec::new();
     if let Some(text) = &q.q {
-        let folded = fold_search(text);
-        for word in search_words(&folded) {
-            sets.push(with_word(cx, word)?);
-        }
+        // The search index: each word begins a word of the title or text.
+        sets.extend(crate::search::lookup::prefixed(
+            cx,
+            crate::search::Kind::Note,
+            text,
+        )?);
     }
     let by = |table, id: Option<Id>| -> Result<Option<HashSet<Id>>> {
         id.map(|id| Ok(notes_under(cx, table, id)?.into_iter().collect()))

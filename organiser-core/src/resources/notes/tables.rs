@@ -18,8 +18,6 @@ pub(crate) const NOTES_BY_UPDATED: Tbl = table("notes_by_updated");
 pub(crate) const NOTES_BY_NAME: Tbl = table("notes_by_name");
 /// Live notes: (category, id): counts and the filter.
 pub(crate) const NOTES_OF_CATEGORY: Tbl = table("notes_of_category");
-/// Live notes: (search word, id): every word of the title and text.
-pub(crate) const NOTE_WORDS: Tbl = table("note_words");
 /// Stored notes: (category, id).
 pub(crate) const NOTES_BY_CATEGORY: Tbl = table("notes_by_category");
 /// Stored notes: (tag, id).
@@ -37,7 +35,6 @@ pub(crate) const TABLES: &[Tbl] = &[
     NOTES_BY_UPDATED,
     NOTES_BY_NAME,
     NOTES_OF_CATEGORY,
-    NOTE_WORDS,
     NOTES_BY_CATEGORY,
     NOTES_BY_TAG,
     NOTES_BY_PERSON,

@@ -1,0 +1,259 @@
+//! `GET /search` (document 1, "Search" and "Search group"; DESIGN.md
+//! "Defaults"; docs/api.md "Search"): the best matches of each requested
+//! type, one group a type in the spec's order. The matching and the index
+//! are `crate::search`; what each type is found by and how it is shown is
+//! [`sources`]. This module also keeps the index in step: every write to
+//! a record table is followed, before its transaction commits, by the
+//! documents of the records it touched ([`follow`]), and an index that is
+//! missing or damaged is rebuilt from the records when the store opens
+//! ([`rebuild`]).
+
+mod sources;
+
+use serde::{Deserialize, Serialize};
+
+use crate::engine::endpoint::Endpoint;
+use crate::engine::op::{ReadOp, Route};
+use crate::engine::request::{Method, Request, Response};
+use crate::engine::{Organiser, ReadCx, WriteCx};
+use crate::error::{Details, Error, Result};
+use crate::ids::Id;
+use crate::limits::{SEARCH_DEFAULT_LIMIT, SEARCH_MAX_LIMIT, SEARCH_Q_MAX_CHARS};
+use crate::list::Query;
+use crate::search::index::{self, Writer};
+use crate::search::lexicon::Lexicon;
+use crate::search::lookup;
+use crate::store::Tables;
+use crate::text::char_len;
+
+pub use crate::search::Kind as SearchType;
+pub(crate) use sources::WATCHED;
+
+/// One group of `GET /search`: the best matches of one type.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct SearchGroup {
+    /// `person`, `project`, `note`, `task`, `document`, `task_list` or
+    /// `folder`.
+    #[serde(rename = "type")]
+    pub kind: String,
+    /// Best first.
+    pub results: Vec<SearchResult>,
+    /// Whether more records of the type match.
+    pub has_more: bool,
+}
+
+/// One match.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct SearchResult {
+    /// The record's ID.
+    pub id: Id,
+    /// Its name or title.
+    pub title: String,
+    /// What tells it from others of the same name.
+    pub subtitle: String,
+    /// What is shown before it.
+    pub leading: Leading,
+}
+
+/// What a result shows before its title: `avatar` (a person's photo),
+/// `thumbnail` (a document's first page) or `icon` (`icon:NAME`, a
+/// kebab-case icon name).
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Leading {
+    /// `avatar`, `thumbnail` or `icon`.
+    #[serde(rename = "type")]
+    pub kind: String,
+    /// The image's address, or `icon:NAME`.
+    pub url: String,
+}
+
+/// `GET /search` parameters.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct SearchQuery {
+    /// The query; blank finds nothing.
+    pub q: String,
+    /// The types asked for (all by default), in the groups' order.
+    pub types: Vec<SearchType>,
+    /// Results per type: 5 by default, at most 25.
+    pub limit: usize,
+}
+
+impl Default for SearchQuery {
+    fn default() -> Self {
+        SearchQuery {
+            q: String::new(),
+            types: SearchType::ALL.to_vec(),
+            limit: SEARCH_DEFAULT_LIMIT,
+        }
+    }
+}
+
+impl SearchQuery {
+    /// A query for `q` across every type.
+    pub fn new(q: impl Into<String>) -> SearchQuery {
+        SearchQuery {
+            q: q.into(),
+            ..SearchQuery::default()
+        }
+    }
+
+    pub(crate) fn parse(query: &Query) -> Result<SearchQuery> {
+        let mut details = Details::new();
+        let q = query.get("q").unwrap_or_default();
+        if q.contains('\0') {
+            details.add("q", "can't contain a NUL character");
+        }
+        if char_len(q) > SEARCH_Q_MAX_CHARS {
+            details.add(
+                "q",
+                format!("is too long (at most {SEARCH_Q_MAX_CHARS} characters)"),
+            );
+        }
+        let mut types = SearchType::ALL.to_vec();
+        if let Some(asked) = query.get("types") {
+            let named: Option<Vec<SearchType>> = asked
+                .split(',')
+                .map(|t| SearchType::named(t.trim()))
+                .collect();
+            match named {
+                Some(named) => types.retain(|t| named.contains(t)),
+                None => details.add(
+                    "types",
+                    "must be a comma-separated list of person, project, note, task, document, task_list and folder",
+                ),
+            }
+        }
+        let mut limit = SEARCH_DEFAULT_LIMIT;
+        if let Some(asked) = query.get("limit") {
+            match asked.parse::<u64>() {
+                Ok(0) => details.add("limit", "must be at least 1"),
+                Ok(n) => limit = n.min(SEARCH_MAX_LIMIT as u64) as usize,
+                // A whole number too large for u64 is still "more than 25".
+                Err(_) if !asked.is_empty() && asked.bytes().all(|b| b.is_ascii_digit()) => {
+                    limit = SEARCH_MAX_LIMIT;
+                }
+                Err(_) => details.add("limit", "must be a whole number"),
+            }
+        }
+        details.into_invalid_parameter()?;
+        Ok(SearchQuery {
+            q: q.to_owned(),
+            types,
+            limit,
+        })
+    }
+}
+
+/// Settled: "Expired tasks are archived first".
+static SEARCH: ReadOp = ReadOp::SETTLED;
+
+impl Organiser {
+    /// `GET /search`. Addresses (photos, thumbnails) are relative to the
+    /// API's base.
+    pub fn search(&self, query: &SearchQuery) -> Result<Vec<SearchGroup>> {
+        self.inner.read_op(&SEARCH, |cx| search(cx, query))
+    }
+}
+
+/// The routes of [`routes`].
+pub(crate) static ENDPOINTS: &[Endpoint] = &[Endpoint::new(Method::Get, "/search")];
+
+/// `/search`.
+pub(crate) fn routes<'r>(req: &'r Request, segments: &[&'r str]) -> Result<Route<'r>> {
+    Ok(match (req.method, segments) {
+        (Method::Get, ["search"]) => {
+            let query = SearchQuery::parse(&req.query)?;
+            let base = req.base_url.as_str();
+            SEARCH.route(move |cx| {
+                let mut groups = search(cx, &query)?;
+                for result in groups.iter_mut().flat_map(|g| g.results.iter_mut()) {
+                    if result.leading.url.starts_with('/') {
+                        result.leading.url =
+                            format!("{}{}", base.trim_end_matches('/'), result.leading.url);
+                    }
+                }
+                Ok(Response::data(200, &groups))
+            })
+        }
+        _ => return Err(Error::NotFound),
+    })
+}
+
+/// The groups of `query`.
+fn search(cx: &ReadCx<'_>, query: &SearchQuery) -> Result<Vec<SearchGroup>> {
+    let blank = query.q.trim().is_empty();
+    let parsed = if blank {
+        lookup::Query::default()
+    } else {
+        let lexicon = Lexicon::read(cx, index::state(&cx.tx)?.stamp)?;
+        lookup::Query::new(&query.q, &lexicon)
+    };
+    let mut groups = Vec::with_capacity(query.types.len());
+    for &kind in &query.types {
+        let (ids, has_more) = lookup::best(cx, kind, &parsed, query.limit)?;
+        let source = sources::source(kind);
+        let mut results = Vec::with_capacity(ids.len());
+        for id in ids {
+            // The index follows every write; a record it names that is
+            // not live would be damage, and is left out.
+            if let Some(result) = (source.result)(cx, id)? {
+                results.push(result);
+            }
+        }
+        groups.push(SearchGroup {
+            kind: kind.name().to_owned(),
+            results,
+            has_more,
+        });
+    }
+    Ok(groups)
+}
+
+/// Brings the index in step with the records this transaction wrote (run
+/// by the engine before every commit).
+pub(crate) fn follow(cx: &mut WriteCx<'_>) -> Result<()> {
+    let touched = cx.tx.take_touched();
+    if touched.is_empty() {
+        return Ok(());
+    }
+    let mut writer = Writer::open(cx)?;
+    for (table, key) in touched {
+        let (Some(source), Ok(bytes)) = (
+            sources::SOURCES.get(table),
+            <[u8; 16]>::try_from(key.as_slice()),
+        ) else {
+            continue;
+        };
+        let id = Id::from_bytes(bytes);
+        let doc = (source.doc)(cx, id)?;
+        writer.set(source.kind, id, doc.as_ref())?;
+    }
+    writer.finish()
+}
+
+/// Whether the index is whole (see `crate::search::index::healthy`).
+pub(crate) fn healthy<T: Tables>(tx: &T) -> bool {
+    index::healthy(tx)
+}
+
+/// Builds the index again from every live record.
+pub(crate) fn rebuild(cx: &mut WriteCx<'_>) -> Result<()> {
+    // What the transaction wrote before is in the new index already.
+    cx.tx.take_touched();
+    let mut writer = Writer::rebuild(cx)?;
+    for source in &sources::SOURCES {
+        let mut ids = Vec::new();
+        cx.scan_prefix(source.table, &[], crate::store::Dir::Asc, &mut |k, _| {
+            if let Ok(bytes) = <[u8; 16]>::try_from(k) {
+                ids.push(Id::from_bytes(bytes));
+            }
+            Ok(true)
+        })?;
+        for id in ids {
+            if let Some(doc) = (source.doc)(cx, id)? {
+                writer.set(source.kind, id, Some(&doc))?;
+            }
+        }
+    }
+    writer.finish()
+}

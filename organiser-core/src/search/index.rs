@@ -1,0 +1,232 @@
+//! The index written: a record's [`Doc`] stored in place of the one it
+//! had (its postings, its place in its type's order, its words added to
+//! the lexicon), in the caller's write transaction; the index's state and
+//! health; and its rebuild from scratch.
+//!
+//! Postings: `(type, term, id)` → the word's class bits, then the
+//! record's order key, so that a word's records, and a prefix's, are one
+//! range of their type that carries what ranking needs.
+
+use std::collections::BTreeSet;
+use std::sync::Arc;
+
+use serde::{Deserialize, Serialize};
+
+use super::lexicon::{self, FRESH_MAX, Lexicon};
+use super::tables::{SEARCH_DOCS, SEARCH_FRESH, SEARCH_META, SEARCH_ORDER, SEARCH_TERMS, TABLES};
+use super::{Doc, Kind};
+use crate::engine::WriteCx;
+use crate::error::Result;
+use crate::ids::Id;
+use crate::store::codec::{self, Record};
+use crate::store::key::Key;
+use crate::store::{Tables, WriteTx, schema};
+
+/// The index's layout; a store whose index has another is rebuilt.
+pub(crate) const FORMAT: u32 = 1;
+
+const STATE_KEY: &[u8] = b"state";
+
+/// What the index knows of itself, kept in `search_meta`: its layout, the
+/// store schema it was built on, how many entries its tables hold (a
+/// table whose size disagrees was damaged), and a stamp that changes with
+/// every change of the lexicon (which readers' caches compare).
+#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize)]
+pub(crate) struct State {
+    format: u32,
+    schema: u32,
+    docs: u64,
+    postings: u64,
+    fresh: u64,
+    /// Changes whenever the lexicon does.
+    pub(crate) stamp: u64,
+}
+
+impl Record for State {
+    const NAME: &'static str = "search state";
+    const FORMAT: u8 = 1;
+}
+
+/// The key of a posting.
+pub(crate) fn term_key(kind: Kind, term: &str, id: Id) -> Key {
+    Key::new().tag(kind.tag()).str(term).id(id)
+}
+
+fn doc_key(kind: Kind, id: Id) -> Key {
+    Key::new().tag(kind.tag()).id(id)
+}
+
+/// The key of a record in its type's order.
+fn order_key(kind: Kind, order: &[u8], id: Id) -> Key {
+    Key::new().tag(kind.tag()).bytes(order).id(id)
+}
+
+/// The index's state as `tx` shows it (the default when it has none).
+pub(crate) fn state<T: Tables>(tx: &T) -> Result<State> {
+    Ok(tx.get_record(SEARCH_META, STATE_KEY)?.unwrap_or_default())
+}
+
+/// The stored document of `kind` `id`, if it is indexed.
+pub(crate) fn doc<T: Tables>(tx: &T, kind: Kind, id: Id) -> Result<Option<Doc>> {
+    tx.get_record(SEARCH_DOCS, doc_key(kind, id).as_slice())
+}
+
+/// Whether the index is whole: its tables exist, its layout and schema
+/// are this build's, its tables hold as many entries as it counted, and
+/// its lexicon reads. Any failure to read counts as not whole.
+pub(crate) fn healthy<T: Tables>(tx: &T) -> bool {
+    let whole = || -> Result<bool> {
+        let Some(state) = tx.get_record::<State>(SEARCH_META, STATE_KEY)? else {
+            return Ok(false);
+        };
+        Ok(state.format == FORMAT
+            && state.schema == schema::VERSION
+            && tx.len(SEARCH_DOCS)? == state.docs
+            && tx.len(SEARCH_ORDER)? == state.docs
+            && tx.len(SEARCH_TERMS)? == state.postings
+            && tx.len(SEARCH_FRESH)? == state.fresh
+            && lexicon::readable(tx))
+    };
+    whole().unwrap_or(false)
+}
+
+/// One transaction's changes to the index; [`Writer::finish`] stores
+/// its state.
+pub(crate) struct Writer<'t> {
+    tx: &'t WriteTx,
+    state: State,
+    lexicon: Arc<Lexicon>,
+    /// While rebuilding: every word met (the lexicon is built from them).
+    building: Option<BTreeSet<String>>,
+    changed: bool,
+}
+
+impl<'t> Writer<'t> {
+    /// Changes to the index as it stands.
+    pub(crate) fn open(cx: &'t WriteCx<'_>) -> Result<Writer<'t>> {
+        let state = state(&cx.tx)?;
+        let lexicon = Lexicon::read(cx, state.stamp)?;
+        Ok(Writer {
+            tx: &cx.tx,
+            state,
+            lexicon,
+            building: None,
+            changed: false,
+        })
+    }
+
+    /// An empty index, to be filled with every live record.
+    pub(crate) fn rebuild(cx: &'t WriteCx<'_>) -> Result<Writer<'t>> {
+        let stamp = state(&cx.tx)
+            .map(|s| s.stamp)
+            .unwrap_or_default()
+            .max(cx.now().as_millisecond().unsigned_abs());
+        for t in TABLES {
+            cx.tx.clear(*t)?;
+        }
+        Lexicon::forget(cx);
+        Ok(Writer {
+            tx: &cx.tx,
+            state: State {
+                stamp: stamp + 1,
+                ..State::default()
+            },
+            lexicon: Arc::new(Lexicon::empty()),
+            building: Some(BTreeSet::new()),
+            changed: true,
+        })
+    }
+
+    /// Stores `new` as the document of `kind` `id` (`None`: it is not
+    /// live), writing only the postings that differ.
+    pub(crate) fn set(&mut self, kind: Kind, id: Id, new: Option<&Doc>) -> Result<()> {
+        let tx = self.tx;
+        let key = doc_key(kind, id);
+        let old: Option<Doc> = match self.building {
+            Some(_) => None,
+            // An unreadable document is replaced whole; the counts it
+            // leaves wrong make the next open rebuild the index.
+            None => tx
+                .get(SEARCH_DOCS, key.as_slice())?
+                .and_then(|b| codec::decode(&b).ok()),
+        };
+        if old.as_ref() == new {
+            return Ok(());
+        }
+        self.changed = true;
+        let holds = |doc: &Doc, term: &str, class: u8| {
+            doc.terms
+                .binary_search_by(|(t, _)| t.as_str().cmp(term))
+                .is_ok_and(|i| doc.terms[i].1 == class)
+        };
+        if let Some(old) = &old {
+            for (term, class) in &old.terms {
+                let kept = new.is_some_and(|n| n.order == old.order && holds(n, term, *class));
+                if !kept && tx.remove(SEARCH_TERMS, term_key(kind, term, id).as_slice())? {
+                    self.state.postings = self.state.postings.saturating_sub(1);
+                }
+            }
+            tx.remove(SEARCH_ORDER, order_key(kind, &old.order, id).as_slice())?;
+        }
+        match new {
+            Some(new) => {
+                let mut value = Vec::with_capacity(1 + new.order.len());
+                for (term, class) in &new.terms {
+                    if old
+                        .as_ref()
+                        .is_some_and(|o| o.order == new.order && holds(o, term, *class))
+                    {
+                        continue;
+                    }
+                    value.clear();
+                    value.push(*class);
+                    value.extend_from_slice(&new.order);
+                    tx.insert(SEARCH_TERMS, term_key(kind, term, id).as_slice(), &value)?;
+                    self.state.postings += 1;
+                    match &mut self.building {
+                        Some(words) => {
+                            if !words.contains(term) {
+                                words.insert(term.clone());
+                            }
+                        }
+                        None => {
+                            if lexicon::note(tx, &self.lexicon, term)? {
+                                self.state.fresh += 1;
+                                self.state.stamp += 1;
+                            }
+                        }
+                    }
+                }
+                tx.index(SEARCH_ORDER, order_key(kind, &new.order, id).as_slice())?;
+                tx.put_record(SEARCH_DOCS, key.as_slice(), new)?;
+                if old.is_none() {
+                    self.state.docs += 1;
+                }
+            }
+            None => {
+                tx.remove(SEARCH_DOCS, key.as_slice())?;
+                self.state.docs = self.state.docs.saturating_sub(1);
+            }
+        }
+        Ok(())
+    }
+
+    /// Stores the state (and the lexicon: built whole after a rebuild,
+    /// merged once enough fresh words gathered).
+    pub(crate) fn finish(mut self) -> Result<()> {
+        if !self.changed {
+            return Ok(());
+        }
+        if let Some(words) = self.building.take() {
+            lexicon::store(self.tx, &words)?;
+            self.state.fresh = 0;
+        } else if self.state.fresh > FRESH_MAX {
+            lexicon::merge(self.tx)?;
+            self.state.fresh = 0;
+            self.state.stamp += 1;
+        }
+        self.state.format = FORMAT;
+        self.state.schema = schema::VERSION;
+        self.tx.put_record(SEARCH_META, STATE_KEY, &self.state)
+    }
+}

@@ -1,0 +1,27 @@
+//! The search index's tables. Every one is derived from the records and
+//! may be dropped: the index is rebuilt when it is missing, damaged or
+//! older than the store (`index::healthy`).
+
+use crate::store::Tbl;
+use crate::store::schema::table;
+
+/// The postings: (type, term, id) → class bits, then the record's order
+/// key. A word's records, and a prefix's, are one range of a type.
+pub(crate) const SEARCH_TERMS: Tbl = table("search_terms");
+/// Each indexed record: (type, id) → its stored [`super::Doc`].
+pub(crate) const SEARCH_DOCS: Tbl = table("search_docs");
+/// Each indexed record in its type's order: (type, order key, id).
+pub(crate) const SEARCH_ORDER: Tbl = table("search_order");
+/// Words added since the lexicon was last built: (term).
+pub(crate) const SEARCH_FRESH: Tbl = table("search_fresh");
+/// The index's state (`state`) and its lexicon (`lexicon`, an FST).
+pub(crate) const SEARCH_META: Tbl = table("search_meta");
+
+/// Every table of the index.
+pub(crate) const TABLES: &[Tbl] = &[
+    SEARCH_TERMS,
+    SEARCH_DOCS,
+    SEARCH_ORDER,
+    SEARCH_FRESH,
+    SEARCH_META,
+];
