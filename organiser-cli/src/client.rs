@@ -12,10 +12,10 @@ use organiser_core::{
     FolderInput, FolderQuery, Home, Id, Licence, ListParams, Me, Meetings, MeetingsQuery, Method,
     NewToken, Note, NoteInput, NoteQuery, NoteSummary, OwnerChange, Page, Person, PersonLink,
     PersonLinkQuery, PersonQuery, Project, ProjectInput, ProjectMember, ProjectMemberInput,
-    ProjectQuery, ProjectTaskCount, Query, Request, Response, System, Tag, TagQuery, Task,
-    TaskCounts, TaskCountsQuery, TaskInput, TaskList, TaskListInput, TaskListQuery, TaskQuery,
-    UpcomingDeadline, UpcomingDeadlinesQuery, UpcomingKeyDates, UpcomingQuery,
-    time::format_timestamp,
+    ProjectQuery, ProjectTaskCount, Query, Request, Response, SearchGroup, SearchQuery, System,
+    Tag, TagQuery, Task, TaskCounts, TaskCountsQuery, TaskInput, TaskList, TaskListInput,
+    TaskListQuery, TaskQuery, UpcomingDeadline, UpcomingDeadlinesQuery, UpcomingKeyDates,
+    UpcomingQuery, time::format_timestamp,
 };
 use serde::de::DeserializeOwned;
 use serde::{Deserialize, Serialize};
@@ -386,6 +386,18 @@ impl Client {
     ) -> Result<Reply<Meetings>, CliError> {
         let query = Query::from_pairs(vec![("limit", query.limit.to_string())]);
         read(self.send(request(Get, format!("/people/{id}/meetings")).with_query(query))?)
+    }
+
+    /// `GET /search`: the API judges the query (400 when it is too long,
+    /// holds a NUL, or names an unknown type).
+    pub(crate) fn search(&self, query: &SearchQuery) -> Result<Reply<Vec<SearchGroup>>, CliError> {
+        let types: Vec<&str> = query.types.iter().map(|t| t.name()).collect();
+        let query = Query::from_pairs(vec![
+            ("q", query.q.clone()),
+            ("types", types.join(",")),
+            ("limit", query.limit.to_string()),
+        ]);
+        self.data(request(Get, "/search").with_query(query))
     }
 
     /// `GET /calendar`: the API judges the range (400 when `to` is before

@@ -92,6 +92,10 @@ enum Command {
     /// The calendar day by day: the feeds' events, tasks due, project dates
     /// and key dates (today by default; week, a date, or DATE..DATE).
     Calendar(commands::calendar::Calendar),
+    /// Search people, projects, notes, tasks, documents, task lists and
+    /// folders at once (misspellings forgiven), each match with the
+    /// command that opens it.
+    Search(commands::search::Search),
     /// Calendar feeds (iCal addresses) with their health; add, sync, rm.
     Feeds(commands::feeds::FeedsCommand),
     /// Documents (PDFs): by name, in a folder, or a search; add, open, link, unlink, rm, restore.
@@ -208,6 +212,7 @@ fn run(cli: Cli) -> Result<(), CliError> {
         Command::Tags(c) => c.run(&global),
         Command::Categories(c) => c.run(&global),
         Command::Calendar(c) => c.run(&global),
+        Command::Search(c) => c.run(&global),
         Command::Feeds(c) => c.run(&global),
         Command::Docs(c) => c.run(&global),
         Command::Folders(c) => c.run(&global),

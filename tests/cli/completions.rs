@@ -44,6 +44,7 @@ fn each_shell_gets_a_script_that_names_the_commands() {
             "folders",
             "calendar",
             "feeds",
+            "search",
             "completions",
             "data-dir",
         ] {
@@ -91,6 +92,7 @@ fn man_prints_the_main_page_or_a_command_s_page() {
         "folders",
         "calendar",
         "feeds",
+        "search",
         "token",
         "serve",
         "completions",
@@ -137,6 +139,7 @@ fn man_dir_writes_every_page() {
         "organiser-feeds-add.1",
         "organiser-feeds-sync.1",
         "organiser-feeds-rm.1",
+        "organiser-search.1",
     ] {
         let text =
             std::fs::read_to_string(pages.join(page)).unwrap_or_else(|e| panic!("{page}: {e}"));

@@ -31,6 +31,7 @@ mod noops;
 mod notes;
 mod people;
 mod projects;
+mod search;
 mod serve;
 mod show;
 mod tasks;

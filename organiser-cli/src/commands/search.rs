@@ -1,0 +1,106 @@
+//! `organiser search QUERY... [--type TYPE]... [--limit N]`: `GET
+//! /search`, every type's best matches in the API's order (people,
+//! projects, notes, tasks, documents, task lists, folders), each on one
+//! line with its type, title and subtitle and the command that opens it.
+//! The API finds and ranks; the CLI lays the groups out.
+
+use clap::Args;
+use clap::builder::{PossibleValue, PossibleValuesParser};
+use organiser_core::{SearchGroup, SearchQuery, SearchType};
+
+use crate::commands::Global;
+use crate::error::CliError;
+use crate::output;
+
+#[derive(Debug, Args)]
+pub(crate) struct Search {
+    /// What to look for: every word given (no quotes needed); case,
+    /// accents and small misspellings do not matter; digits find phone
+    /// numbers however they are written.
+    #[arg(required = true, value_name = "QUERY")]
+    query: Vec<String>,
+    /// Only these types (repeat, or separate with commas): person,
+    /// project, note, task, document, task_list, folder.
+    #[arg(long = "type", value_name = "TYPE", value_delimiter = ',', value_parser = types())]
+    types: Vec<String>,
+    /// Matches shown per type (at most 25).
+    #[arg(long, default_value_t = organiser_core::limits::SEARCH_DEFAULT_LIMIT, value_name = "N")]
+    limit: usize,
+}
+
+/// The type names, for `--type` and its completions.
+fn types() -> PossibleValuesParser {
+    PossibleValuesParser::new(SearchType::ALL.map(|t| PossibleValue::new(t.name())))
+}
+
+impl Search {
+    pub(crate) fn run(self, global: &Global) -> Result<(), CliError> {
+        let client = global.reader()?;
+        let query = SearchQuery {
+            q: self.query.join(" "),
+            types: if self.types.is_empty() {
+                SearchType::ALL.to_vec()
+            } else {
+                SearchType::ALL
+                    .into_iter()
+                    .filter(|t| self.types.iter().any(|n| n == t.name()))
+                    .collect()
+            },
+            limit: self.limit.max(1),
+        };
+        let reply = client.search(&query)?;
+        if global.json {
+            return output::json(&reply.body);
+        }
+        print(global, &query.q, &reply.data)
+    }
+}
+
+/// A type as a heading says it, and the command that opens one of it.
+fn kind(type_: &str) -> (&'static str, &'static str) {
+    match type_ {
+        "person" => ("person", "people show"),
+        "project" => ("project", "projects show"),
+        "note" => ("note", "notes show"),
+        "task" => ("task", "tasks show"),
+        "document" => ("document", "docs open"),
+        "task_list" => ("list", "tasks list"),
+        _ => ("folder", "docs --folder"),
+    }
+}
+
+/// The matches as one table, group after group, and what more there is.
+fn print(global: &Global, q: &str, groups: &[SearchGroup]) -> Result<(), CliError> {
+    let words: Vec<String> = q.split_whitespace().map(super::shell_quote).collect();
+    let words = words.join(" ");
+    let found: usize = groups.iter().map(|g| g.results.len()).sum();
+    if found == 0 {
+        return output::line(format!("Nothing found for \"{}\".", output::clean(q)));
+    }
+    let mut table = output::table(&["TYPE", "TITLE", "DETAILS", "OPEN WITH"]);
+    let mut more = Vec::new();
+    for group in groups {
+        let (label, open) = kind(&group.kind);
+        for result in &group.results {
+            table.add_row(vec![
+                output::cell(label),
+                output::cell(&result.title),
+                output::cell(&result.subtitle),
+                output::cell(global.command(&format!("{open} {}", output::short_id(result.id)))),
+            ]);
+        }
+        if group.has_more {
+            let hint = if group.kind == "note" {
+                global.command(&format!("notes {words}"))
+            } else {
+                global.command(&format!("search {words} --type {} --limit 25", group.kind))
+            };
+            more.push(format!("More {label}s: {hint}"));
+        }
+    }
+    output::print_table(&table)?;
+    for line in more {
+        output::line(line)?;
+    }
+    Ok(())
+}
