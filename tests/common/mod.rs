@@ -26,6 +26,7 @@ pub mod fixtures;
 pub mod in_process;
 pub mod loopback;
 pub mod openapi;
+pub mod search;
 pub mod server;
 pub mod update_server;
 

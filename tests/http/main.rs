@@ -17,6 +17,7 @@ mod health;
 mod openapi;
 mod proxies;
 mod routes;
+mod search;
 mod sessions;
 mod system;
 mod uploads;

@@ -22,7 +22,7 @@
 use serde_json::{Value, json};
 
 pub(super) use crate::common::fixtures::assert_listed;
-use crate::common::fixtures::{id, new_list, new_task, person};
+use crate::common::fixtures::{id, new_list, new_task, pdf, person};
 use crate::common::{Call, Core, Expect, Reply, check, send};
 
 // The documents' own rules, named as the brief and the spec name them.
@@ -80,44 +80,6 @@ const FOLDER_KEYS: &[&str] = &[
 ];
 
 // ---------------------------------------------------------------- PDFs
-
-/// A well-formed one-page PDF (with a correct cross-reference table),
-/// different for each `label`: it starts with `%PDF-` and ends with
-/// `%%EOF`.
-fn pdf(label: &str) -> Vec<u8> {
-    let stream = format!("0 0 1 rg 20 20 160 60 re f BT /F1 12 Tf 30 50 Td ({label}) Tj ET");
-    let objects = [
-        "<< /Type /Catalog /Pages 2 0 R >>".to_owned(),
-        "<< /Type /Pages /Kids [3 0 R] /Count 1 >>".to_owned(),
-        "<< /Type /Page /Parent 2 0 R /MediaBox [0 0 200 100] /Contents 4 0 R \
-         /Resources << /Font << /F1 5 0 R >> >> >>"
-            .to_owned(),
-        format!(
-            "<< /Length {} >>\nstream\n{stream}\nendstream",
-            stream.len()
-        ),
-        "<< /Type /Font /Subtype /Type1 /BaseFont /Helvetica >>".to_owned(),
-    ];
-    let mut out = b"%PDF-1.4\n".to_vec();
-    let mut offsets = Vec::new();
-    for (n, object) in objects.iter().enumerate() {
-        offsets.push(out.len());
-        out.extend(format!("{} 0 obj\n{object}\nendobj\n", n + 1).bytes());
-    }
-    let xref = out.len();
-    out.extend(format!("xref\n0 {}\n0000000000 65535 f \n", objects.len() + 1).bytes());
-    for offset in offsets {
-        out.extend(format!("{offset:010} 00000 n \n").bytes());
-    }
-    out.extend(
-        format!(
-            "trailer\n<< /Size {} /Root 1 0 R >>\nstartxref\n{xref}\n%%EOF\n",
-            objects.len() + 1
-        )
-        .bytes(),
-    );
-    out
-}
 
 /// `filename` as a query value (spaces and the like escaped).
 fn escaped(filename: &str) -> String {
@@ -206,7 +168,7 @@ fn document_with(s: &Core, name: &str, mut fields: Value) -> Value {
 
 /// A document named `name` (from `{name}.pdf`); its id.
 #[track_caller]
-pub(crate) fn document(s: &Core, name: &str) -> String {
+fn document(s: &Core, name: &str) -> String {
     id(&document_with(s, name, json!({})))
 }
 

@@ -78,7 +78,7 @@ fn deletes_restores_and_permanent_deletes_are_followed() {
     let pr = project(&s, json!({"name": "Engine"}));
     let n = note(&s, json!({"title": "Engine notes"}));
     let t = task(&s, json!({"title": "Engine oil"}));
-    let d = crate::documents::document(&s, "Engine manual");
+    let d = super::document(&s, "Engine manual");
     let l = list(&s, "Engine parts");
     for (collection, id) in [
         ("people", &p),
@@ -178,8 +178,8 @@ fn the_notes_and_documents_q_read_the_index() {
         json!({"title": "Garden plan", "body_html": "<p>Roses and tulips</p>"}),
     );
     note(&s, json!({"title": "Shopping"}));
-    crate::documents::document(&s, "Garden deeds");
-    crate::documents::document(&s, "Tax return");
+    super::document(&s, "Garden deeds");
+    super::document(&s, "Tax return");
     let names = |path: &str| -> Vec<String> {
         all(&s, path)
             .iter()

@@ -14,10 +14,8 @@
 //!   once; `GET /notes?q=` and `GET /documents?q=` read the same index;
 //!   the index is rebuilt when it is removed or damaged.
 
-use serde_json::{Value, json};
-
 use crate::common::Core;
-use crate::common::fixtures::id;
+pub(super) use crate::common::search::{document, folder, list, make, note, person, project, task};
 
 mod following;
 mod matching;
@@ -64,39 +62,4 @@ fn escape(q: &str) -> String {
             }
         })
         .collect()
-}
-
-/// Creates a record by `POST /{collection}` with `{singular: fields}`; its
-/// id.
-#[track_caller]
-fn make(s: &Core, collection: &str, singular: &str, fields: Value) -> String {
-    id(
-        s.post(&format!("/{collection}"), json!({ singular: fields }))
-            .expect(201)
-            .data(),
-    )
-}
-
-fn person(s: &Core, fields: Value) -> String {
-    make(s, "people", "person", fields)
-}
-
-fn project(s: &Core, fields: Value) -> String {
-    make(s, "projects", "project", fields)
-}
-
-fn note(s: &Core, fields: Value) -> String {
-    make(s, "notes", "note", fields)
-}
-
-fn task(s: &Core, fields: Value) -> String {
-    make(s, "tasks", "task", fields)
-}
-
-fn list(s: &Core, name: &str) -> String {
-    make(s, "task_lists", "task_list", json!({ "name": name }))
-}
-
-fn folder(s: &Core, fields: Value) -> String {
-    make(s, "folders", "folder", fields)
 }

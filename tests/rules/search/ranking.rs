@@ -255,7 +255,7 @@ fn a_result_has_an_id_title_subtitle_and_leading() {
         reply.data()[0]["results"][0]["leading"]["url"],
         json!("icon:list")
     );
-    let doc = crate::documents::document(&s, "Lease agreement");
+    let doc = super::document(&s, "Lease agreement");
     let reply = s.get("/search?q=lease&types=document").expect(200);
     let result = &reply.data()[0]["results"][0];
     assert_eq!(result["id"], json!(doc));
