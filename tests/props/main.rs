@@ -4,6 +4,8 @@
 //!   `GET /deletions` ends equal to it, whatever happened in between.
 //! - [`requests`]: no request fails badly: never a panic or a 500, always
 //!   the spec's error shape, and a refused request changes nothing.
+//! - [`search`]: search finds exactly what a brute-force matcher over the
+//!   live records finds.
 //!
 //! The sequences come from one generator of store operations ([`ops`]); a
 //! later resource joins both properties by adding its operations there and
@@ -21,6 +23,7 @@ mod mirror;
 mod openapi;
 mod ops;
 mod requests;
+mod search;
 
 use proptest::test_runner::{Config, FileFailurePersistence, TestError};
 
