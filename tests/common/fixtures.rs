@@ -360,3 +360,16 @@ pub fn pdf(label: &str) -> Vec<u8> {
     );
     out
 }
+
+/// `text` as a query value (spaces, accents and the like escaped).
+pub fn escaped(text: &str) -> String {
+    text.bytes()
+        .map(|b| {
+            if b.is_ascii_alphanumeric() || b"-_.~".contains(&b) {
+                (b as char).to_string()
+            } else {
+                format!("%{b:02X}")
+            }
+        })
+        .collect()
+}

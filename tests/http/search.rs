@@ -6,21 +6,9 @@
 
 use serde_json::json;
 
+use crate::common::fixtures::escaped;
 use crate::common::search::{CASES, document, world};
 use crate::common::{Setup, TestServer};
-
-/// `q` escaped for a query string.
-fn escape(q: &str) -> String {
-    q.bytes()
-        .map(|b| {
-            if b.is_ascii_alphanumeric() || b"-_.~".contains(&b) {
-                (b as char).to_string()
-            } else {
-                format!("%{b:02X}")
-            }
-        })
-        .collect()
-}
 
 /// A server over the search tests' world.
 fn served() -> TestServer {
@@ -38,7 +26,7 @@ fn every_matching_rule_holds_over_http() {
     let mut wrong = Vec::new();
     for (kind, q, titles) in CASES {
         let reply = server
-            .get(&format!("/search?q={}&types={kind}&limit=25", escape(q)))
+            .get(&format!("/search?q={}&types={kind}&limit=25", escaped(q)))
             .expect(200);
         let got: Vec<&str> = reply.data()[0]["results"]
             .as_array()
@@ -87,7 +75,7 @@ fn malformed_queries_are_400_over_the_wire() {
     }
     // 200 characters, two bytes each, is not too long.
     server
-        .get(&format!("/search?q={}", escape(&"é".repeat(200))))
+        .get(&format!("/search?q={}", escaped(&"é".repeat(200))))
         .expect(200);
 }
 

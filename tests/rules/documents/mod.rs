@@ -22,7 +22,7 @@
 use serde_json::{Value, json};
 
 pub(super) use crate::common::fixtures::assert_listed;
-use crate::common::fixtures::{id, new_list, new_task, pdf, person};
+use crate::common::fixtures::{escaped, id, new_list, new_task, pdf, person};
 use crate::common::{Call, Core, Expect, Reply, check, send};
 
 // The documents' own rules, named as the brief and the spec name them.
@@ -80,20 +80,6 @@ const FOLDER_KEYS: &[&str] = &[
 ];
 
 // ---------------------------------------------------------------- PDFs
-
-/// `filename` as a query value (spaces and the like escaped).
-fn escaped(filename: &str) -> String {
-    filename
-        .bytes()
-        .map(|b| {
-            if b.is_ascii_alphanumeric() || b"-_.~".contains(&b) {
-                (b as char).to_string()
-            } else {
-                format!("%{b:02X}")
-            }
-        })
-        .collect()
-}
 
 /// `POST /uploads?kind=document&filename=...` with these bytes.
 fn upload_call(filename: &str, bytes: Vec<u8>) -> Call {

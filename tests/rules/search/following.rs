@@ -19,26 +19,26 @@ fn renames_are_found_at_once() {
     let t = task(&s, json!({"title": "Draft letter"}));
     let l = list(&s, "Errands");
     let f = folder(&s, json!({"name": "Bills"}));
-    s.patch(
-        &format!("/people/{p}"),
-        json!({"person": {"name": "Ada Lovelace"}}),
-    )
-    .expect(200);
-    s.patch(
-        &format!("/tasks/{t}"),
-        json!({"task": {"title": "Send letter"}}),
-    )
-    .expect(200);
-    s.patch(
-        &format!("/task_lists/{l}"),
-        json!({"task_list": {"name": "Chores"}}),
-    )
-    .expect(200);
-    s.patch(
-        &format!("/folders/{f}"),
-        json!({"folder": {"name": "Invoices"}}),
-    )
-    .expect(200);
+    for (path, change) in [
+        (
+            format!("/people/{p}"),
+            json!({"person": {"name": "Ada Lovelace"}}),
+        ),
+        (
+            format!("/tasks/{t}"),
+            json!({"task": {"title": "Send letter"}}),
+        ),
+        (
+            format!("/task_lists/{l}"),
+            json!({"task_list": {"name": "Chores"}}),
+        ),
+        (
+            format!("/folders/{f}"),
+            json!({"folder": {"name": "Invoices"}}),
+        ),
+    ] {
+        s.patch(&path, change).expect(200);
+    }
     for (kind, old, new, title) in [
         ("person", "byron", "lovelace", "Ada Lovelace"),
         ("task", "draft", "send", "Send letter"),
@@ -80,14 +80,15 @@ fn deletes_restores_and_permanent_deletes_are_followed() {
     let t = task(&s, json!({"title": "Engine oil"}));
     let d = super::document(&s, "Engine manual");
     let l = list(&s, "Engine parts");
-    for (collection, id) in [
+    let records = [
         ("people", &p),
         ("projects", &pr),
         ("notes", &n),
         ("tasks", &t),
         ("documents", &d),
         ("task_lists", &l),
-    ] {
+    ];
+    for (collection, id) in records {
         s.delete(&format!("/{collection}/{id}")).expect(204);
     }
     let everything = |s: &Core| {
@@ -101,14 +102,7 @@ fn deletes_restores_and_permanent_deletes_are_followed() {
             .count()
     };
     assert_eq!(everything(&s), 0);
-    for (collection, id) in [
-        ("people", &p),
-        ("projects", &pr),
-        ("notes", &n),
-        ("tasks", &t),
-        ("documents", &d),
-        ("task_lists", &l),
-    ] {
+    for (collection, id) in records {
         s.post(&format!("/{collection}/{id}/restoration"), json!({}))
             .expect(200);
     }

@@ -15,6 +15,7 @@
 //!   the index is rebuilt when it is removed or damaged.
 
 use crate::common::Core;
+pub(super) use crate::common::fixtures::escaped;
 pub(super) use crate::common::search::{document, folder, list, make, note, person, project, task};
 
 mod following;
@@ -45,21 +46,8 @@ fn groups(s: &Core, query: &str) -> Vec<(String, Vec<String>)> {
 /// The titles `q` finds of `kind` (`person`, `task`, ...), best first.
 #[track_caller]
 fn found(s: &Core, kind: &str, q: &str) -> Vec<String> {
-    let query = format!("q={}&types={kind}&limit=25", escape(q));
+    let query = format!("q={}&types={kind}&limit=25", escaped(q));
     let all = groups(s, &query);
     assert_eq!(all.len(), 1, "{q}");
     all.into_iter().next().unwrap().1
-}
-
-/// `q` escaped for a query string.
-fn escape(q: &str) -> String {
-    q.bytes()
-        .map(|b| {
-            if b.is_ascii_alphanumeric() || b"-_.~".contains(&b) {
-                (b as char).to_string()
-            } else {
-                format!("%{b:02X}")
-            }
-        })
-        .collect()
 }

@@ -3,7 +3,7 @@
 
 use serde_json::json;
 
-use super::{escape, found, groups, list, note, person, project, task};
+use super::{escaped, found, groups, list, note, person, project, task};
 use crate::common::fixtures::id;
 use crate::common::{Call, Core, Expect, check};
 
@@ -214,7 +214,7 @@ fn malformed_parameters_are_400_and_change_nothing() {
             Expect::error(400, "invalid_parameter", Some(field)),
         );
     }
-    s.get(&format!("/search?q={}", escape(&ok_long)))
+    s.get(&format!("/search?q={}", escaped(&ok_long)))
         .expect(200);
 }
 
