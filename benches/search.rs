@@ -59,9 +59,10 @@
 //! (20000), `BENCH_LISTS` (50), `BENCH_FOLDERS` (500, a multiple of 10),
 //! `BENCH_RUNS` (runs of each query, default 200), `BENCH_CLI_RUNS` (30),
 //! `BENCH_REBUILD_RUNS` (3), `BENCH_ONLY` (some of
-//! `reads,cli,size,rebuild`; default all), `BENCH_GEN_DIR` (generate
-//! there, then copy: for example `/dev/shm/x`, where a commit's sync costs
-//! nothing), `BENCH_REGENERATE=1`.
+//! `reads,cli,size,rebuild`; default all), `BENCH_QUERY` (only the
+//! in-process queries holding this text, to profile one), `BENCH_GEN_DIR`
+//! (generate there, then copy: for example `/dev/shm/x`, where a commit's
+//! sync costs nothing), `BENCH_REGENERATE=1`.
 
 use std::collections::{HashMap, HashSet};
 use std::fmt::Write as _;
@@ -158,6 +159,8 @@ fn main() -> ExitCode {
 struct Settings {
     /// The parts to measure (`BENCH_ONLY`): reads, cli, size, rebuild.
     only: Vec<String>,
+    /// Only the queries holding this (`BENCH_QUERY`), to profile one.
+    query: Option<String>,
     sizes: Sizes,
     runs: usize,
     cli_runs: usize,
@@ -246,6 +249,7 @@ impl Settings {
                 .map(|s| s.trim().to_owned())
                 .filter(|s| !s.is_empty())
                 .collect(),
+            query: std::env::var("BENCH_QUERY").ok().filter(|q| !q.is_empty()),
             sizes,
             runs: env_number("BENCH_RUNS", 200)?.max(1),
             cli_runs: env_number("BENCH_CLI_RUNS", 30)?.max(1),
@@ -542,6 +546,13 @@ fn measure_queries(
         "\nin-process, handle(&Request), every type, limit 5; {runs} runs each, median / p90:"
     );
     for (what, q, must_find, targeted) in queries(meta) {
+        if !settings
+            .query
+            .as_ref()
+            .is_none_or(|only| q.contains(only.as_str()))
+        {
+            continue;
+        }
         let request = search_get(&q);
         let response = org.handle(&request);
         if response.status != 200 {
@@ -644,7 +655,7 @@ fn measure_cli(
         "\nthe CLI, a new process per run ({}), {runs} runs each:",
         binary.display()
     );
-    let cases: [(String, Vec<&str>, Option<Duration>); 4] = [
+    let cases: [(String, Vec<&str>, Option<Duration>); 5] = [
         (
             format!("organiser search {}", meta.one_word),
             vec!["search", &meta.one_word],
@@ -656,8 +667,17 @@ fn measure_cli(
             None,
         ),
         (
-            format!("organiser search '{}'", meta.three_words),
-            vec!["search", &meta.three_words],
+            format!("organiser search {}", meta.three_words),
+            std::iter::once("search")
+                .chain(meta.three_words.split_whitespace())
+                .collect(),
+            None,
+        ),
+        (
+            format!("organiser search {}", meta.common_three_words),
+            std::iter::once("search")
+                .chain(meta.common_three_words.split_whitespace())
+                .collect(),
             None,
         ),
         (
