@@ -124,6 +124,9 @@ pub struct Options {
     /// and other non-public addresses (`ORGANISER_ALLOW_PRIVATE_FEEDS=1`;
     /// off by default).
     pub allow_private_feeds: bool,
+    /// How search plans its reads (the defaults suit every store; tests
+    /// and benchmarks move them to reach each plan on small stores).
+    pub search_plan: crate::search::SearchPlan,
 }
 
 impl std::fmt::Debug for Options {
@@ -147,6 +150,7 @@ impl Default for Options {
                 .expect("valid default key"),
             update: UpdateConfig::default(),
             allow_private_feeds: false,
+            search_plan: crate::search::SearchPlan::default(),
         }
     }
 }

@@ -93,6 +93,11 @@ impl Store {
     /// A licensed development build standing at `start`, its owner in the
     /// picker zone `zone`.
     pub(crate) fn new(start: Timestamp, zone: &str) -> Store {
+        Store::planned(start, zone, organiser::SearchPlan::default())
+    }
+
+    /// [`Store::new`], searching with `plan`.
+    pub(crate) fn planned(start: Timestamp, zone: &str, plan: organiser::SearchPlan) -> Store {
         let clock = ManualClock::new(start);
         let options = Options {
             clock: Arc::new(clock.clone()),
@@ -106,6 +111,7 @@ impl Store {
             },
             // Calendar feeds are answered here, offline.
             http: Arc::new(crate::feeds::answer),
+            search_plan: plan,
             ..Options::default()
         };
         let store = Store {

@@ -508,6 +508,10 @@ enum Step {
 #[derive(Debug, Clone)]
 struct Case {
     start: Start,
+    /// How search plans its reads: small thresholds on these small stores
+    /// reach every plan (walking the order and giving it up, reading a
+    /// word's range or looking each candidate up).
+    plan: (u64, u64),
     steps: Vec<Step>,
 }
 
@@ -516,14 +520,20 @@ fn case() -> BoxedStrategy<Case> {
         12 => ops::op().prop_map(Step::Op),
         1 => prop::collection::vec(query(), 1..=3).prop_map(Step::Check),
     ];
+    let plan = prop_oneof![
+        1 => Just((8_000u64, 8u64)),
+        3 => (0u64..=6, 0u64..=3),
+    ];
     (
         ops::start(),
+        plan,
         ops::seed(),
         prop::collection::vec(step, 1..=60),
         prop::collection::vec(query(), 4..=8),
     )
-        .prop_map(|(start, seed, steps, last)| Case {
+        .prop_map(|(start, plan, seed, steps, last)| Case {
             start,
+            plan,
             steps: seed
                 .into_iter()
                 .map(Step::Op)
@@ -535,7 +545,12 @@ fn case() -> BoxedStrategy<Case> {
 }
 
 fn run(case: &Case, seen: &mut Seen) -> Result<usize, TestCaseError> {
-    let mut world = World::new(&case.start);
+    let (walk_from, read_per_candidate) = case.plan;
+    let plan = organiser::SearchPlan {
+        walk_from,
+        read_per_candidate,
+    };
+    let mut world = World::over(Store::planned(case.start.at, case.start.zone, plan));
     let mut asked = 0;
     for step in &case.steps {
         match step {

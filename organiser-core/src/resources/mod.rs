@@ -68,7 +68,7 @@ pub use projects::{
     ProjectInput, ProjectMember, ProjectMemberInput, ProjectMemberQuery, ProjectQuery,
     ProjectStatus, UpcomingDeadline, UpcomingDeadlinesQuery,
 };
-pub use search::{Leading, SearchGroup, SearchQuery, SearchResult, SearchType};
+pub use search::{Leading, SearchGroup, SearchPlan, SearchQuery, SearchResult, SearchType};
 pub use system::{
     Manifest, ManifestRelease, SignedManifest, System, SystemChange, UpdateInfo, UpdateStatus,
 };

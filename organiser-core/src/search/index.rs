@@ -7,13 +7,15 @@
 //! record's order key, so that a word's records, and a prefix's, are one
 //! range of their type that carries what ranking needs.
 
-use std::collections::BTreeSet;
+use std::collections::{BTreeMap, BTreeSet};
 use std::sync::Arc;
 
 use serde::{Deserialize, Serialize};
 
 use super::lexicon::{self, FRESH_MAX, Lexicon};
-use super::tables::{SEARCH_DOCS, SEARCH_FRESH, SEARCH_META, SEARCH_ORDER, SEARCH_TERMS, TABLES};
+use super::tables::{
+    SEARCH_COUNTS, SEARCH_DOCS, SEARCH_FRESH, SEARCH_META, SEARCH_ORDER, SEARCH_TERMS, TABLES,
+};
 use super::{Doc, Kind};
 use crate::engine::WriteCx;
 use crate::error::Result;
@@ -23,7 +25,7 @@ use crate::store::key::Key;
 use crate::store::{Tables, WriteTx, schema};
 
 /// The index's layout; a store whose index has another is rebuilt.
-pub(crate) const FORMAT: u32 = 1;
+pub(crate) const FORMAT: u32 = 2;
 
 const STATE_KEY: &[u8] = b"state";
 
@@ -37,6 +39,8 @@ pub(crate) struct State {
     schema: u32,
     docs: u64,
     postings: u64,
+    /// Entries of `search_counts`: the distinct (type, word) pairs.
+    terms: u64,
     fresh: u64,
     /// Changes whenever the lexicon does.
     pub(crate) stamp: u64,
@@ -50,6 +54,38 @@ impl Record for State {
 /// The key of a posting.
 pub(crate) fn term_key(kind: Kind, term: &str, id: Id) -> Key {
     Key::new().tag(kind.tag()).str(term).id(id)
+}
+
+/// The key of a word's count.
+fn count_key(kind: Kind, term: &str) -> Key {
+    Key::new().tag(kind.tag()).str(term)
+}
+
+/// How many records of `kind` hold `term`.
+pub(crate) fn count<T: Tables>(tx: &T, kind: Kind, term: &str) -> Result<u64> {
+    Ok(tx
+        .get(SEARCH_COUNTS, count_key(kind, term).as_slice())?
+        .map_or(0, |v| u64::from(read_count(&v))))
+}
+
+/// How many postings of `kind` the words beginning with `prefix` hold
+/// together (the word itself included), counted up to `cap`.
+pub(crate) fn prefix_count<T: Tables>(tx: &T, kind: Kind, prefix: &str, cap: u64) -> Result<u64> {
+    let mut total = 0;
+    tx.scan_prefix(
+        SEARCH_COUNTS,
+        Key::new().tag(kind.tag()).str_start(prefix).as_slice(),
+        crate::store::Dir::Asc,
+        &mut |_, v| {
+            total += u64::from(read_count(v));
+            Ok(total <= cap)
+        },
+    )?;
+    Ok(total)
+}
+
+fn read_count(v: &[u8]) -> u32 {
+    v.try_into().map(u32::from_be_bytes).unwrap_or(0)
 }
 
 fn doc_key(kind: Kind, id: Id) -> Key {
@@ -66,9 +102,35 @@ pub(crate) fn state<T: Tables>(tx: &T) -> Result<State> {
     Ok(tx.get_record(SEARCH_META, STATE_KEY)?.unwrap_or_default())
 }
 
-/// The stored document of `kind` `id`, if it is indexed.
-pub(crate) fn doc<T: Tables>(tx: &T, kind: Kind, id: Id) -> Result<Option<Doc>> {
-    tx.get_record(SEARCH_DOCS, doc_key(kind, id).as_slice())
+/// The stored bytes of the document of `kind` `id`, if it is indexed;
+/// [`DocRef::read`] reads them in place.
+pub(crate) fn doc_bytes<T: Tables>(tx: &T, kind: Kind, id: Id) -> Result<Option<Vec<u8>>> {
+    tx.get(SEARCH_DOCS, doc_key(kind, id).as_slice())
+}
+
+/// A stored [`Doc`] read in place (its words borrowed, not copied): what
+/// a query checks a record's words against.
+#[derive(Debug, Deserialize)]
+pub(crate) struct DocRef<'a> {
+    /// The type's order key (read past: the order index has it too).
+    #[serde(borrow)]
+    _order: &'a [u8],
+    /// The words and their class bits.
+    #[serde(borrow)]
+    pub(crate) terms: Vec<(&'a str, u8)>,
+}
+
+impl<'a> DocRef<'a> {
+    /// The document in `bytes` (as [`codec::encode`] wrote a [`Doc`]);
+    /// `None` for bytes of another format or malformed ones.
+    pub(crate) fn read(bytes: &'a [u8]) -> Option<DocRef<'a>> {
+        match bytes.split_first() {
+            Some((&format, rest)) if format == <Doc as Record>::FORMAT => {
+                postcard::from_bytes(rest).ok()
+            }
+            _ => None,
+        }
+    }
 }
 
 /// Whether the index is whole: its tables exist, its layout and schema
@@ -84,6 +146,7 @@ pub(crate) fn healthy<T: Tables>(tx: &T) -> bool {
             && tx.len(SEARCH_DOCS)? == state.docs
             && tx.len(SEARCH_ORDER)? == state.docs
             && tx.len(SEARCH_TERMS)? == state.postings
+            && tx.len(SEARCH_COUNTS)? == state.terms
             && tx.len(SEARCH_FRESH)? == state.fresh
             && lexicon::readable(tx))
     };
@@ -98,6 +161,8 @@ pub(crate) struct Writer<'t> {
     lexicon: Arc<Lexicon>,
     /// While rebuilding: every word met (the lexicon is built from them).
     building: Option<BTreeSet<String>>,
+    /// How the counts of (type, word) change, applied by `finish`.
+    counts: BTreeMap<(Kind, String), i64>,
     changed: bool,
 }
 
@@ -111,6 +176,7 @@ impl<'t> Writer<'t> {
             state,
             lexicon,
             building: None,
+            counts: BTreeMap::new(),
             changed: false,
         })
     }
@@ -133,6 +199,7 @@ impl<'t> Writer<'t> {
             },
             lexicon: Arc::new(Lexicon::empty()),
             building: Some(BTreeSet::new()),
+            counts: BTreeMap::new(),
             changed: true,
         })
     }
@@ -164,6 +231,7 @@ impl<'t> Writer<'t> {
                 let kept = new.is_some_and(|n| n.order == old.order && holds(n, term, *class));
                 if !kept && tx.remove(SEARCH_TERMS, term_key(kind, term, id).as_slice())? {
                     self.state.postings = self.state.postings.saturating_sub(1);
+                    *self.counts.entry((kind, term.clone())).or_default() -= 1;
                 }
             }
             tx.remove(SEARCH_ORDER, order_key(kind, &old.order, id).as_slice())?;
@@ -183,6 +251,7 @@ impl<'t> Writer<'t> {
                     value.extend_from_slice(&new.order);
                     tx.insert(SEARCH_TERMS, term_key(kind, term, id).as_slice(), &value)?;
                     self.state.postings += 1;
+                    *self.counts.entry((kind, term.clone())).or_default() += 1;
                     match &mut self.building {
                         Some(words) => {
                             if !words.contains(term) {
@@ -216,6 +285,25 @@ impl<'t> Writer<'t> {
     pub(crate) fn finish(mut self) -> Result<()> {
         if !self.changed {
             return Ok(());
+        }
+        for ((kind, term), delta) in std::mem::take(&mut self.counts) {
+            if delta == 0 {
+                continue;
+            }
+            let key = count_key(kind, &term);
+            let before = self.tx.get(SEARCH_COUNTS, key.as_slice())?;
+            let after = before.as_deref().map_or(0, |v| i64::from(read_count(v))) + delta;
+            if after > 0 {
+                let n = u32::try_from(after).unwrap_or(u32::MAX);
+                self.tx
+                    .insert(SEARCH_COUNTS, key.as_slice(), &n.to_be_bytes())?;
+                if before.is_none() {
+                    self.state.terms += 1;
+                }
+            } else if before.is_some() {
+                self.tx.remove(SEARCH_COUNTS, key.as_slice())?;
+                self.state.terms = self.state.terms.saturating_sub(1);
+            }
         }
         if let Some(words) = self.building.take() {
             lexicon::store(self.tx, &words)?;

@@ -6,21 +6,28 @@
 //! worst-matched word matched (whole, then beginning, then misspelt),
 //! then by its type's own order, then by ID.
 //!
-//! The records of one type are found from the query word with the fewest
-//! postings: its range of the postings, which carry each record's order
-//! key, is read whole when it is small; the other words are checked
-//! against their own small ranges or the record's stored document. When
-//! every word is common (a letter or two), the type's order is walked
-//! instead, checking each record's document, which finds the first
-//! results after reading a few records.
+//! The plan, type by type ([`SearchPlan`] holds its thresholds): each
+//! query word's range (the word, the words it begins, its misspellings)
+//! is sized from `search_counts` first. The records are found from the
+//! rarest word's range, read whole (its postings carry each record's
+//! order key); each other word, rarest first, then narrows the candidates:
+//! its range read whole when it is small beside them, else each
+//! candidate's posting of the word looked up, and its stored words read
+//! only when that misses (a beginning or a misspelling). When every word
+//! is common (a letter or two), the type's order is walked instead,
+//! checking each record's stored words, which finds the first results
+//! after a few records; the whole-word matches are found first from the
+//! words' own postings, so the walk stops once enough beginnings are
+//! found. A walk that reads more records than the rarest range would cost
+//! (the matches are sparse) gives up for the ranges.
 
 use std::collections::{HashMap, HashSet};
 
-use super::index::{doc, term_key};
+use super::index::{DocRef, count, doc_bytes, prefix_count, term_key};
 use super::lexicon::Lexicon;
 use super::tables::{SEARCH_ORDER, SEARCH_TERMS};
 use super::words::{self, PHONE};
-use super::{Doc, Kind, class};
+use super::{Kind, SearchPlan, class};
 use crate::engine::Cx;
 use crate::error::Result;
 use crate::ids::Id;
@@ -36,10 +43,6 @@ pub(crate) const EXACT: Tier = 0;
 pub(crate) const PREFIX: Tier = 1;
 /// Some word matched only a misspelling.
 pub(crate) const MISSPELT: Tier = 2;
-
-/// Postings read from one word's range before it counts as common and
-/// the type's order is walked instead.
-const SMALL: usize = 4_000;
 
 /// A query word.
 #[derive(Debug, Clone)]
@@ -85,21 +88,21 @@ impl Query {
         self.words.is_empty() && self.phones.is_empty()
     }
 
-    /// How well `doc` matches, if it does.
-    pub(crate) fn tier(&self, doc: &Doc) -> Option<Tier> {
+    /// How well a record with these words (and class bits) matches, if
+    /// it does.
+    pub(crate) fn tier<'t>(
+        &self,
+        terms: impl Iterator<Item = (&'t str, u8)> + Clone,
+    ) -> Option<Tier> {
         let words = (!self.words.is_empty())
             .then(|| {
                 self.words.iter().try_fold(EXACT, |worst, w| {
-                    let best = doc.terms.iter().filter_map(|(t, c)| w.tier(t, *c)).min()?;
+                    let best = terms.clone().filter_map(|(t, c)| w.tier(t, c)).min()?;
                     Some(worst.max(best))
                 })
             })
             .flatten();
-        let phone = doc
-            .terms
-            .iter()
-            .filter_map(|(t, c)| self.phone_tier(t, *c))
-            .min();
+        let phone = terms.filter_map(|(t, c)| self.phone_tier(t, c)).min();
         words.into_iter().chain(phone).min()
     }
 
@@ -146,6 +149,17 @@ impl Word {
 /// A record found: how well it matched, its order key, its ID.
 type Hit = (Tier, Vec<u8>, Id);
 
+/// Postings counted of a word's range, in walks' thresholds, before it
+/// counts as "very common" (the plan needs no more).
+const COUNT_UP_TO: u64 = 64;
+
+/// A query word of one type: the word, and how many postings its range
+/// (the word, the words it begins, its misspellings) holds.
+struct Planned<'q> {
+    word: &'q Word,
+    postings: u64,
+}
+
 /// The best `limit` records of `kind` for `query`, best first, and
 /// whether more match.
 pub(crate) fn best<T: Tables>(
@@ -158,87 +172,186 @@ pub(crate) fn best<T: Tables>(
         return Ok((Vec::new(), false));
     }
     let need = limit + 1;
-    let mut hits = match small_ranges(cx, kind, query)? {
-        Some(hits) => hits,
-        None => walk(cx, kind, query, need)?,
+    let plan = cx.org.options.search_plan;
+    let mut planned = Vec::with_capacity(query.words.len());
+    for word in &query.words {
+        let mut postings = prefix_count(&cx.tx, kind, &word.text, COUNT_UP_TO * plan.walk_from)?;
+        for near in &word.near {
+            postings += count(&cx.tx, kind, near)?;
+        }
+        planned.push(Planned { word, postings });
+    }
+    planned.sort_by_key(|p| p.postings);
+    let rarest = planned.first().map_or(0, |p| p.postings);
+    let walked = match rarest > plan.walk_from {
+        true => walk(cx, kind, query, &planned, need, plan)?,
+        false => None,
     };
-    hits.sort_unstable();
-    let more = hits.len() > limit;
-    Ok((
-        hits.into_iter().take(limit).map(|(_, _, id)| id).collect(),
-        more,
+    let mut hits: HashMap<Id, (Tier, Vec<u8>)> = match walked {
+        Some(walked) => walked
+            .into_iter()
+            .map(|(tier, order, id)| (id, (tier, order)))
+            .collect(),
+        None if rarest > 0 => by_rarest(cx, kind, &planned, plan)?,
+        None => HashMap::new(),
+    };
+    if !query.phones.is_empty() {
+        for (id, (tier, order)) in read_phones(cx, kind, query)? {
+            let entry = hits.entry(id).or_insert((tier, order));
+            entry.0 = entry.0.min(tier);
+        }
+    }
+    Ok(ranked(
+        hits.into_iter()
+            .map(|(id, (tier, order))| (tier, order, id)),
+        limit,
     ))
 }
 
-/// The records one word's range finds: ID → (tier, order key); `None`
-/// when the range holds more than [`SMALL`] postings.
-type Found = HashMap<Id, (Tier, Vec<u8>)>;
+/// The first `limit` hits in rank order, and whether there were more.
+fn ranked(hits: impl Iterator<Item = Hit>, limit: usize) -> (Vec<Id>, bool) {
+    let mut hits: Vec<Hit> = hits.collect();
+    hits.sort_unstable();
+    let more = hits.len() > limit;
+    (
+        hits.into_iter().take(limit).map(|(_, _, id)| id).collect(),
+        more,
+    )
+}
 
-fn read_word<T: Tables>(cx: &Cx<'_, T>, kind: Kind, w: &Word) -> Result<Option<Found>> {
-    let mut found = Found::new();
-    let mut read = 0;
-    let keep = |tier: Option<Tier>, k: &[u8], v: &[u8], found: &mut Found| {
-        let (Some(tier), Some((_, order))) = (tier, v.split_first()) else {
-            return;
-        };
-        let entry = found.entry(tail_id(k)).or_insert((tier, order.to_vec()));
-        entry.0 = entry.0.min(tier);
+/// Every record every word matches, starting from the rarest word's
+/// range; each other word, from the rarest on, is read whole when its
+/// range is small beside the candidates left, else looked up for each
+/// candidate (its posting of the word, then its stored words).
+fn by_rarest<T: Tables>(
+    cx: &Cx<'_, T>,
+    kind: Kind,
+    planned: &[Planned<'_>],
+    plan: SearchPlan,
+) -> Result<HashMap<Id, (Tier, Vec<u8>)>> {
+    let Some((first, rest)) = planned.split_first() else {
+        return Ok(HashMap::new());
     };
+    let mut hits: HashMap<Id, (Tier, Vec<u8>)> = HashMap::new();
+    read_word(cx, kind, first.word, &mut |id, tier, order| {
+        let entry = hits.entry(id).or_insert_with(|| (tier, order.to_vec()));
+        entry.0 = entry.0.min(tier);
+    })?;
+    let mut stored: HashMap<Id, Option<Vec<u8>>> = HashMap::new();
+    for p in rest {
+        if hits.is_empty() {
+            break;
+        }
+        if p.postings <= plan.read_per_candidate.saturating_mul(hits.len() as u64) {
+            let mut found: HashMap<Id, Tier> = HashMap::with_capacity(hits.len());
+            read_word(cx, kind, p.word, &mut |id, tier, _| {
+                if hits.contains_key(&id) {
+                    let t = found.entry(id).or_insert(tier);
+                    *t = (*t).min(tier);
+                }
+            })?;
+            hits.retain(|id, (tier, _)| match found.get(id) {
+                Some(t) => {
+                    *tier = (*tier).max(*t);
+                    true
+                }
+                None => false,
+            });
+        } else {
+            let mut gone = Vec::new();
+            for (id, (tier, _)) in hits.iter_mut() {
+                match probe(cx, kind, p.word, *id, &mut stored)? {
+                    Some(t) => *tier = (*tier).max(t),
+                    None => gone.push(*id),
+                }
+            }
+            for id in gone {
+                hits.remove(&id);
+            }
+        }
+    }
+    Ok(hits)
+}
+
+/// How well `word` matches record `id`: a whole word when it holds the
+/// word's posting, else as its stored words say (kept in `stored`).
+fn probe<T: Tables>(
+    cx: &Cx<'_, T>,
+    kind: Kind,
+    word: &Word,
+    id: Id,
+    stored: &mut HashMap<Id, Option<Vec<u8>>>,
+) -> Result<Option<Tier>> {
+    let posting = cx.get(SEARCH_TERMS, term_key(kind, &word.text, id).as_slice())?;
+    if posting.is_some_and(|v| {
+        v.first()
+            .is_some_and(|c| c & (class::NAME | class::WORD) != 0)
+    }) {
+        return Ok(Some(EXACT));
+    }
+    let bytes = match stored.entry(id) {
+        std::collections::hash_map::Entry::Occupied(e) => e.into_mut(),
+        std::collections::hash_map::Entry::Vacant(e) => e.insert(doc_bytes(&cx.tx, kind, id)?),
+    };
+    Ok(bytes
+        .as_deref()
+        .and_then(DocRef::read)
+        .and_then(|doc| doc.terms.iter().filter_map(|(t, c)| word.tier(t, *c)).min()))
+}
+
+/// Reads `word`'s range of `kind` (the word, the words it begins, its
+/// misspellings among names), handing each posting's record, how well it
+/// matches, and its order key to `each`.
+fn read_word<T: Tables>(
+    cx: &Cx<'_, T>,
+    kind: Kind,
+    w: &Word,
+    each: &mut dyn FnMut(Id, Tier, &[u8]),
+) -> Result<()> {
     let whole = Key::new().tag(kind.tag()).str(&w.text).into_vec().len() + 16;
-    let mut small = true;
     cx.scan_prefix(
         SEARCH_TERMS,
         Key::new().tag(kind.tag()).str_start(&w.text).as_slice(),
         Dir::Asc,
         &mut |k, v| {
-            read += 1;
-            if read > SMALL {
-                small = false;
-                return Ok(false);
+            if let Some((&class, order)) = v.split_first()
+                && class & (class::NAME | class::WORD) != 0
+            {
+                let tier = if k.len() == whole { EXACT } else { PREFIX };
+                each(tail_id(k), tier, order);
             }
-            let class = v.first().copied().unwrap_or(0);
-            let tier = (class & (class::NAME | class::WORD) != 0).then_some(if k.len() == whole {
-                EXACT
-            } else {
-                PREFIX
-            });
-            keep(tier, k, v, &mut found);
             Ok(true)
         },
     )?;
-    if !small {
-        return Ok(None);
-    }
     for near in &w.near {
         cx.scan_prefix(
             SEARCH_TERMS,
             Key::new().tag(kind.tag()).str(near).as_slice(),
             Dir::Asc,
             &mut |k, v| {
-                read += 1;
-                let class = v.first().copied().unwrap_or(0);
-                keep(
-                    (class & class::NAME != 0).then_some(MISSPELT),
-                    k,
-                    v,
-                    &mut found,
-                );
-                Ok(read <= SMALL)
+                if let Some((&class, order)) = v.split_first()
+                    && class & class::NAME != 0
+                {
+                    each(tail_id(k), MISSPELT, order);
+                }
+                Ok(true)
             },
         )?;
-        if read > SMALL {
-            return Ok(None);
-        }
     }
-    Ok(Some(found))
+    Ok(())
 }
 
 /// The records whose phone numbers hold the query's digits.
-fn read_phones<T: Tables>(cx: &Cx<'_, T>, kind: Kind, query: &Query) -> Result<Found> {
-    let mut found = Found::new();
+fn read_phones<T: Tables>(
+    cx: &Cx<'_, T>,
+    kind: Kind,
+    query: &Query,
+) -> Result<HashMap<Id, (Tier, Vec<u8>)>> {
+    let mut found: HashMap<Id, (Tier, Vec<u8>)> = HashMap::new();
     for digits in &query.phones {
         let mut term = String::from(PHONE);
         term.push_str(digits);
+        let whole = Key::new().tag(kind.tag()).str(&term).into_vec().len() + 16;
         cx.scan_prefix(
             SEARCH_TERMS,
             Key::new().tag(kind.tag()).str_start(&term).as_slice(),
@@ -247,12 +360,8 @@ fn read_phones<T: Tables>(cx: &Cx<'_, T>, kind: Kind, query: &Query) -> Result<F
                 let Some((&class, order)) = v.split_first() else {
                     return Ok(true);
                 };
-                let whole = k.len()
-                    == term_key(kind, &term, Id::from_bytes([0; 16]))
-                        .as_slice()
-                        .len();
                 if class & class::PHONE != 0 {
-                    let tier = if whole && class & class::WHOLE_PHONE != 0 {
+                    let tier = if k.len() == whole && class & class::WHOLE_PHONE != 0 {
                         EXACT
                     } else {
                         PREFIX
@@ -267,99 +376,98 @@ fn read_phones<T: Tables>(cx: &Cx<'_, T>, kind: Kind, query: &Query) -> Result<F
     Ok(found)
 }
 
-/// Every match, found from the rarest word's range; `None` when every
-/// word is common.
-fn small_ranges<T: Tables>(cx: &Cx<'_, T>, kind: Kind, query: &Query) -> Result<Option<Vec<Hit>>> {
-    let mut ranges: Vec<Option<Found>> = Vec::with_capacity(query.words.len());
-    for w in &query.words {
-        let found = read_word(cx, kind, w)?;
-        // A word that matches nothing: no record has every word.
-        let none = found.as_ref().is_some_and(HashMap::is_empty);
-        ranges.push(found);
-        if none {
-            break;
+/// The best `need` matches when every word is common, found by walking
+/// the type's order and checking each record's stored words, which finds
+/// them after reading a few records. The whole-word matches are found
+/// first from the words' own postings when the rarest word's are few, so
+/// that the walk stops once enough beginnings are found; else it stops
+/// once `need` whole-word matches are. `None` when the walk reads more
+/// records than reading the rarest word's range would cost (the matches
+/// are sparse): the caller reads the ranges instead.
+fn walk<T: Tables>(
+    cx: &Cx<'_, T>,
+    kind: Kind,
+    query: &Query,
+    planned: &[Planned<'_>],
+    need: usize,
+    plan: SearchPlan,
+) -> Result<Option<Vec<Hit>>> {
+    let budget = planned.first().map_or(0, |p| p.postings) / plan.read_per_candidate.max(1);
+    // The whole-word matches, when the rarest word's own postings are few.
+    let mut whole: Option<Vec<Hit>> = None;
+    let mut rarest_whole = (u64::MAX, None);
+    for p in planned {
+        let n = count(&cx.tx, kind, &p.word.text)?;
+        if n < rarest_whole.0 {
+            rarest_whole = (n, Some(p.word));
         }
     }
-    let driver = ranges
-        .iter()
-        .enumerate()
-        .filter_map(|(i, f)| f.as_ref().map(|f| (f.len(), i)))
-        .min();
-    if driver.is_none() && !query.words.is_empty() {
-        return Ok(None);
-    }
-    let mut hits: HashMap<Id, (Tier, Vec<u8>)> = HashMap::new();
-    if let Some((_, d)) = driver {
-        let words_complete = ranges.len() == query.words.len();
-        for (&id, (tier, order)) in ranges[d].as_ref().into_iter().flatten() {
-            if !words_complete {
-                break;
+    if let (n, Some(word)) = rarest_whole
+        && n <= plan.walk_from
+    {
+        let mut found = Vec::new();
+        let key = Key::new().tag(kind.tag()).str(&word.text);
+        let mut postings = Vec::new();
+        cx.scan_prefix(SEARCH_TERMS, key.as_slice(), Dir::Asc, &mut |k, v| {
+            if k.len() == key.as_slice().len() + 16
+                && let Some((&c, order)) = v.split_first()
+                && c & (class::NAME | class::WORD) != 0
+            {
+                postings.push((tail_id(k), order.to_vec()));
             }
-            let mut worst = *tier;
-            let mut stored: Option<Option<Doc>> = None;
-            let mut matched = true;
-            for (j, w) in query.words.iter().enumerate() {
-                if j == d {
-                    continue;
-                }
-                let t = match &ranges[j] {
-                    Some(found) => found.get(&id).map(|(t, _)| *t),
-                    None => {
-                        let document = match &stored {
-                            Some(d) => d,
-                            None => stored.insert(doc(&cx.tx, kind, id)?),
-                        };
-                        document
-                            .as_ref()
-                            .and_then(|d| d.terms.iter().filter_map(|(t, c)| w.tier(t, *c)).min())
-                    }
-                };
-                match t {
-                    Some(t) => worst = worst.max(t),
-                    None => {
-                        matched = false;
-                        break;
-                    }
+            Ok(true)
+        })?;
+        for (id, order) in postings {
+            let mut all_whole = true;
+            for other in query.words.iter().filter(|w| w.text != word.text) {
+                let posting = cx.get(SEARCH_TERMS, term_key(kind, &other.text, id).as_slice())?;
+                if posting.is_none() {
+                    all_whole = false;
+                    break;
                 }
             }
-            if matched {
-                hits.insert(id, (worst, order.clone()));
+            if all_whole {
+                found.push((EXACT, order, id));
             }
         }
+        whole = Some(found);
     }
-    if !query.phones.is_empty() {
-        for (id, (tier, order)) in read_phones(cx, kind, query)? {
-            let entry = hits.entry(id).or_insert((tier, order));
-            entry.0 = entry.0.min(tier);
-        }
-    }
-    Ok(Some(
-        hits.into_iter()
-            .map(|(id, (tier, order))| (tier, order, id))
-            .collect(),
-    ))
-}
-
-/// The best `need` matches, found by walking the type's order and
-/// checking each record's document: it stops once `need` whole-word
-/// matches are found (none can rank above them), else reads the type.
-fn walk<T: Tables>(cx: &Cx<'_, T>, kind: Kind, query: &Query, need: usize) -> Result<Vec<Hit>> {
+    let known: HashSet<Id> = whole.iter().flatten().map(|(_, _, id)| *id).collect();
     let mut by_tier: [Vec<Hit>; 3] = Default::default();
+    let mut read = 0u64;
+    let mut abandoned = false;
     let prefix = Key::new().tag(kind.tag()).into_vec();
     cx.scan_prefix(SEARCH_ORDER, &prefix, Dir::Asc, &mut |k, _| {
+        read += 1;
+        if read > budget {
+            abandoned = true;
+            return Ok(false);
+        }
         let id = tail_id(k);
-        let Some(document) = doc(&cx.tx, kind, id)? else {
+        if known.contains(&id) {
+            return Ok(true);
+        }
+        let Some(bytes) = doc_bytes(&cx.tx, kind, id)? else {
             return Ok(true);
         };
-        if let Some(tier) = query.tier(&document) {
+        if let Some(tier) = DocRef::read(&bytes).and_then(|d| query.tier(d.terms.iter().copied())) {
             let list = &mut by_tier[usize::from(tier).min(2)];
             if list.len() < need {
                 list.push((tier, k[1..k.len() - 16].to_vec(), id));
             }
         }
-        Ok(by_tier[0].len() < need)
+        Ok(match &whole {
+            Some(w) => w.len() + by_tier[1].len() < need,
+            None => by_tier[0].len() < need,
+        })
     })?;
-    Ok(by_tier.into_iter().flatten().collect())
+    if abandoned {
+        return Ok(None);
+    }
+    if let Some(w) = whole {
+        by_tier[0].extend(w);
+    }
+    Ok(Some(by_tier.into_iter().flatten().collect()))
 }
 
 /// The live records of `kind` every word of `q` begins a word of (the
@@ -433,7 +541,8 @@ mod tests {
             ("79", None),
             ("", None),
         ] {
-            assert_eq!(query(q, &lexicon).tier(&doc), tier, "{q}");
+            let terms = doc.terms.iter().map(|(t, c)| (t.as_str(), *c));
+            assert_eq!(query(q, &lexicon).tier(terms), tier, "{q}");
         }
     }
 }

@@ -12,6 +12,9 @@ pub(crate) const SEARCH_TERMS: Tbl = table("search_terms");
 pub(crate) const SEARCH_DOCS: Tbl = table("search_docs");
 /// Each indexed record in its type's order: (type, order key, id).
 pub(crate) const SEARCH_ORDER: Tbl = table("search_order");
+/// How many records of a type hold a word: (type, term) → u32, big-endian.
+/// What a query reads first, to start from its rarest word.
+pub(crate) const SEARCH_COUNTS: Tbl = table("search_counts");
 /// Words added since the lexicon was last built: (term).
 pub(crate) const SEARCH_FRESH: Tbl = table("search_fresh");
 /// The index's state (`state`) and its lexicon (`lexicon`, an FST).
@@ -22,6 +25,7 @@ pub(crate) const TABLES: &[Tbl] = &[
     SEARCH_TERMS,
     SEARCH_DOCS,
     SEARCH_ORDER,
+    SEARCH_COUNTS,
     SEARCH_FRESH,
     SEARCH_META,
 ];

@@ -472,7 +472,11 @@ pub(crate) struct Planned {
 
 impl World {
     pub(crate) fn new(start: &Start) -> World {
-        let store = Store::new(start.at, start.zone);
+        World::over(Store::new(start.at, start.zone))
+    }
+
+    /// A world over `store`.
+    pub(crate) fn over(store: Store) -> World {
         let vocabulary = store.call(&Call::get("/vocabulary")).expect(200);
         let keys = |v: &Value| -> Vec<String> {
             v.as_array()
