@@ -22,7 +22,7 @@
 //! and, from a cold process, `organiser search QUERY` with the release
 //! binary (at most 20 ms median; skipped when the binary has no `search`
 //! command). It also reports the index's size on disk (the store file
-//! compacted with the index, less the same file compacted without its five
+//! compacted with the index, less the same file compacted without its six
 //! tables), the time to rebuild the index from scratch when the store
 //! opens (an open after `search_meta` was deleted, less a plain open of
 //! the same store, median of `BENCH_REBUILD_RUNS`), the store's size and
@@ -113,10 +113,11 @@ const MISSPELT_TWO: &str = "apointmnet";
 const PHONE_QUERY: &str = "555 01";
 
 /// The index's tables in the store (`organiser-core/src/search/tables.rs`).
-const SEARCH_TABLES: [&str; 5] = [
+const SEARCH_TABLES: [&str; 6] = [
     "search_terms",
     "search_docs",
     "search_order",
+    "search_counts",
     "search_fresh",
     "search_meta",
 ];
@@ -906,7 +907,7 @@ fn report(
     if let Some(s) = &figures.size {
         let _ = writeln!(
             out,
-            "- the index on disk: **{}** (the store file compacted: {} with the index, {} without its five tables; the store file as kept {})",
+            "- the index on disk: **{}** (the store file compacted: {} with the index, {} without its six tables; the store file as kept {})",
             mib(s.with.saturating_sub(s.without)),
             mib(s.with),
             mib(s.without),
