@@ -25,7 +25,7 @@ use crate::store::key::Key;
 use crate::store::{Tables, WriteTx, schema};
 
 /// The index's layout; a store whose index has another is rebuilt.
-pub(crate) const FORMAT: u32 = 2;
+pub(crate) const FORMAT: u32 = 3;
 
 const STATE_KEY: &[u8] = b"state";
 
@@ -106,6 +106,25 @@ pub(crate) fn state<T: Tables>(tx: &T) -> Result<State> {
 /// [`DocRef::read`] reads them in place.
 pub(crate) fn doc_bytes<T: Tables>(tx: &T, kind: Kind, id: Id) -> Result<Option<Vec<u8>>> {
     tx.get(SEARCH_DOCS, doc_key(kind, id).as_slice())
+}
+
+/// The order key of the stored document of `kind` `id` (for a type
+/// whose postings carry none), read without its words.
+pub(crate) fn order_of<T: Tables>(tx: &T, kind: Kind, id: Id) -> Result<Option<Vec<u8>>> {
+    /// A [`Doc`]'s first field alone.
+    #[derive(Deserialize)]
+    struct OrderOnly<'a>(#[serde(borrow)] &'a [u8]);
+    let Some(bytes) = doc_bytes(tx, kind, id)? else {
+        return Ok(None);
+    };
+    Ok(match bytes.split_first() {
+        Some((&format, rest)) if format == <Doc as Record>::FORMAT => {
+            postcard::from_bytes::<OrderOnly<'_>>(rest)
+                .ok()
+                .map(|o| o.0.to_vec())
+        }
+        _ => None,
+    })
 }
 
 /// A stored [`Doc`] read in place (its words borrowed, not copied): what
@@ -226,9 +245,12 @@ impl<'t> Writer<'t> {
                 .binary_search_by(|(t, _)| t.as_str().cmp(term))
                 .is_ok_and(|i| doc.terms[i].1 == class)
         };
+        // Whether postings written for `a` stand for `b` too.
+        let carried = kind.order_in_postings();
+        let same_order = |a: &Doc, b: &Doc| !carried || a.order == b.order;
         if let Some(old) = &old {
             for (term, class) in &old.terms {
-                let kept = new.is_some_and(|n| n.order == old.order && holds(n, term, *class));
+                let kept = new.is_some_and(|n| same_order(n, old) && holds(n, term, *class));
                 if !kept && tx.remove(SEARCH_TERMS, term_key(kind, term, id).as_slice())? {
                     self.state.postings = self.state.postings.saturating_sub(1);
                     *self.counts.entry((kind, term.clone())).or_default() -= 1;
@@ -242,13 +264,15 @@ impl<'t> Writer<'t> {
                 for (term, class) in &new.terms {
                     if old
                         .as_ref()
-                        .is_some_and(|o| o.order == new.order && holds(o, term, *class))
+                        .is_some_and(|o| same_order(o, new) && holds(o, term, *class))
                     {
                         continue;
                     }
                     value.clear();
                     value.push(*class);
-                    value.extend_from_slice(&new.order);
+                    if carried {
+                        value.extend_from_slice(&new.order);
+                    }
                     tx.insert(SEARCH_TERMS, term_key(kind, term, id).as_slice(), &value)?;
                     self.state.postings += 1;
                     *self.counts.entry((kind, term.clone())).or_default() += 1;

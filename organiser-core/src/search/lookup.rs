@@ -23,7 +23,7 @@
 
 use std::collections::{HashMap, HashSet};
 
-use super::index::{DocRef, count, doc_bytes, prefix_count, term_key};
+use super::index::{DocRef, count, doc_bytes, order_of, prefix_count, term_key};
 use super::lexicon::Lexicon;
 use super::tables::{SEARCH_ORDER, SEARCH_TERMS};
 use super::words::{self, PHONE};
@@ -149,6 +149,9 @@ impl Word {
 /// A record found: how well it matched, its order key, its ID.
 type Hit = (Tier, Vec<u8>, Id);
 
+/// How much sooner a type whose postings carry no order walks it.
+const ORDERLESS_WALK_SOONER: u64 = 16;
+
 /// Postings counted of a word's range, in walks' thresholds, before it
 /// counts as "very common" (the plan needs no more).
 const COUNT_UP_TO: u64 = 64;
@@ -183,8 +186,14 @@ pub(crate) fn best<T: Tables>(
     }
     planned.sort_by_key(|p| p.postings);
     let rarest = planned.first().map_or(0, |p| p.postings);
-    let walked = match rarest > plan.walk_from {
-        true => walk(cx, kind, query, &planned, need, plan)?,
+    // Without orders in the postings, each candidate's order is a read of
+    // its own: walk sooner.
+    let walk_from = match kind.order_in_postings() {
+        true => plan.walk_from,
+        false => plan.walk_from / ORDERLESS_WALK_SOONER,
+    };
+    let walked = match rarest > walk_from {
+        true => walk(cx, kind, query, &planned, need, plan, walk_from)?,
         false => None,
     };
     let mut hits: HashMap<Id, (Tier, Vec<u8>)> = match walked {
@@ -199,6 +208,13 @@ pub(crate) fn best<T: Tables>(
         for (id, (tier, order)) in read_phones(cx, kind, query)? {
             let entry = hits.entry(id).or_insert((tier, order));
             entry.0 = entry.0.min(tier);
+        }
+    }
+    if !kind.order_in_postings() {
+        for (id, (_, order)) in hits.iter_mut() {
+            if order.is_empty() {
+                *order = order_of(&cx.tx, kind, *id)?.unwrap_or_default();
+            }
         }
     }
     Ok(ranked(
@@ -391,6 +407,7 @@ fn walk<T: Tables>(
     planned: &[Planned<'_>],
     need: usize,
     plan: SearchPlan,
+    walk_from: u64,
 ) -> Result<Option<Vec<Hit>>> {
     let budget = planned.first().map_or(0, |p| p.postings) / plan.read_per_candidate.max(1);
     // The whole-word matches, when the rarest word's own postings are few.
@@ -403,7 +420,7 @@ fn walk<T: Tables>(
         }
     }
     if let (n, Some(word)) = rarest_whole
-        && n <= plan.walk_from
+        && n <= walk_from
     {
         let mut found = Vec::new();
         let key = Key::new().tag(kind.tag()).str(&word.text);

@@ -8,11 +8,13 @@
 //!   folded), phone digits, and how many edits a misspelling may have.
 //! - [`index`]: a record's [`Doc`] (its words, each with the ways it may be
 //!   found, and its place in its type's order) stored, changed and
-//!   removed; the index's health and its rebuild.
+//!   removed, with how many records of its type hold each word; the
+//!   index's health and its rebuild.
 //! - [`lexicon`]: every word the index holds, as an FST, which Levenshtein
 //!   automata walk to find misspellings.
-//! - [`lookup`]: the matching: the records a query finds, best first, and
-//!   the prefix matching of `GET /notes?q=` and `GET /documents?q=`.
+//! - [`lookup`]: the matching: the records a query finds, best first (its
+//!   reads planned from the words' counts, [`SearchPlan`]), and the prefix
+//!   matching of `GET /notes?q=` and `GET /documents?q=`.
 //!
 //! What each type is found by is declared in `resources/search` (one
 //! function a type), which also serves `GET /search`.
@@ -105,6 +107,15 @@ impl Kind {
     /// The byte that leads the type's keys in the index.
     pub(crate) fn tag(self) -> u8 {
         self as u8
+    }
+
+    /// Whether a record's place in the type's order changes rarely, so
+    /// that its postings carry it. A note's (last edited first) changes
+    /// with every edit, which would rewrite every posting of the note;
+    /// its postings carry none, and a query reads the order of the few
+    /// notes it ranks from their stored documents.
+    pub(crate) fn order_in_postings(self) -> bool {
+        self != Kind::Note
     }
 }
 
