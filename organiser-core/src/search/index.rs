@@ -249,31 +249,41 @@ impl<'t> Writer<'t> {
         let carried = kind.order_in_postings();
         let same_order = |a: &Doc, b: &Doc| !carried || a.order == b.order;
         if let Some(old) = &old {
-            for (term, class) in &old.terms {
-                let kept = new.is_some_and(|n| same_order(n, old) && holds(n, term, *class));
-                if !kept && tx.remove(SEARCH_TERMS, term_key(kind, term, id).as_slice())? {
-                    self.state.postings = self.state.postings.saturating_sub(1);
-                    *self.counts.entry((kind, term.clone())).or_default() -= 1;
+            tx.batch(SEARCH_TERMS, |postings| {
+                for (term, class) in &old.terms {
+                    let kept = new.is_some_and(|n| same_order(n, old) && holds(n, term, *class));
+                    if !kept && postings.remove(term_key(kind, term, id).as_slice())? {
+                        self.state.postings = self.state.postings.saturating_sub(1);
+                        *self.counts.entry((kind, term.clone())).or_default() -= 1;
+                    }
                 }
-            }
+                Ok(())
+            })?;
             tx.remove(SEARCH_ORDER, order_key(kind, &old.order, id).as_slice())?;
         }
         match new {
             Some(new) => {
-                let mut value = Vec::with_capacity(1 + new.order.len());
-                for (term, class) in &new.terms {
-                    if old
-                        .as_ref()
-                        .is_some_and(|o| same_order(o, new) && holds(o, term, *class))
-                    {
-                        continue;
+                let added: Vec<&(String, u8)> = new
+                    .terms
+                    .iter()
+                    .filter(|(term, class)| {
+                        !old.as_ref()
+                            .is_some_and(|o| same_order(o, new) && holds(o, term, *class))
+                    })
+                    .collect();
+                tx.batch(SEARCH_TERMS, |postings| {
+                    let mut value = Vec::with_capacity(1 + new.order.len());
+                    for (term, class) in &added {
+                        value.clear();
+                        value.push(*class);
+                        if carried {
+                            value.extend_from_slice(&new.order);
+                        }
+                        postings.insert(term_key(kind, term, id).as_slice(), &value)?;
                     }
-                    value.clear();
-                    value.push(*class);
-                    if carried {
-                        value.extend_from_slice(&new.order);
-                    }
-                    tx.insert(SEARCH_TERMS, term_key(kind, term, id).as_slice(), &value)?;
+                    Ok(())
+                })?;
+                for (term, _) in added {
                     self.state.postings += 1;
                     *self.counts.entry((kind, term.clone())).or_default() += 1;
                     match &mut self.building {
@@ -310,25 +320,29 @@ impl<'t> Writer<'t> {
         if !self.changed {
             return Ok(());
         }
-        for ((kind, term), delta) in std::mem::take(&mut self.counts) {
-            if delta == 0 {
-                continue;
-            }
-            let key = count_key(kind, &term);
-            let before = self.tx.get(SEARCH_COUNTS, key.as_slice())?;
-            let after = before.as_deref().map_or(0, |v| i64::from(read_count(v))) + delta;
-            if after > 0 {
-                let n = u32::try_from(after).unwrap_or(u32::MAX);
-                self.tx
-                    .insert(SEARCH_COUNTS, key.as_slice(), &n.to_be_bytes())?;
-                if before.is_none() {
-                    self.state.terms += 1;
+        let deltas = std::mem::take(&mut self.counts);
+        let state = &mut self.state;
+        self.tx.batch(SEARCH_COUNTS, |counts| {
+            for ((kind, term), delta) in deltas {
+                if delta == 0 {
+                    continue;
                 }
-            } else if before.is_some() {
-                self.tx.remove(SEARCH_COUNTS, key.as_slice())?;
-                self.state.terms = self.state.terms.saturating_sub(1);
+                let key = count_key(kind, &term);
+                let before = counts.get(key.as_slice())?;
+                let after = before.as_deref().map_or(0, |v| i64::from(read_count(v))) + delta;
+                if after > 0 {
+                    let n = u32::try_from(after).unwrap_or(u32::MAX);
+                    counts.insert(key.as_slice(), &n.to_be_bytes())?;
+                    if before.is_none() {
+                        state.terms += 1;
+                    }
+                } else if before.is_some() {
+                    counts.remove(key.as_slice())?;
+                    state.terms = state.terms.saturating_sub(1);
+                }
             }
-        }
+            Ok(())
+        })?;
         if let Some(words) = self.building.take() {
             lexicon::store(self.tx, &words)?;
             self.state.fresh = 0;

@@ -127,6 +127,14 @@ impl Query {
 }
 
 impl Word {
+    /// Its misspellings a record of `kind` may hold.
+    fn near(&self, kind: Kind) -> &[String] {
+        match kind.misspellings() {
+            true => &self.near,
+            false => &[],
+        }
+    }
+
     /// How well this word matches a record's word of `class`.
     fn tier(&self, term: &str, class: u8) -> Option<Tier> {
         if class & (class::NAME | class::WORD) == 0 {
@@ -179,7 +187,7 @@ pub(crate) fn best<T: Tables>(
     let mut planned = Vec::with_capacity(query.words.len());
     for word in &query.words {
         let mut postings = prefix_count(&cx.tx, kind, &word.text, COUNT_UP_TO * plan.walk_from)?;
-        for near in &word.near {
+        for near in word.near(kind) {
             postings += count(&cx.tx, kind, near)?;
         }
         planned.push(Planned { word, postings });
@@ -339,7 +347,7 @@ fn read_word<T: Tables>(
             Ok(true)
         },
     )?;
-    for near in &w.near {
+    for near in w.near(kind) {
         cx.scan_prefix(
             SEARCH_TERMS,
             Key::new().tag(kind.tag()).str(near).as_slice(),

@@ -109,6 +109,16 @@ impl Kind {
         self as u8
     }
 
+    /// Whether the type has names that are found misspelt (document 1:
+    /// people's, projects', tasks' and documents' names); the others'
+    /// words are found whole or by their beginning only.
+    pub(crate) fn misspellings(self) -> bool {
+        matches!(
+            self,
+            Kind::Person | Kind::Project | Kind::Task | Kind::Document
+        )
+    }
+
     /// Whether a record's place in the type's order changes rarely, so
     /// that its postings carry it. A note's (last edited first) changes
     /// with every edit, which would rewrite every posting of the note;

@@ -206,6 +206,25 @@ impl WriteTx {
         }
     }
 
+    /// Runs `f` with table `t` opened once, for many writes in a row (an
+    /// index's entries): opening a table costs about as much as a write.
+    /// Writes through it are not noted for [`WriteTx::take_touched`], so
+    /// `t` must not be watched.
+    pub(crate) fn batch<R>(
+        &self,
+        t: Tbl,
+        f: impl FnOnce(&mut Batch<'_>) -> Result<R>,
+    ) -> Result<R> {
+        debug_assert!(
+            !self.watched.iter().any(|w| {
+                use redb::TableHandle;
+                w.name() == t.name()
+            }),
+            "a batch on a watched table"
+        );
+        f(&mut Batch(self.tx.open_table(t)?))
+    }
+
     pub(crate) fn insert(&self, t: Tbl, key: &[u8], value: &[u8]) -> Result<()> {
         self.note(t, key);
         self.tx.open_table(t)?.insert(key, value)?;
@@ -309,6 +328,29 @@ impl WriteTx {
     pub(crate) fn ensure(&self, t: Tbl) -> Result<()> {
         self.tx.open_table(t)?;
         Ok(())
+    }
+}
+
+/// One table of a write transaction, opened once for many writes
+/// ([`WriteTx::batch`]).
+pub(crate) struct Batch<'t>(redb::Table<'t, &'static [u8], &'static [u8]>);
+
+impl Batch<'_> {
+    /// The value of `key`.
+    pub(crate) fn get(&self, key: &[u8]) -> Result<Option<Vec<u8>>> {
+        use redb::ReadableTable;
+        Ok(self.0.get(key)?.map(|v| v.value().to_vec()))
+    }
+
+    /// Stores `value` under `key`.
+    pub(crate) fn insert(&mut self, key: &[u8], value: &[u8]) -> Result<()> {
+        self.0.insert(key, value)?;
+        Ok(())
+    }
+
+    /// Removes `key`; whether it was there.
+    pub(crate) fn remove(&mut self, key: &[u8]) -> Result<bool> {
+        Ok(self.0.remove(key)?.is_some())
     }
 }
 
