@@ -25,7 +25,7 @@ use crate::store::key::Key;
 use crate::store::{Tables, WriteTx, schema};
 
 /// The index's layout; a store whose index has another is rebuilt.
-pub(crate) const FORMAT: u32 = 3;
+pub(crate) const FORMAT: u32 = 4;
 
 const STATE_KEY: &[u8] = b"state";
 
@@ -254,7 +254,9 @@ impl<'t> Writer<'t> {
                     let kept = new.is_some_and(|n| same_order(n, old) && holds(n, term, *class));
                     if !kept && postings.remove(term_key(kind, term, id).as_slice())? {
                         self.state.postings = self.state.postings.saturating_sub(1);
-                        *self.counts.entry((kind, term.clone())).or_default() -= 1;
+                        if kind.counted() {
+                            *self.counts.entry((kind, term.clone())).or_default() -= 1;
+                        }
                     }
                 }
                 Ok(())
@@ -285,7 +287,9 @@ impl<'t> Writer<'t> {
                 })?;
                 for (term, _) in added {
                     self.state.postings += 1;
-                    *self.counts.entry((kind, term.clone())).or_default() += 1;
+                    if kind.counted() {
+                        *self.counts.entry((kind, term.clone())).or_default() += 1;
+                    }
                     match &mut self.building {
                         Some(words) => {
                             if !words.contains(term) {

@@ -185,8 +185,17 @@ pub(crate) fn best<T: Tables>(
     let need = limit + 1;
     let plan = cx.org.options.search_plan;
     let mut planned = Vec::with_capacity(query.words.len());
+    // Without orders in the postings, each candidate's order is a read of
+    // its own: walk sooner.
+    let walk_from = match kind.order_in_postings() {
+        true => plan.walk_from,
+        false => plan.walk_from / ORDERLESS_WALK_SOONER,
+    };
     for word in &query.words {
-        let mut postings = prefix_count(&cx.tx, kind, &word.text, COUNT_UP_TO * plan.walk_from)?;
+        let mut postings = match kind.counted() {
+            true => prefix_count(&cx.tx, kind, &word.text, COUNT_UP_TO * plan.walk_from)?,
+            false => read_up_to(cx, kind, &word.text, false, walk_from)?,
+        };
         for near in word.near(kind) {
             postings += count(&cx.tx, kind, near)?;
         }
@@ -194,12 +203,6 @@ pub(crate) fn best<T: Tables>(
     }
     planned.sort_by_key(|p| p.postings);
     let rarest = planned.first().map_or(0, |p| p.postings);
-    // Without orders in the postings, each candidate's order is a read of
-    // its own: walk sooner.
-    let walk_from = match kind.order_in_postings() {
-        true => plan.walk_from,
-        false => plan.walk_from / ORDERLESS_WALK_SOONER,
-    };
     let walked = match rarest > walk_from {
         true => walk(cx, kind, query, &planned, need, plan, walk_from)?,
         false => None,
@@ -230,6 +233,30 @@ pub(crate) fn best<T: Tables>(
             .map(|(id, (tier, order))| (tier, order, id)),
         limit,
     ))
+}
+
+/// How many postings of `kind` the word `text` holds (`whole`), or the
+/// words it begins, read up to one more than `cap` (for a type whose
+/// words are not counted).
+fn read_up_to<T: Tables>(
+    cx: &Cx<'_, T>,
+    kind: Kind,
+    text: &str,
+    whole: bool,
+    cap: u64,
+) -> Result<u64> {
+    let key = match whole {
+        true => Key::new().tag(kind.tag()).str(text),
+        false => Key::new().tag(kind.tag()).str_start(text),
+    };
+    let mut n = 0;
+    cx.scan_prefix(SEARCH_TERMS, key.as_slice(), Dir::Asc, &mut |k, _| {
+        if !whole || k.len() == key.as_slice().len() + 16 {
+            n += 1;
+        }
+        Ok(n <= cap)
+    })?;
+    Ok(n)
 }
 
 /// The first `limit` hits in rank order, and whether there were more.
@@ -417,12 +444,19 @@ fn walk<T: Tables>(
     plan: SearchPlan,
     walk_from: u64,
 ) -> Result<Option<Vec<Hit>>> {
-    let budget = planned.first().map_or(0, |p| p.postings) / plan.read_per_candidate.max(1);
+    let mut budget = planned.first().map_or(0, |p| p.postings) / plan.read_per_candidate.max(1);
+    if !kind.counted() {
+        // The rarest range's size is known only up to `walk_from`.
+        budget = budget.max(walk_from / 2);
+    }
     // The whole-word matches, when the rarest word's own postings are few.
     let mut whole: Option<Vec<Hit>> = None;
     let mut rarest_whole = (u64::MAX, None);
     for p in planned {
-        let n = count(&cx.tx, kind, &p.word.text)?;
+        let n = match kind.counted() {
+            true => count(&cx.tx, kind, &p.word.text)?,
+            false => read_up_to(cx, kind, &p.word.text, true, walk_from)?,
+        };
         if n < rarest_whole.0 {
             rarest_whole = (n, Some(p.word));
         }

@@ -127,6 +127,14 @@ impl Kind {
     pub(crate) fn order_in_postings(self) -> bool {
         self != Kind::Note
     }
+
+    /// Whether `search_counts` counts the type's words. A note holds a
+    /// few hundred words, and keeping their counts doubled what a save
+    /// writes to the index; a query sizes a note word's range by reading
+    /// it, a few hundred postings at most (notes walk sooner).
+    pub(crate) fn counted(self) -> bool {
+        self != Kind::Note
+    }
 }
 
 /// How a word of a record may be found (bits; a word in two fields has
