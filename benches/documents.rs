@@ -57,7 +57,10 @@ use serde_json::{Value, json};
 
 #[path = "common/mod.rs"]
 mod common;
-use common::{Rng, Stats, env_number, licence_signing_key, mib, ms, options, stats, target_dir};
+use common::{
+    Rng, Stats, copy_store, env_number, licence_signing_key, mib, ms, options, stats, store_size,
+    target_dir,
+};
 
 /// The instant the store's history ends at, and where the measurements'
 /// clock starts.
@@ -176,7 +179,7 @@ fn run() -> Result<(), String> {
             .map_err(|e| format!("remove {}: {e}", run_dir.display()))?;
     }
     let copying = Instant::now();
-    copy_dir(&dir, &run_dir, false)?;
+    copy_store(&dir, &run_dir, META_FILE)?;
     println!(
         "run copy: {} in {:.1} s",
         run_dir.display(),
@@ -194,56 +197,6 @@ fn run() -> Result<(), String> {
         return Err(format!("{missed} target(s) missed"));
     }
     Ok(())
-}
-
-/// Copies `from` to `to`; below `files/` the files are hard-linked (they
-/// are written once, under a temporary name, and never changed), copied
-/// where a link cannot be made.
-fn copy_dir(from: &Path, to: &Path, link: bool) -> Result<(), String> {
-    std::fs::create_dir_all(to).map_err(|e| format!("{}: {e}", to.display()))?;
-    let entries = std::fs::read_dir(from).map_err(|e| format!("{}: {e}", from.display()))?;
-    for entry in entries {
-        let entry = entry.map_err(|e| e.to_string())?;
-        let path = entry.path();
-        let target = to.join(entry.file_name());
-        if entry.file_name() == META_FILE {
-            continue;
-        }
-        if path.is_dir() {
-            copy_dir(
-                &path,
-                &target,
-                link || entry.file_name() == organiser::FILES_DIR,
-            )?;
-        } else if !(link && std::fs::hard_link(&path, &target).is_ok()) {
-            std::fs::copy(&path, &target)
-                .map_err(|e| format!("copy {} to {}: {e}", path.display(), target.display()))?;
-        }
-    }
-    Ok(())
-}
-
-/// The store file's bytes, the bytes of the files below `files/`, and how
-/// many files there are.
-fn store_size(dir: &Path) -> (u64, u64, usize) {
-    fn walk(dir: &Path, bytes: &mut u64, files: &mut usize) {
-        let Ok(entries) = std::fs::read_dir(dir) else {
-            return;
-        };
-        for entry in entries.flatten() {
-            let Ok(meta) = entry.metadata() else { continue };
-            if meta.is_dir() {
-                walk(&entry.path(), bytes, files);
-            } else {
-                *bytes += meta.len();
-                *files += 1;
-            }
-        }
-    }
-    let store = std::fs::metadata(dir.join(organiser::STORE_FILE)).map_or(0, |m| m.len());
-    let (mut bytes, mut files) = (0, 0);
-    walk(&dir.join(organiser::FILES_DIR), &mut bytes, &mut files);
-    (store, bytes, files)
 }
 
 // ---------------------------------------------------------------- measuring

@@ -83,8 +83,8 @@ use serde_json::{Map, Value, json};
 #[path = "common/mod.rs"]
 mod common;
 use common::{
-    Rng, Stats, env_number, licence_signing_key, mib, ms, options, organiser_binary, stats,
-    target_dir,
+    Rng, Stats, copy_store, env_number, licence_signing_key, mib, ms, options, organiser_binary,
+    proc_status_kib, stats, store_size, target_dir,
 };
 
 /// The instant the store's history ends at, and the clock of every
@@ -299,7 +299,7 @@ fn run() -> Result<(), String> {
     // The measurements run on a copy of the store.
     let run_dir = settings.beside("run");
     remove_dir(&run_dir)?;
-    copy_dir(&settings.store_dir, &run_dir, false)?;
+    copy_store(&settings.store_dir, &run_dir, META_FILE)?;
 
     let mut rows = Vec::new();
     let mut figures = Figures::default();
@@ -341,71 +341,8 @@ fn remove_dir(dir: &Path) -> Result<(), String> {
     Ok(())
 }
 
-/// Copies `from` to `to`, without the store's description; below
-/// `files/` the files are hard-linked (they are written once, under a
-/// temporary name, and never changed), copied where a link cannot be made.
-fn copy_dir(from: &Path, to: &Path, link: bool) -> Result<(), String> {
-    std::fs::create_dir_all(to).map_err(|e| format!("{}: {e}", to.display()))?;
-    let entries = std::fs::read_dir(from).map_err(|e| format!("{}: {e}", from.display()))?;
-    for entry in entries {
-        let entry = entry.map_err(|e| e.to_string())?;
-        let path = entry.path();
-        let target = to.join(entry.file_name());
-        if entry.file_name() == META_FILE {
-            continue;
-        }
-        if path.is_dir() {
-            copy_dir(
-                &path,
-                &target,
-                link || entry.file_name() == organiser::FILES_DIR,
-            )?;
-        } else if !(link && std::fs::hard_link(&path, &target).is_ok()) {
-            std::fs::copy(&path, &target)
-                .map_err(|e| format!("copy {} to {}: {e}", path.display(), target.display()))?;
-        }
-    }
-    Ok(())
-}
-
-/// The store file's bytes, the bytes of the files below `files/`, and how
-/// many files there are.
-fn store_size(dir: &Path) -> (u64, u64, usize) {
-    fn walk(dir: &Path, bytes: &mut u64, files: &mut usize) {
-        let Ok(entries) = std::fs::read_dir(dir) else {
-            return;
-        };
-        for entry in entries.flatten() {
-            let Ok(meta) = entry.metadata() else { continue };
-            if meta.is_dir() {
-                walk(&entry.path(), bytes, files);
-            } else {
-                *bytes += meta.len();
-                *files += 1;
-            }
-        }
-    }
-    let store = file_size(&dir.join(organiser::STORE_FILE));
-    let (mut bytes, mut files) = (0, 0);
-    walk(&dir.join(organiser::FILES_DIR), &mut bytes, &mut files);
-    (store, bytes, files)
-}
-
 fn file_size(path: &Path) -> u64 {
     std::fs::metadata(path).map_or(0, |m| m.len())
-}
-
-fn proc_status_kib(field: &str) -> Option<u64> {
-    let status = std::fs::read_to_string("/proc/self/status").ok()?;
-    status.lines().find_map(|l| {
-        l.strip_prefix(field)?
-            .trim_start_matches(':')
-            .trim()
-            .trim_end_matches("kB")
-            .trim()
-            .parse()
-            .ok()
-    })
 }
 
 // ---------------------------------------------------------------- the queries
@@ -826,7 +763,7 @@ fn measure_rebuild(
     };
     for n in 0..settings.rebuild_runs {
         remove_dir(&dir)?;
-        copy_dir(&settings.store_dir, &dir, false)?;
+        copy_store(&settings.store_dir, &dir, META_FILE)?;
         let (org, plain) = open("intact")?;
         let before = titles(&org, &meta.one_word)?;
         drop(org);
@@ -1080,7 +1017,7 @@ fn build_store(settings: &Settings) -> Result<(), String> {
     let mut meta = generate(&gen_dir, settings.sizes, now)?;
     if gen_dir != settings.store_dir {
         let start = Instant::now();
-        copy_dir(&gen_dir, &settings.store_dir, false)?;
+        copy_store(&gen_dir, &settings.store_dir, META_FILE)?;
         remove_dir(&gen_dir)?;
         println!(
             "store: copied to {} in {:.1} s",

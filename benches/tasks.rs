@@ -45,8 +45,8 @@ use serde_json::{Value, json};
 #[path = "common/mod.rs"]
 mod common;
 use common::{
-    Stats, env_number, get, licence_signing_key, mib, ms, options, organiser_binary, stats,
-    target_dir, time, time_between,
+    Stats, env_number, get, licence_signing_key, mib, ms, options, organiser_binary,
+    proc_status_kib, stats, target_dir, time, time_between,
 };
 
 /// The instant the store's history ends at, and the clock of every
@@ -939,19 +939,6 @@ fn print_report(
 }
 
 // ---------------------------------------------------------------- memory, disk
-
-fn proc_status_kib(field: &str) -> Option<u64> {
-    let status = std::fs::read_to_string("/proc/self/status").ok()?;
-    status.lines().find_map(|l| {
-        l.strip_prefix(field)?
-            .trim_start_matches(':')
-            .trim()
-            .trim_end_matches("kB")
-            .trim()
-            .parse()
-            .ok()
-    })
-}
 
 #[derive(Clone, Copy, Default)]
 struct DirSize {

@@ -186,3 +186,72 @@ impl Rng {
         picked
     }
 }
+
+/// Copies the store directory `from` to `to`, leaving out the file named
+/// `skip` (a bench's description of its store); below `files/` the files
+/// are hard-linked (they are written once, under a temporary name, and
+/// never changed), copied where a link cannot be made.
+pub(crate) fn copy_store(from: &Path, to: &Path, skip: &str) -> Result<(), String> {
+    fn copy(from: &Path, to: &Path, link: bool, skip: &str) -> Result<(), String> {
+        std::fs::create_dir_all(to).map_err(|e| format!("{}: {e}", to.display()))?;
+        let entries = std::fs::read_dir(from).map_err(|e| format!("{}: {e}", from.display()))?;
+        for entry in entries {
+            let entry = entry.map_err(|e| e.to_string())?;
+            let path = entry.path();
+            let target = to.join(entry.file_name());
+            if entry.file_name() == skip {
+                continue;
+            }
+            if path.is_dir() {
+                copy(
+                    &path,
+                    &target,
+                    link || entry.file_name() == organiser::FILES_DIR,
+                    skip,
+                )?;
+            } else if !(link && std::fs::hard_link(&path, &target).is_ok()) {
+                std::fs::copy(&path, &target)
+                    .map_err(|e| format!("copy {} to {}: {e}", path.display(), target.display()))?;
+            }
+        }
+        Ok(())
+    }
+    copy(from, to, false, skip)
+}
+
+/// The store file's bytes, the bytes of the files below `files/`, and how
+/// many files there are.
+pub(crate) fn store_size(dir: &Path) -> (u64, u64, usize) {
+    fn walk(dir: &Path, bytes: &mut u64, files: &mut usize) {
+        let Ok(entries) = std::fs::read_dir(dir) else {
+            return;
+        };
+        for entry in entries.flatten() {
+            let Ok(meta) = entry.metadata() else { continue };
+            if meta.is_dir() {
+                walk(&entry.path(), bytes, files);
+            } else {
+                *bytes += meta.len();
+                *files += 1;
+            }
+        }
+    }
+    let store = std::fs::metadata(dir.join(organiser::STORE_FILE)).map_or(0, |m| m.len());
+    let (mut bytes, mut files) = (0, 0);
+    walk(&dir.join(organiser::FILES_DIR), &mut bytes, &mut files);
+    (store, bytes, files)
+}
+
+/// A `/proc/self/status` field in KiB (`VmHWM`, the peak memory).
+pub(crate) fn proc_status_kib(field: &str) -> Option<u64> {
+    let status = std::fs::read_to_string("/proc/self/status").ok()?;
+    status.lines().find_map(|l| {
+        l.strip_prefix(field)?
+            .trim_start_matches(':')
+            .trim()
+            .trim_end_matches("kB")
+            .trim()
+            .parse()
+            .ok()
+    })
+}
