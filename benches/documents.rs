@@ -58,8 +58,8 @@ use serde_json::{Value, json};
 #[path = "common/mod.rs"]
 mod common;
 use common::{
-    Rng, Stats, copy_store, env_number, licence_signing_key, mib, ms, options, stats, store_size,
-    target_dir,
+    AREAS, DOC_KINDS, Rng, SUBFOLDER_NAMES, SUBFOLDERS, Stats, copy_store, env_number,
+    licence_signing_key, mib, ms, options, stats, store_size, target_dir,
 };
 
 /// The instant the store's history ends at, and where the measurements'
@@ -67,8 +67,6 @@ use common::{
 const NOW: &str = "2026-10-14T09:30:00Z";
 /// How far back the history goes.
 const HISTORY_DAYS: i64 = 730;
-/// Subfolders of each top-level folder.
-const SUBFOLDERS: usize = 9;
 /// The share of documents in no folder.
 const UNFOLDERED_SHARE: f64 = 0.04;
 
@@ -770,50 +768,6 @@ fn ensure_store(settings: &Settings, dir: &Path, now: Timestamp) -> Result<Meta,
 }
 
 // ---------------------------------------------------------------- generating
-
-/// Top-level folder names: an area and a year.
-const AREAS: &[&str] = &[
-    "Finance",
-    "Home",
-    "Health",
-    "Work",
-    "Car",
-    "Travel",
-    "School",
-    "Legal",
-    "Insurance",
-    "Taxes",
-];
-const SUBFOLDER_NAMES: [&str; SUBFOLDERS] = [
-    "Invoices",
-    "Receipts",
-    "Contracts",
-    "Statements",
-    "Letters",
-    "Manuals",
-    "Forms",
-    "Reports",
-    "Scans",
-];
-/// What documents are called (a word or two and a number or date).
-const DOC_KINDS: &[&str] = &[
-    "Invoice",
-    "Receipt",
-    "Bank statement",
-    "Payslip",
-    "Contract",
-    "Letter",
-    "Policy",
-    "Manual",
-    "Tax return",
-    "Report",
-    "Scan",
-    "Warranty",
-    "Ticket",
-    "Prescription",
-    "Certificate",
-    "Lease",
-];
 
 fn generate(dir: &Path, settings: &Settings, now: Timestamp) -> Result<Meta, String> {
     let started = Instant::now();

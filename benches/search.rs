@@ -83,8 +83,9 @@ use serde_json::{Map, Value, json};
 #[path = "common/mod.rs"]
 mod common;
 use common::{
-    Rng, Stats, copy_store, env_number, licence_signing_key, mib, ms, options, organiser_binary,
-    proc_status_kib, stats, store_size, target_dir,
+    AREAS, DOC_KINDS, Rng, SUBFOLDER_NAMES, SUBFOLDERS, Stats, copy_store, env_number,
+    licence_signing_key, mib, ms, options, organiser_binary, proc_status_kib, stats, store_size,
+    target_dir,
 };
 
 /// The instant the store's history ends at, and the clock of every
@@ -94,9 +95,6 @@ const NOW: &str = "2026-10-14T09:30:00Z";
 const HISTORY_DAYS: i64 = 3 * 365;
 /// The first days, when the lists, folders, people and projects are made.
 const SETUP_DAYS: i64 = 20;
-/// Subfolders of each top-level folder.
-const SUBFOLDERS: usize = 9;
-
 /// Targets (medians).
 const TARGET_QUERY: Duration = Duration::from_millis(5);
 const TARGET_CLI: Duration = Duration::from_millis(20);
@@ -1885,48 +1883,6 @@ const LIST_WORDS: &[&str] = &[
 ];
 const LIST_SUFFIXES: &[&str] = &["ideas", "someday", "waiting for"];
 
-/// Top-level folder names: an area and a year.
-const AREAS: &[&str] = &[
-    "Finance",
-    "Home",
-    "Health",
-    "Work",
-    "Car",
-    "Travel",
-    "School",
-    "Legal",
-    "Insurance",
-    "Taxes",
-];
-const SUBFOLDER_NAMES: [&str; SUBFOLDERS] = [
-    "Invoices",
-    "Receipts",
-    "Contracts",
-    "Statements",
-    "Letters",
-    "Manuals",
-    "Forms",
-    "Reports",
-    "Scans",
-];
-const DOC_KINDS: &[&str] = &[
-    "Invoice",
-    "Receipt",
-    "Bank statement",
-    "Payslip",
-    "Contract",
-    "Letter",
-    "Policy",
-    "Manual",
-    "Tax return",
-    "Report",
-    "Scan",
-    "Warranty",
-    "Ticket",
-    "Prescription",
-    "Certificate",
-    "Lease",
-];
 const REFERENCE_PREFIXES: &[&str] = &["OPS", "WEB", "FIN", "HR", "MKT", "IT", "LEGAL", "PRJ"];
 const DOMAINS: &[&str] = &[
     "example.com",

@@ -255,3 +255,52 @@ pub(crate) fn proc_status_kib(field: &str) -> Option<u64> {
             .ok()
     })
 }
+
+// ---------------------------------------------------------------- names of folders and documents
+
+/// Subfolders of each top-level folder.
+pub(crate) const SUBFOLDERS: usize = 9;
+
+/// Top-level folder names: an area and a year.
+pub(crate) const AREAS: &[&str] = &[
+    "Finance",
+    "Home",
+    "Health",
+    "Work",
+    "Car",
+    "Travel",
+    "School",
+    "Legal",
+    "Insurance",
+    "Taxes",
+];
+pub(crate) const SUBFOLDER_NAMES: [&str; SUBFOLDERS] = [
+    "Invoices",
+    "Receipts",
+    "Contracts",
+    "Statements",
+    "Letters",
+    "Manuals",
+    "Forms",
+    "Reports",
+    "Scans",
+];
+/// What documents are called (a word or two and a number or date).
+pub(crate) const DOC_KINDS: &[&str] = &[
+    "Invoice",
+    "Receipt",
+    "Bank statement",
+    "Payslip",
+    "Contract",
+    "Letter",
+    "Policy",
+    "Manual",
+    "Tax return",
+    "Report",
+    "Scan",
+    "Warranty",
+    "Ticket",
+    "Prescription",
+    "Certificate",
+    "Lease",
+];
