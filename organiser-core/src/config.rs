@@ -103,6 +103,31 @@ impl Default for UpdateConfig {
     }
 }
 
+/// How a query plans its reads, type by type (the search index's lookup, document 1 "Search"):
+/// it starts from its rarest word's range and narrows the candidates with
+/// the others, or walks the type's order when every word is common. The
+/// answer never depends on these; only its cost does.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct SearchPlan {
+    /// Postings the rarest word's range may hold and still be read
+    /// whole; past it, the type's order is walked (default 8,000).
+    pub walk_from: u64,
+    /// A word's range is read whole rather than looked up candidate by
+    /// candidate while it holds at most this many postings per candidate
+    /// left (default 8). A walk also gives up, for the ranges, after
+    /// reading the rarest range's size divided by this many records.
+    pub read_per_candidate: u64,
+}
+
+impl Default for SearchPlan {
+    fn default() -> Self {
+        SearchPlan {
+            walk_from: 8_000,
+            read_per_candidate: 8,
+        }
+    }
+}
+
 /// Everything a store is opened with.
 #[derive(Clone)]
 pub struct Options {
@@ -126,7 +151,7 @@ pub struct Options {
     pub allow_private_feeds: bool,
     /// How search plans its reads (the defaults suit every store; tests
     /// and benchmarks move them to reach each plan on small stores).
-    pub search_plan: crate::search::SearchPlan,
+    pub search_plan: SearchPlan,
 }
 
 impl std::fmt::Debug for Options {
@@ -150,7 +175,7 @@ impl Default for Options {
                 .expect("valid default key"),
             update: UpdateConfig::default(),
             allow_private_feeds: false,
-            search_plan: crate::search::SearchPlan::default(),
+            search_plan: SearchPlan::default(),
         }
     }
 }

@@ -29,30 +29,7 @@ use std::collections::BTreeMap;
 
 use serde::{Deserialize, Serialize};
 
-/// How a query plans its reads, type by type (`crate::search::lookup`):
-/// it starts from its rarest word's range and narrows the candidates with
-/// the others, or walks the type's order when every word is common. The
-/// answer never depends on these; only its cost does.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub struct SearchPlan {
-    /// Postings the rarest word's range may hold and still be read
-    /// whole; past it, the type's order is walked (default 8,000).
-    pub walk_from: u64,
-    /// A word's range is read whole rather than looked up candidate by
-    /// candidate while it holds at most this many postings per candidate
-    /// left (default 8). A walk also gives up, for the ranges, after
-    /// reading the rarest range's size divided by this many records.
-    pub read_per_candidate: u64,
-}
-
-impl Default for SearchPlan {
-    fn default() -> Self {
-        SearchPlan {
-            walk_from: 8_000,
-            read_per_candidate: 8,
-        }
-    }
-}
+pub(crate) use crate::config::SearchPlan;
 
 /// The seven types search finds, in the order of its groups (`SearchType`
 /// to the core's users).

@@ -26,8 +26,8 @@ use crate::search::lookup;
 use crate::store::Tables;
 use crate::text::char_len;
 
+pub use crate::config::SearchPlan;
 pub use crate::search::Kind as SearchType;
-pub use crate::search::SearchPlan;
 pub(crate) use sources::WATCHED;
 
 /// One group of `GET /search`: the best matches of one type.
