@@ -22,6 +22,10 @@ pub(crate) fn fold_case(s: &str) -> String {
 /// `elan` are the same).
 pub(crate) fn fold_search(s: &str) -> String {
     use unicode_normalization::UnicodeNormalization;
+    // ASCII has nothing to decompose (most text): lower case is all.
+    if s.is_ascii() {
+        return s.to_ascii_lowercase();
+    }
     use unicode_normalization::char::is_combining_mark;
     s.nfd()
         .filter(|c| !is_combining_mark(*c))
@@ -81,6 +85,18 @@ mod tests {
             let mut details = crate::error::Details::new();
             squished_required(&mut details, "name", input, 100);
             assert_eq!(details.has("name"), refused, "{input:?}");
+        }
+    }
+
+    #[test]
+    fn folding_drops_case_and_accents_ascii_or_not() {
+        for (input, folded) in [
+            ("Zoë ÅNGSTRÖM", "zoe angstrom"),
+            ("Plain ASCII, Text 42", "plain ascii, text 42"),
+            ("Ǆemal İstanbul", "ǆemal istanbul"),
+            ("", ""),
+        ] {
+            assert_eq!(fold_search(input), folded, "{input}");
         }
     }
 

@@ -164,7 +164,13 @@ impl DocBuilder {
     pub(crate) fn text(mut self, text: &str, class: u8) -> DocBuilder {
         let folded = words::fold(text);
         for word in words::split(&folded) {
-            *self.terms.entry(word.to_owned()).or_default() |= class;
+            // Most words of a text come again: no copy for those.
+            match self.terms.get_mut(word) {
+                Some(bits) => *bits |= class,
+                None => {
+                    self.terms.insert(word.to_owned(), class);
+                }
+            }
         }
         self
     }
