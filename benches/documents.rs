@@ -58,8 +58,8 @@ use serde_json::{Value, json};
 #[path = "common/mod.rs"]
 mod common;
 use common::{
-    AREAS, DOC_KINDS, Rng, SUBFOLDER_NAMES, SUBFOLDERS, Stats, copy_store, env_number,
-    licence_signing_key, mib, ms, options, stats, store_size, target_dir,
+    AREAS, DOC_KINDS, Rng, Row, SUBFOLDER_NAMES, SUBFOLDERS, Stats, copy_store, env_number,
+    licence_signing_key, mib, options, row, rows_table, stats, store_size, target_dir,
 };
 
 /// The instant the store's history ends at, and where the measurements'
@@ -198,31 +198,6 @@ fn run() -> Result<(), String> {
 }
 
 // ---------------------------------------------------------------- measuring
-
-/// A line of the report.
-struct Row {
-    name: String,
-    stats: Stats,
-    target: Option<Duration>,
-    /// What it answered or wrote.
-    note: String,
-}
-
-fn row(name: impl Into<String>, stats: Stats, target: Option<Duration>, note: String) -> Row {
-    let name = name.into();
-    println!(
-        "  {:<62} {:>11} / {:>11}  {note}",
-        name,
-        ms(stats.median),
-        ms(stats.p90)
-    );
-    Row {
-        name,
-        stats,
-        target,
-        note,
-    }
-}
 
 fn request(method: Method, path: &str, body: Value) -> Request {
     Request::new(method, path, Auth::Local).with_body(body)
@@ -625,30 +600,7 @@ fn report(
         settings.runs,
         settings.upload_runs
     );
-    let _ = writeln!(
-        out,
-        "| measurement | median | p90 | runs | target | result | |\n|---|---:|---:|---:|---:|---|---|"
-    );
-    let mut missed = 0;
-    for r in rows {
-        let (target, result) = match r.target {
-            Some(t) if r.stats.median <= t => (format!("≤ {}", ms(t)), "met"),
-            Some(t) => {
-                missed += 1;
-                (format!("≤ {}", ms(t)), "**missed**")
-            }
-            None => ("–".to_owned(), ""),
-        };
-        let _ = writeln!(
-            out,
-            "| {} | {} | {} | {} | {target} | {result} | {} |",
-            r.name.trim(),
-            ms(r.stats.median),
-            ms(r.stats.p90),
-            r.stats.runs,
-            r.note
-        );
-    }
+    let missed = rows_table(&mut out, rows);
     let _ = writeln!(
         out,
         "\n{}",

@@ -57,7 +57,10 @@ use serde_json::{Value, json};
 
 #[path = "common/mod.rs"]
 mod common;
-use common::{Rng, Stats, env_number, licence_signing_key, mib, ms, options, stats, target_dir};
+use common::{
+    Rng, Row, Stats, env_number, licence_signing_key, mib, options, row, rows_table, stats,
+    target_dir,
+};
 
 /// The instant the store's history ends at, and where the measurements'
 /// clock starts.
@@ -217,31 +220,6 @@ fn copy_dir(from: &Path, to: &Path) -> Result<(), String> {
 }
 
 // ---------------------------------------------------------------- measuring
-
-/// A line of the report.
-struct Row {
-    name: String,
-    stats: Stats,
-    target: Option<Duration>,
-    /// What it answered: bytes, notes found, notes rewritten.
-    note: String,
-}
-
-fn row(name: impl Into<String>, stats: Stats, target: Option<Duration>, note: String) -> Row {
-    let name = name.into();
-    println!(
-        "  {:<58} {:>11} / {:>11}  {note}",
-        name,
-        ms(stats.median),
-        ms(stats.p90)
-    );
-    Row {
-        name,
-        stats,
-        target,
-        note,
-    }
-}
 
 fn request(method: Method, path: &str, body: Value) -> Request {
     Request::new(method, path, Auth::Local).with_body(body)
@@ -609,30 +587,7 @@ fn report(rows: &[Row], meta: &Meta, bytes: u64, settings: &Settings) -> usize {
         settings.runs,
         settings.rename_runs
     );
-    let _ = writeln!(
-        out,
-        "| measurement | median | p90 | runs | target | result | |\n|---|---:|---:|---:|---:|---|---|"
-    );
-    let mut missed = 0;
-    for r in rows {
-        let (target, result) = match r.target {
-            Some(t) if r.stats.median <= t => (format!("≤ {}", ms(t)), "met"),
-            Some(t) => {
-                missed += 1;
-                (format!("≤ {}", ms(t)), "**missed**")
-            }
-            None => ("–".to_owned(), ""),
-        };
-        let _ = writeln!(
-            out,
-            "| {} | {} | {} | {} | {target} | {result} | {} |",
-            r.name,
-            ms(r.stats.median),
-            ms(r.stats.p90),
-            r.stats.runs,
-            r.note
-        );
-    }
+    let missed = rows_table(&mut out, rows);
     let _ = writeln!(
         out,
         "\n{}",

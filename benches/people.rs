@@ -18,7 +18,7 @@
 //! `BENCH_RUNS` (runs per measurement, default 500), `BENCH_CLI_RUNS` (30).
 
 use std::path::Path;
-use std::process::{Command, ExitCode, Stdio};
+use std::process::ExitCode;
 use std::time::{Duration, Instant};
 
 use organiser::{
@@ -29,7 +29,8 @@ use serde_json::{Map, Value, json};
 #[path = "common/mod.rs"]
 mod common;
 use common::{
-    Stats, env_number, get, mib, ms, organiser_binary, stats, target_dir, time, time_between,
+    Stats, env_number, get, mib, ms, organiser_binary, run_cli, stats, target_dir, time,
+    time_between,
 };
 
 /// A page.
@@ -166,7 +167,7 @@ fn run() -> Result<(), String> {
         Ok(binary) => {
             let mut samples = Vec::new();
             for i in 0..cli_runs + 2 {
-                let took = run_cli(&binary, &dir, &["people", "show", &name])?;
+                let took = run_cli(&binary, &dir, None, &["people", "show", &name])?;
                 if i >= 2 {
                     samples.push(took);
                 }
@@ -403,36 +404,6 @@ fn row(name: &str, stats: Stats, target: Option<Duration>) -> Row {
 }
 
 // ---------------------------------------------------------------- the CLI
-
-/// Wall time of one run with stdout to /dev/null; fails on a failed run.
-fn run_cli(binary: &Path, dir: &Path, args: &[&str]) -> Result<Duration, String> {
-    let mut cmd = Command::new(binary);
-    cmd.arg("--data-dir")
-        .arg(dir)
-        .args(args)
-        .env("NO_COLOR", "1")
-        .env_remove("ORGANISER_URL")
-        .env_remove("ORGANISER_TOKEN")
-        .env_remove("ORGANISER_DATA_DIR")
-        .env_remove("ORGANISER_CONFIG")
-        .stdin(Stdio::null())
-        .stdout(Stdio::null())
-        .stderr(Stdio::piped());
-    let start = Instant::now();
-    let out = cmd
-        .output()
-        .map_err(|e| format!("{}: {e}", binary.display()))?;
-    let took = start.elapsed();
-    if !out.status.success() {
-        return Err(format!(
-            "organiser {}: {} {}",
-            args.join(" "),
-            out.status,
-            String::from_utf8_lossy(&out.stderr)
-        ));
-    }
-    Ok(took)
-}
 
 // ---------------------------------------------------------------- report
 

@@ -67,7 +67,7 @@
 use std::collections::{HashMap, HashSet};
 use std::fmt::Write as _;
 use std::path::{Path, PathBuf};
-use std::process::{Command, ExitCode, Stdio};
+use std::process::{Command, ExitCode};
 use std::sync::LazyLock;
 use std::time::{Duration, Instant};
 
@@ -83,9 +83,9 @@ use serde_json::{Map, Value, json};
 #[path = "common/mod.rs"]
 mod common;
 use common::{
-    AREAS, DOC_KINDS, Rng, SUBFOLDER_NAMES, SUBFOLDERS, Stats, copy_store, env_number,
-    licence_signing_key, mib, ms, options, organiser_binary, proc_status_kib, stats, store_size,
-    target_dir,
+    AREAS, DOC_KINDS, Rng, Row, SUBFOLDER_NAMES, SUBFOLDERS, Stats, cli_command, copy_store,
+    env_number, licence_signing_key, mib, options, organiser_binary, proc_status_kib, row,
+    rows_table, run_cli, stats, store_size, target_dir,
 };
 
 /// The instant the store's history ends at, and the clock of every
@@ -345,31 +345,6 @@ fn file_size(path: &Path) -> u64 {
 
 // ---------------------------------------------------------------- the queries
 
-/// A line of the report.
-struct Row {
-    name: String,
-    stats: Stats,
-    target: Option<Duration>,
-    /// What it answered.
-    note: String,
-}
-
-fn row(name: impl Into<String>, stats: Stats, target: Option<Duration>, note: String) -> Row {
-    let name = name.into();
-    println!(
-        "  {:<52} {:>11} / {:>11}  {note}",
-        name,
-        ms(stats.median),
-        ms(stats.p90)
-    );
-    Row {
-        name,
-        stats,
-        target,
-        note,
-    }
-}
-
 /// `GET /search?q=QUERY` (every type, the default limit).
 fn search_get(q: &str) -> Request {
     Request::new(Method::Get, "/search", Auth::Local).with_query(Query::from_pairs(vec![("q", q)]))
@@ -530,42 +505,6 @@ struct Figures {
     peak_kib: Option<u64>,
 }
 
-fn cli_command(binary: &Path, dir: &Path, args: &[&str]) -> Command {
-    let mut cmd = Command::new(binary);
-    cmd.arg("--data-dir")
-        .arg(dir)
-        .args(args)
-        .env("NO_COLOR", "1")
-        .env("ORGANISER_NOW", NOW)
-        .env_remove("ORGANISER_URL")
-        .env_remove("ORGANISER_TOKEN")
-        .env_remove("ORGANISER_DATA_DIR")
-        .env_remove("ORGANISER_CONFIG")
-        .env_remove("ORGANISER_DEV")
-        .stdin(Stdio::null());
-    cmd
-}
-
-/// Wall time of one run with stdout to /dev/null; fails on a failed run.
-fn run_cli(binary: &Path, dir: &Path, args: &[&str]) -> Result<Duration, String> {
-    let mut cmd = cli_command(binary, dir, args);
-    cmd.stdout(Stdio::null()).stderr(Stdio::piped());
-    let start = Instant::now();
-    let out = cmd
-        .output()
-        .map_err(|e| format!("{}: {e}", binary.display()))?;
-    let took = start.elapsed();
-    if !out.status.success() {
-        return Err(format!(
-            "organiser {}: {} {}",
-            args.join(" "),
-            out.status,
-            String::from_utf8_lossy(&out.stderr)
-        ));
-    }
-    Ok(took)
-}
-
 /// `organiser search QUERY` from a cold process, on the run copy; `Some`
 /// (why) when it was skipped.
 fn measure_cli(
@@ -576,7 +515,7 @@ fn measure_cli(
 ) -> Result<Option<String>, String> {
     let binary = organiser_binary()?;
     let runs = settings.cli_runs;
-    let help = cli_command(&binary, dir, &["search", "--help"])
+    let help = cli_command(&binary, dir, Some(NOW), &["search", "--help"])
         .output()
         .map_err(|e| format!("{}: {e}", binary.display()))?;
     if !help.status.success() {
@@ -623,10 +562,10 @@ fn measure_cli(
         ),
     ];
     for (name, args, target) in cases {
-        run_cli(&binary, dir, &args)?;
+        run_cli(&binary, dir, Some(NOW), &args)?;
         let mut samples = Vec::with_capacity(runs);
         for _ in 0..runs {
-            samples.push(run_cli(&binary, dir, &args)?);
+            samples.push(run_cli(&binary, dir, Some(NOW), &args)?);
         }
         rows.push(row(
             name,
@@ -811,30 +750,7 @@ fn report(
         settings.runs,
         settings.cli_runs
     );
-    let _ = writeln!(
-        out,
-        "| measurement | median | p90 | runs | target | result | |\n|---|---:|---:|---:|---:|---|---|"
-    );
-    let mut missed = 0;
-    for r in rows {
-        let (target, result) = match r.target {
-            Some(t) if r.stats.median <= t => (format!("≤ {}", ms(t)), "met"),
-            Some(t) => {
-                missed += 1;
-                (format!("≤ {}", ms(t)), "**missed**")
-            }
-            None => ("–".to_owned(), ""),
-        };
-        let _ = writeln!(
-            out,
-            "| {} | {} | {} | {} | {target} | {result} | {} |",
-            r.name,
-            ms(r.stats.median),
-            ms(r.stats.p90),
-            r.stats.runs,
-            r.note
-        );
-    }
+    let missed = rows_table(&mut out, rows);
     let _ = writeln!(out);
     if let Some(why) = &figures.cli {
         let _ = writeln!(out, "- `organiser search`: {why}");

@@ -45,8 +45,8 @@ use serde_json::{Value, json};
 #[path = "common/mod.rs"]
 mod common;
 use common::{
-    Stats, env_number, get, licence_signing_key, mib, ms, options, organiser_binary,
-    proc_status_kib, stats, target_dir, time, time_between,
+    Stats, cli_command, env_number, get, licence_signing_key, mib, ms, options, organiser_binary,
+    proc_status_kib, run_cli, stats, target_dir, time, time_between,
 };
 
 /// The instant the store's history ends at, and the clock of every
@@ -688,41 +688,6 @@ struct CliFigures {
     peak_note: String,
 }
 
-fn cli_command(binary: &Path, dir: &Path, args: &[&str]) -> Command {
-    let mut cmd = Command::new(binary);
-    cmd.arg("--data-dir")
-        .arg(dir)
-        .args(args)
-        .env("NO_COLOR", "1")
-        .env("ORGANISER_NOW", NOW)
-        .env_remove("ORGANISER_URL")
-        .env_remove("ORGANISER_TOKEN")
-        .env_remove("ORGANISER_DATA_DIR")
-        .env_remove("ORGANISER_DEV")
-        .stdin(Stdio::null());
-    cmd
-}
-
-/// Wall time of one run with stdout to /dev/null; fails on a failed run.
-fn run_cli(binary: &Path, dir: &Path, args: &[&str]) -> Result<Duration, String> {
-    let mut cmd = cli_command(binary, dir, args);
-    cmd.stdout(Stdio::null()).stderr(Stdio::piped());
-    let start = Instant::now();
-    let out = cmd
-        .output()
-        .map_err(|e| format!("{}: {e}", binary.display()))?;
-    let took = start.elapsed();
-    if !out.status.success() {
-        return Err(format!(
-            "organiser {}: {} {}",
-            args.join(" "),
-            out.status,
-            String::from_utf8_lossy(&out.stderr)
-        ));
-    }
-    Ok(took)
-}
-
 /// The CLI from a cold process: the reads on the store, `tasks add` on the
 /// copy `scratch` (so the store stays as generated).
 fn measure_cli(
@@ -739,7 +704,7 @@ fn measure_cli(
     );
 
     // One run to see that it works and what it prints.
-    let out = cli_command(&binary, dir, &["tasks", "today"])
+    let out = cli_command(&binary, dir, Some(NOW), &["tasks", "today"])
         .output()
         .map_err(|e| e.to_string())?;
     if !out.status.success() {
@@ -796,10 +761,10 @@ fn measure_cli(
         } else {
             dir
         };
-        run_cli(&binary, dir, args)?;
+        run_cli(&binary, dir, Some(NOW), args)?;
         let mut samples = Vec::with_capacity(runs);
         for _ in 0..runs {
-            samples.push(run_cli(&binary, dir, args)?);
+            samples.push(run_cli(&binary, dir, Some(NOW), args)?);
         }
         let group = if target.is_some() { "cli" } else { "other" };
         rows.push(row(
@@ -822,7 +787,7 @@ fn measure_cli(
             for _ in 0..5 {
                 let mut cmd = Command::new("/usr/bin/time");
                 cmd.arg("-v").arg(&binary);
-                let inner = cli_command(&binary, dir, &["tasks", "today"]);
+                let inner = cli_command(&binary, dir, Some(NOW), &["tasks", "today"]);
                 cmd.args(inner.get_args())
                     .envs(inner.get_envs().filter_map(|(k, v)| v.map(|v| (k, v))))
                     .env_remove("ORGANISER_URL")

@@ -304,3 +304,123 @@ pub(crate) const DOC_KINDS: &[&str] = &[
     "Certificate",
     "Lease",
 ];
+
+// ---------------------------------------------------------------- the CLI from a cold process
+
+/// `organiser --data-dir DIR ARGS...` with nothing of the environment
+/// reaching it (no colour, no server, no configuration file), at `now`
+/// (`ORGANISER_NOW`) when given.
+pub(crate) fn cli_command(
+    binary: &Path,
+    dir: &Path,
+    now: Option<&str>,
+    args: &[&str],
+) -> std::process::Command {
+    use std::process::{Command, Stdio};
+    let mut cmd = Command::new(binary);
+    cmd.arg("--data-dir")
+        .arg(dir)
+        .args(args)
+        .env("NO_COLOR", "1")
+        .env_remove("ORGANISER_URL")
+        .env_remove("ORGANISER_TOKEN")
+        .env_remove("ORGANISER_DATA_DIR")
+        .env_remove("ORGANISER_CONFIG")
+        .env_remove("ORGANISER_DEV")
+        .stdin(Stdio::null());
+    if let Some(now) = now {
+        cmd.env("ORGANISER_NOW", now);
+    }
+    cmd
+}
+
+/// Wall time of one run of [`cli_command`] with stdout to /dev/null;
+/// fails on a failed run.
+pub(crate) fn run_cli(
+    binary: &Path,
+    dir: &Path,
+    now: Option<&str>,
+    args: &[&str],
+) -> Result<Duration, String> {
+    use std::process::Stdio;
+    let mut cmd = cli_command(binary, dir, now, args);
+    cmd.stdout(Stdio::null()).stderr(Stdio::piped());
+    let start = Instant::now();
+    let out = cmd
+        .output()
+        .map_err(|e| format!("{}: {e}", binary.display()))?;
+    let took = start.elapsed();
+    if !out.status.success() {
+        return Err(format!(
+            "organiser {}: {} {}",
+            args.join(" "),
+            out.status,
+            String::from_utf8_lossy(&out.stderr)
+        ));
+    }
+    Ok(took)
+}
+
+// ---------------------------------------------------------------- the report
+
+/// A line of a report: what was measured, its timings, its target, and
+/// what it answered or wrote.
+pub(crate) struct Row {
+    pub(crate) name: String,
+    pub(crate) stats: Stats,
+    pub(crate) target: Option<Duration>,
+    pub(crate) note: String,
+}
+
+/// A line of the report, said on stdout as it is measured.
+pub(crate) fn row(
+    name: impl Into<String>,
+    stats: Stats,
+    target: Option<Duration>,
+    note: String,
+) -> Row {
+    let name = name.into();
+    println!(
+        "  {:<62} {:>11} / {:>11}  {note}",
+        name,
+        ms(stats.median),
+        ms(stats.p90)
+    );
+    Row {
+        name,
+        stats,
+        target,
+        note,
+    }
+}
+
+/// `rows` as a Markdown table (measurement, median, p90, runs, target,
+/// result, note) on `out`; how many targets were missed.
+pub(crate) fn rows_table(out: &mut String, rows: &[Row]) -> usize {
+    use std::fmt::Write as _;
+    let _ = writeln!(
+        out,
+        "| measurement | median | p90 | runs | target | result | |\n|---|---:|---:|---:|---:|---|---|"
+    );
+    let mut missed = 0;
+    for r in rows {
+        let (target, result) = match r.target {
+            Some(t) if r.stats.median <= t => (format!("≤ {}", ms(t)), "met"),
+            Some(t) => {
+                missed += 1;
+                (format!("≤ {}", ms(t)), "**missed**")
+            }
+            None => ("–".to_owned(), ""),
+        };
+        let _ = writeln!(
+            out,
+            "| {} | {} | {} | {} | {target} | {result} | {} |",
+            r.name.trim(),
+            ms(r.stats.median),
+            ms(r.stats.p90),
+            r.stats.runs,
+            r.note
+        );
+    }
+    missed
+}
