@@ -194,7 +194,7 @@ pub(crate) fn best<T: Tables>(
     for word in &query.words {
         let mut postings = match kind.counted() {
             true => prefix_count(&cx.tx, kind, &word.text, COUNT_UP_TO * plan.walk_from)?,
-            false => read_up_to(cx, kind, &word.text, false, walk_from)?,
+            false => read_up_to(cx, kind, &word.text, walk_from)?,
         };
         for near in word.near(kind) {
             postings += count(&cx.tx, kind, near)?;
@@ -217,8 +217,7 @@ pub(crate) fn best<T: Tables>(
     };
     if !query.phones.is_empty() {
         for (id, (tier, order)) in read_phones(cx, kind, query)? {
-            let entry = hits.entry(id).or_insert((tier, order));
-            entry.0 = entry.0.min(tier);
+            keep_best(&mut hits, id, tier, &order);
         }
     }
     if !kind.order_in_postings() {
@@ -235,28 +234,66 @@ pub(crate) fn best<T: Tables>(
     ))
 }
 
-/// How many postings of `kind` the word `text` holds (`whole`), or the
-/// words it begins, read up to one more than `cap` (for a type whose
-/// words are not counted).
-fn read_up_to<T: Tables>(
+/// How many postings of `kind` the words beginning with `text` hold, read
+/// up to one more than `cap` (for a type whose words are not counted).
+fn read_up_to<T: Tables>(cx: &Cx<'_, T>, kind: Kind, text: &str, cap: u64) -> Result<u64> {
+    let mut n = 0;
+    cx.scan_prefix(
+        SEARCH_TERMS,
+        Key::new().tag(kind.tag()).str_start(text).as_slice(),
+        Dir::Asc,
+        &mut |_, _| {
+            n += 1;
+            Ok(n <= cap)
+        },
+    )?;
+    Ok(n)
+}
+
+/// A record holding a word, with its order key.
+type Posting = (Id, Vec<u8>);
+
+/// The records of `kind` holding the word `text` itself, with their order
+/// keys; `None` when there are more than `cap`.
+fn whole_postings<T: Tables>(
     cx: &Cx<'_, T>,
     kind: Kind,
     text: &str,
-    whole: bool,
     cap: u64,
-) -> Result<u64> {
-    let key = match whole {
-        true => Key::new().tag(kind.tag()).str(text),
-        false => Key::new().tag(kind.tag()).str_start(text),
-    };
-    let mut n = 0;
-    cx.scan_prefix(SEARCH_TERMS, key.as_slice(), Dir::Asc, &mut |k, _| {
-        if !whole || k.len() == key.as_slice().len() + 16 {
-            n += 1;
-        }
-        Ok(n <= cap)
-    })?;
-    Ok(n)
+) -> Result<Option<Vec<Posting>>> {
+    let mut postings = Vec::new();
+    let mut over = false;
+    cx.scan_prefix(
+        SEARCH_TERMS,
+        Key::new().tag(kind.tag()).str(text).as_slice(),
+        Dir::Asc,
+        &mut |k, v| {
+            if let Some((&c, order)) = v.split_first()
+                && c & (class::NAME | class::WORD) != 0
+            {
+                postings.push((tail_id(k), order.to_vec()));
+            }
+            over = postings.len() as u64 > cap;
+            Ok(!over)
+        },
+    )?;
+    Ok((!over).then_some(postings))
+}
+
+/// Whether record `id` of `kind` holds `word` itself (its posting).
+fn holds_whole<T: Tables>(cx: &Cx<'_, T>, kind: Kind, word: &Word, id: Id) -> Result<bool> {
+    let posting = cx.get(SEARCH_TERMS, term_key(kind, &word.text, id).as_slice())?;
+    Ok(posting.is_some_and(|v| {
+        v.first()
+            .is_some_and(|c| c & (class::NAME | class::WORD) != 0)
+    }))
+}
+
+/// Keeps `tier` for `id` in `hits` when it is better than the one found
+/// before (the first find brings the order key).
+fn keep_best(hits: &mut HashMap<Id, (Tier, Vec<u8>)>, id: Id, tier: Tier, order: &[u8]) {
+    let entry = hits.entry(id).or_insert_with(|| (tier, order.to_vec()));
+    entry.0 = entry.0.min(tier);
 }
 
 /// The first `limit` hits in rank order, and whether there were more.
@@ -285,8 +322,7 @@ fn by_rarest<T: Tables>(
     };
     let mut hits: HashMap<Id, (Tier, Vec<u8>)> = HashMap::new();
     read_word(cx, kind, first.word, &mut |id, tier, order| {
-        let entry = hits.entry(id).or_insert_with(|| (tier, order.to_vec()));
-        entry.0 = entry.0.min(tier);
+        keep_best(&mut hits, id, tier, order)
     })?;
     let mut stored: HashMap<Id, Option<Vec<u8>>> = HashMap::new();
     for p in rest {
@@ -333,11 +369,7 @@ fn probe<T: Tables>(
     id: Id,
     stored: &mut HashMap<Id, Option<Vec<u8>>>,
 ) -> Result<Option<Tier>> {
-    let posting = cx.get(SEARCH_TERMS, term_key(kind, &word.text, id).as_slice())?;
-    if posting.is_some_and(|v| {
-        v.first()
-            .is_some_and(|c| c & (class::NAME | class::WORD) != 0)
-    }) {
+    if holds_whole(cx, kind, word, id)? {
         return Ok(Some(EXACT));
     }
     let bytes = match stored.entry(id) {
@@ -417,8 +449,7 @@ fn read_phones<T: Tables>(
                     } else {
                         PREFIX
                     };
-                    let entry = found.entry(tail_id(k)).or_insert((tier, order.to_vec()));
-                    entry.0 = entry.0.min(tier);
+                    keep_best(&mut found, tail_id(k), tier, order);
                 }
                 Ok(true)
             },
@@ -449,45 +480,46 @@ fn walk<T: Tables>(
         // The rarest range's size is known only up to `walk_from`.
         budget = budget.max(walk_from / 2);
     }
-    // The whole-word matches, when the rarest word's own postings are few.
-    let mut whole: Option<Vec<Hit>> = None;
-    let mut rarest_whole = (u64::MAX, None);
-    for p in planned {
-        let n = match kind.counted() {
-            true => count(&cx.tx, kind, &p.word.text)?,
-            false => read_up_to(cx, kind, &p.word.text, true, walk_from)?,
-        };
-        if n < rarest_whole.0 {
-            rarest_whole = (n, Some(p.word));
-        }
-    }
-    if let (n, Some(word)) = rarest_whole
-        && n <= walk_from
-    {
-        let mut found = Vec::new();
-        let key = Key::new().tag(kind.tag()).str(&word.text);
-        let mut postings = Vec::new();
-        cx.scan_prefix(SEARCH_TERMS, key.as_slice(), Dir::Asc, &mut |k, v| {
-            if k.len() == key.as_slice().len() + 16
-                && let Some((&c, order)) = v.split_first()
-                && c & (class::NAME | class::WORD) != 0
-            {
-                postings.push((tail_id(k), order.to_vec()));
-            }
-            Ok(true)
-        })?;
-        for (id, order) in postings {
-            let mut all_whole = true;
-            for other in query.words.iter().filter(|w| w.text != word.text) {
-                let posting = cx.get(SEARCH_TERMS, term_key(kind, &other.text, id).as_slice())?;
-                if posting.is_none() {
-                    all_whole = false;
-                    break;
+    // The whole-word matches, when the rarest word's own postings are few:
+    // that word's postings, kept when every other word's posting is there.
+    let rarest_whole = match kind.counted() {
+        true => {
+            let mut rarest = (u64::MAX, None);
+            for p in planned {
+                let n = count(&cx.tx, kind, &p.word.text)?;
+                if n < rarest.0 {
+                    rarest = (n, Some(p.word));
                 }
             }
-            if all_whole {
-                found.push((EXACT, order, id));
+            match rarest {
+                (n, Some(word)) if n <= walk_from => {
+                    whole_postings(cx, kind, &word.text, u64::MAX)?.map(|ps| (word, ps))
+                }
+                _ => None,
             }
+        }
+        false => {
+            let mut rarest: Option<(&Word, Vec<Posting>)> = None;
+            for p in planned {
+                if let Some(ps) = whole_postings(cx, kind, &p.word.text, walk_from)?
+                    && rarest.as_ref().is_none_or(|(_, r)| ps.len() < r.len())
+                {
+                    rarest = Some((p.word, ps));
+                }
+            }
+            rarest
+        }
+    };
+    let mut whole: Option<Vec<Hit>> = None;
+    if let Some((word, postings)) = rarest_whole {
+        let mut found = Vec::new();
+        'postings: for (id, order) in postings {
+            for other in query.words.iter().filter(|w| w.text != word.text) {
+                if !holds_whole(cx, kind, other, id)? {
+                    continue 'postings;
+                }
+            }
+            found.push((EXACT, order, id));
         }
         whole = Some(found);
     }
