@@ -134,8 +134,8 @@ impl Organiser {
             Err(_) => return Organiser::open_with(dir, options),
         };
         let ready = store.begin_read().ok().and_then(|tx| {
-            let current = schema::version(&tx).ok()? == schema::VERSION
-                && crate::resources::search_index_is_whole(&tx);
+            let current =
+                schema::version(&tx).ok()? == schema::VERSION && crate::search::index::healthy(&tx);
             current.then(|| owner::stored(&tx).ok().flatten()).flatten()
         });
         let Some(owner) = ready else {
@@ -232,7 +232,7 @@ impl Organiser {
         // store is built again from the records.
         let whole = store
             .begin_read()
-            .is_ok_and(|tx| crate::resources::search_index_is_whole(&tx));
+            .is_ok_and(|tx| crate::search::index::healthy(&tx));
         let org = Organiser::assemble(store, options, secret, owner, data_dir);
         if !whole {
             org.inner

@@ -310,11 +310,6 @@ pub(crate) static WIRING: Wiring = Wiring {
     before_commit: search::follow,
 };
 
-/// Whether the search index is whole (checked when the store opens).
-pub(crate) fn search_index_is_whole<T: crate::store::Tables>(tx: &T) -> bool {
-    search::healthy(tx)
-}
-
 /// Builds the search index again from the records.
 pub(crate) fn rebuild_search_index(cx: &mut crate::engine::WriteCx<'_>) -> Result<()> {
     search::rebuild(cx)

@@ -232,11 +232,6 @@ pub(crate) fn follow(cx: &mut WriteCx<'_>) -> Result<()> {
     writer.finish()
 }
 
-/// Whether the index is whole (see `crate::search::index::healthy`).
-pub(crate) fn healthy<T: Tables>(tx: &T) -> bool {
-    index::healthy(tx)
-}
-
 /// Builds the index again from every live record.
 pub(crate) fn rebuild(cx: &mut WriteCx<'_>) -> Result<()> {
     // What the transaction wrote before is in the new index already.
