@@ -152,6 +152,9 @@ pub struct Options {
     /// How search plans its reads (the defaults suit every store; tests
     /// and benchmarks move them to reach each plan on small stores).
     pub search_plan: SearchPlan,
+    /// The longest an AI provider call may take (document 1, "Limits":
+    /// 90 seconds; tests shorten it).
+    pub ai_call_wait: std::time::Duration,
 }
 
 impl std::fmt::Debug for Options {
@@ -176,6 +179,7 @@ impl Default for Options {
             update: UpdateConfig::default(),
             allow_private_feeds: false,
             search_plan: SearchPlan::default(),
+            ai_call_wait: std::time::Duration::from_secs(crate::limits::AI_CALL_WAIT_SECS),
         }
     }
 }

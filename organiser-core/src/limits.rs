@@ -11,6 +11,15 @@ pub const MAX_JSON_BODY_BYTES: u64 = 2 * 1024 * 1024;
 pub const GENERAL_RATE_PER_MINUTE: u32 = 300;
 /// `POST /system/update_check`: requests per minute per address.
 pub const UPDATE_CHECK_RATE_PER_MINUTE: u32 = 10;
+/// Provider test, check and available-models calls: requests per minute
+/// per address, shared among the three.
+pub const PROVIDER_CALL_RATE_PER_MINUTE: u32 = 20;
+/// Model trials: requests per minute per address.
+pub const MODEL_TRIAL_RATE_PER_MINUTE: u32 = 20;
+/// Task backfills: requests per minute per address.
+pub const TASK_BACKFILL_RATE_PER_MINUTE: u32 = 5;
+/// How long an AI provider call waits, in seconds.
+pub const AI_CALL_WAIT_SECS: u64 = 90;
 /// How long an `Idempotency-Key` is remembered, in seconds.
 pub const IDEMPOTENCY_WINDOW_SECS: i64 = 24 * 60 * 60;
 /// How long a deleted task list, task, project or person can be restored, in seconds.
@@ -25,6 +34,64 @@ pub const SEARCH_Q_MAX_CHARS: usize = 200;
 pub const SEARCH_DEFAULT_LIMIT: usize = 5;
 /// Most search results per type.
 pub const SEARCH_MAX_LIMIT: usize = 25;
+
+/// A rate limit some routes have on top of the general one (document 1,
+/// "Limits"): the routes that share it and how many of their requests an
+/// address may make in any 60 seconds.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct RouteLimit {
+    /// Names the limit (routes with one name share it).
+    pub name: &'static str,
+    /// Requests per minute per address.
+    pub per_minute: u32,
+    /// The routes it counts: method and path below `/api/v1`, `*`
+    /// standing for one segment.
+    pub routes: &'static [(&'static str, &'static str)],
+}
+
+/// Every limit on top of the general one.
+pub const ROUTE_LIMITS: &[RouteLimit] = &[
+    RouteLimit {
+        name: "update_check",
+        per_minute: UPDATE_CHECK_RATE_PER_MINUTE,
+        routes: &[("POST", "/system/update_check")],
+    },
+    RouteLimit {
+        name: "provider_calls",
+        per_minute: PROVIDER_CALL_RATE_PER_MINUTE,
+        routes: &[
+            ("POST", "/ai_providers/test"),
+            ("POST", "/ai_providers/*/check"),
+            ("GET", "/ai_providers/*/available_models"),
+        ],
+    },
+    RouteLimit {
+        name: "model_trial",
+        per_minute: MODEL_TRIAL_RATE_PER_MINUTE,
+        routes: &[("POST", "/ai_models/*/trial")],
+    },
+    RouteLimit {
+        name: "task_backfill",
+        per_minute: TASK_BACKFILL_RATE_PER_MINUTE,
+        routes: &[("POST", "/ai_tasks/*/backfill")],
+    },
+];
+
+/// The limit on top of the general one that a request of `method` to
+/// `path` (below `/api/v1`) counts against, if any.
+pub fn route_limit(method: &str, path: &str) -> Option<&'static RouteLimit> {
+    let segments: Vec<&str> = path.split('/').filter(|s| !s.is_empty()).collect();
+    ROUTE_LIMITS.iter().find(|limit| {
+        limit.routes.iter().any(|(m, pattern)| {
+            let mut parts = pattern.split('/').filter(|s| !s.is_empty());
+            *m == method
+                && parts.clone().count() == segments.len()
+                && segments
+                    .iter()
+                    .all(|s| parts.next().is_some_and(|p| p == "*" || p == *s))
+        })
+    })
+}
 
 /// Text lengths (the vocabulary's `limits`).
 pub mod text {
@@ -66,4 +133,23 @@ pub mod uploads {
     pub const NOTE_IMAGE_MAX_BYTES: u64 = 10 * 1024 * 1024;
     /// PDF document.
     pub const DOCUMENT_MAX_BYTES: u64 = 50 * 1024 * 1024;
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn routes_find_their_limits() {
+        let name = |m, p| route_limit(m, p).map(|l| l.name);
+        assert_eq!(name("POST", "/system/update_check"), Some("update_check"));
+        assert_eq!(name("POST", "/ai_providers/test"), Some("provider_calls"));
+        assert_eq!(name("POST", "/ai_providers/01ARZ3NDEKTSV4RRFFQ69G5FAV/check"), Some("provider_calls"));
+        assert_eq!(name("GET", "/ai_providers/x/available_models"), Some("provider_calls"));
+        assert_eq!(name("POST", "/ai_models/x/trial"), Some("model_trial"));
+        assert_eq!(name("POST", "/ai_tasks/note_titles/backfill"), Some("task_backfill"));
+        assert_eq!(name("GET", "/ai_providers/test"), None);
+        assert_eq!(name("POST", "/ai_providers/x/check/y"), None);
+        assert_eq!(name("GET", "/ai_tasks"), None);
+    }
 }

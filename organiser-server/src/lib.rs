@@ -57,6 +57,9 @@ pub struct Config {
     /// (in the background, at most four at once); `None` never syncs on
     /// a schedule.
     pub feed_tick: Option<Duration>,
+    /// Whether a background thread works the AI tasks' queues (one model
+    /// call at a time, woken when a write queues work).
+    pub ai_worker: bool,
     /// How long a client may take to send a request's head, on a new
     /// connection or between requests on a kept-alive one; the connection
     /// is closed after it.
@@ -80,6 +83,7 @@ impl Default for Config {
             local_token: None,
             update_tick: Some(Duration::from_secs(60)),
             feed_tick: Some(Duration::from_secs(15)),
+            ai_worker: true,
             header_read_timeout: Duration::from_secs(10),
             shutdown_timeout: Duration::from_secs(5),
             trusted_proxies: TrustedProxies::none(),
@@ -126,7 +130,9 @@ pub(crate) struct Shared {
     pub(crate) org: Organiser,
     pub(crate) config: Config,
     pub(crate) general: RateLimiter,
-    pub(crate) update_checks: RateLimiter,
+    /// The limits some routes have on top of the general one
+    /// (`organiser_core::limits::ROUTE_LIMITS`, by name).
+    pub(crate) route_limits: Vec<(&'static str, RateLimiter)>,
     /// `X-Service-Version`, made once.
     pub(crate) version: axum::http::HeaderValue,
 }
@@ -142,11 +148,14 @@ impl std::ops::Deref for AppState {
 /// The router: every API route under `/api/v1`, discovery at the root.
 pub fn router(org: Organiser, config: Config) -> Router {
     let general = RateLimiter::per_minute(config.rate_limit);
-    let update_checks = RateLimiter::per_minute(if config.rate_limit == 0 {
-        0
-    } else {
-        organiser_core::limits::UPDATE_CHECK_RATE_PER_MINUTE
-    });
+    // Turning the general limit off (for test suites) turns these off too.
+    let route_limits = organiser_core::limits::ROUTE_LIMITS
+        .iter()
+        .map(|l| {
+            let per_minute = if config.rate_limit == 0 { 0 } else { l.per_minute };
+            (l.name, RateLimiter::per_minute(per_minute))
+        })
+        .collect();
     let version = axum::http::HeaderValue::from_str(&org.options().build.version)
         .unwrap_or_else(|_| axum::http::HeaderValue::from_static("unknown"));
     let state = AppState(Arc::new(Shared {
@@ -154,7 +163,7 @@ pub fn router(org: Organiser, config: Config) -> Router {
         org,
         config,
         general,
-        update_checks,
+        route_limits,
     }));
     let version = state.version.clone();
     Router::new()
@@ -274,8 +283,12 @@ pub async fn serve(
             }
         })
     });
+    let ai_worker = config.ai_worker.then(|| AiWorker::start(org.clone()));
     let app = router(org.clone(), config.clone());
     conn::run(listener, app, &config, shutdown).await;
+    if let Some(worker) = ai_worker {
+        worker.stop();
+    }
     if let Some(ticker) = ticker {
         ticker.abort();
     }
@@ -288,6 +301,42 @@ pub async fn serve(
         tracing::warn!(%error, "recording token use failed");
     }
     Ok(())
+}
+
+/// The thread that works the AI tasks' queues: it runs them, then sleeps
+/// until a write queues work (or a second passes, for backoffs that end).
+struct AiWorker {
+    stop: Arc<std::sync::atomic::AtomicBool>,
+}
+
+impl AiWorker {
+    fn start(org: Organiser) -> AiWorker {
+        use std::sync::atomic::Ordering;
+        let stop = Arc::new(std::sync::atomic::AtomicBool::new(false));
+        let stopped = stop.clone();
+        let spawned = std::thread::Builder::new()
+            .name("organiser-ai".to_owned())
+            .spawn(move || {
+                while !stopped.load(Ordering::Acquire) {
+                    match org.run_ai_tasks() {
+                        Ok(0) => {}
+                        Ok(written) => tracing::info!(written, "AI note titles written"),
+                        Err(error) => tracing::warn!(%error, "AI tasks failed"),
+                    }
+                    org.wait_for_ai_work(Duration::from_secs(1));
+                }
+            });
+        if let Err(error) = spawned {
+            tracing::warn!(%error, "cannot start the AI worker");
+        }
+        AiWorker { stop }
+    }
+
+    /// Asks the thread to stop after its current call (a model call may
+    /// take up to 90 seconds: it is not waited for).
+    fn stop(self) {
+        self.stop.store(true, std::sync::atomic::Ordering::Release);
+    }
 }
 
 /// A future that completes on SIGINT (Ctrl-C) or SIGTERM. The handlers are

@@ -12,7 +12,7 @@ use std::task::{Context, Poll};
 use std::time::Instant;
 
 use axum::extract::Request;
-use axum::http::{HeaderName, HeaderValue, Method};
+use axum::http::{HeaderName, HeaderValue};
 use axum::response::{IntoResponse, Response};
 use futures_util::future::{BoxFuture, Either, FutureExt};
 use organiser_core::Error;
@@ -128,22 +128,24 @@ where
     }
 }
 
-/// The general limit per address, and the update-check limit on top of it:
-/// the 429 to answer instead, if any.
+/// The general limit per address, and the limit of the route on top of
+/// it (`organiser_core::limits::ROUTE_LIMITS`): the 429 to answer
+/// instead, if any.
 pub(crate) fn refused(state: &AppState, request: &Request) -> Option<Response> {
-    if state.general.is_off() && state.update_checks.is_off() {
+    if state.general.is_off() {
         return None;
     }
     let ip = Origin::of(&state.config, request).client()?;
     let now = state.org.now();
-    let update_check =
-        request.method() == Method::POST && request.uri().path() == "/api/v1/system/update_check";
-    let admitted = state.general.admit(ip, now).and_then(|()| {
-        if update_check {
-            state.update_checks.admit(ip, now)
-        } else {
-            Ok(())
-        }
+    let route = request
+        .uri()
+        .path()
+        .strip_prefix("/api/v1")
+        .and_then(|path| organiser_core::limits::route_limit(request.method().as_str(), path))
+        .and_then(|limit| state.route_limits.iter().find(|(name, _)| *name == limit.name));
+    let admitted = state.general.admit(ip, now).and_then(|()| match route {
+        Some((_, limiter)) => limiter.admit(ip, now),
+        None => Ok(()),
     });
     admitted
         .err()

@@ -16,7 +16,9 @@
 //! - [`ManifestServer`] and [`licence_key`]: stand-ins for the release
 //!   team's update server and licence keys;
 //! - [`FeedServer`] and [`Vcal`]: a stand-in calendar server and the
-//!   iCalendar text it serves.
+//!   iCalendar text it serves;
+//! - [`ModelServer`]: a stand-in AI model server speaking both provider
+//!   protocols.
 // Each test crate uses its own part of this module.
 #![allow(dead_code, unreachable_pub, unused_imports)]
 
@@ -25,6 +27,7 @@ pub mod feed_server;
 pub mod fixtures;
 pub mod in_process;
 pub mod loopback;
+pub mod model_server;
 pub mod openapi;
 pub mod search;
 pub mod server;
@@ -36,6 +39,7 @@ use serde_json::Value;
 pub use check::{Call, Expect, check};
 pub use feed_server::{Answer, FeedServer, Vcal};
 pub use in_process::Core;
+pub use model_server::{ModelServer, Recorded};
 pub use server::TestServer;
 pub use update_server::ManifestServer;
 

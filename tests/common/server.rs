@@ -55,6 +55,7 @@ impl TestServer {
             rate_limit: 0,
             update_tick: None,
             feed_tick: None,
+            ai_worker: false,
             ..organiser_server::Config::default()
         }
     }

@@ -13,6 +13,7 @@
 //! its tables in [`TABLES`].
 
 mod account;
+mod ai;
 mod calendar;
 mod calendar_feeds;
 mod categories;
@@ -37,6 +38,10 @@ mod vocabulary;
 
 pub(crate) use account::owner;
 pub use account::{Appearance, AppearanceChange, Me, NewToken, OwnerChange, OwnerInit, SignedIn};
+pub use ai::{
+    AddedModels, AiModel, AiModelInput, AiModelQuery, AiProvider, AiProviderInput, AiProviderQuery,
+    AiTask, AiTaskInput, ModelAdditions, ModelCount, ModelList, ProviderTest, TrialReply,
+};
 pub use calendar::{CalendarQuery, CalendarRange, Meetings, MeetingsQuery, ProjectDate};
 pub use calendar_feeds::{
     CalendarAttendee, CalendarEvent, CalendarFeed, CalendarFeedInput, CalendarFeedQuery, Meeting,
@@ -132,6 +137,7 @@ static RESOURCES: &[(&[Endpoint], Routes)] = &[
     (calendar_feeds::ENDPOINTS, calendar_feeds::routes),
     (calendar::ENDPOINTS, calendar::routes),
     (search::ENDPOINTS, search::routes),
+    (ai::ENDPOINTS, ai::routes),
 ];
 
 /// The route of `req`: the route arms of the resource that declares it,
@@ -206,6 +212,7 @@ pub(crate) static TABLES: &[&[Tbl]] = &[
     folders::tables::TABLES,
     calendar_feeds::tables::TABLES,
     crate::search::tables::TABLES,
+    ai::tables::TABLES,
 ];
 
 /// Every kind of record.
@@ -224,6 +231,8 @@ pub(crate) static KINDS: &[&RecordKind] = &[
     &folders::KIND,
     &documents::KIND,
     &calendar_feeds::KIND,
+    &ai::PROVIDER_KIND,
+    &ai::MODEL_KIND,
 ];
 
 /// Every cascade of a delete.
@@ -292,6 +301,12 @@ pub(crate) static MIGRATIONS: &[Step] = &[
         tx.drop_table("note_words")?;
         tx.drop_table("document_words")
     },
+    // 11: AI providers, models and tasks, and the note-titles queue with
+    // the untitled notes a backfill would queue.
+    |tx| {
+        schema::create_tables(tx, &[ai::tables::TABLES])?;
+        ai::census(tx)
+    },
 ];
 
 /// What the engine is wired to.
@@ -307,8 +322,27 @@ pub(crate) static WIRING: Wiring = Wiring {
     // read again at the next scheduled round.
     zone_changed: calendar_feeds::sync::due_now,
     watched: &search::WATCHED,
-    before_commit: search::follow,
+    before_commit,
 };
+
+/// What every write does before it commits: the search index and the AI
+/// tasks' queues follow the records it touched.
+fn before_commit(cx: &mut crate::engine::WriteCx<'_>) -> Result<()> {
+    let touched = cx.tx.take_touched();
+    if touched.is_empty() {
+        return Ok(());
+    }
+    search::follow(cx, &touched)?;
+    let notes = search::watched_index(ai::FOLLOWED);
+    ai::follow(
+        cx,
+        touched
+            .iter()
+            .filter(|(table, _)| Some(*table) == notes)
+            .filter_map(|(_, key)| <[u8; 16]>::try_from(key.as_slice()).ok())
+            .map(crate::ids::Id::from_bytes),
+    )
+}
 
 /// Builds the search index again from the records.
 pub(crate) fn rebuild_search_index(cx: &mut crate::engine::WriteCx<'_>) -> Result<()> {

@@ -683,6 +683,51 @@ pub(crate) fn restore(cx: &mut WriteCx<'_>, id: Id) -> Result<Note> {
     Ok(after.note)
 }
 
+/// What the AI `note_titles` task reads of a stored note.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub(crate) struct TitleView {
+    /// Not deleted.
+    pub(crate) live: bool,
+    /// The owner wrote the title (it has one the AI did not write).
+    pub(crate) owner_titled: bool,
+    /// It has no title.
+    pub(crate) untitled: bool,
+    /// The body's plain text.
+    pub(crate) text: String,
+}
+
+/// The note `id` as the AI `note_titles` task sees it; `None` when no
+/// note is stored under it (never made, or deleted for good).
+pub(crate) fn title_view(tx: &impl Tables, id: Id) -> Result<Option<TitleView>> {
+    let record: Option<NoteRecord> = tx.get_record(NOTES, &id.to_bytes())?;
+    Ok(record.map(|r| TitleView {
+        live: r.deleted_at.is_none(),
+        owner_titled: r.note.title.is_some() && !r.note.title_generated,
+        untitled: r.note.title.is_none(),
+        text: r.note.body_text,
+    }))
+}
+
+/// Every live note's ID.
+pub(crate) fn live_ids(tx: &impl Tables) -> Result<Vec<Id>> {
+    tx.ids_under(NOTES_LIVE, &[])
+}
+
+/// Gives live note `id` a title written by the AI `note_titles` task
+/// (`title_generated`): a new `updated_at`, not `edited_at`.
+pub(crate) fn write_generated_title(cx: &WriteCx<'_>, id: Id, title: &str) -> Result<()> {
+    let before = load_live(cx, id)?;
+    let mut after = before.clone();
+    after.note.title = Some(title.to_owned());
+    after.note.title_generated = true;
+    after.note.name = title.to_owned();
+    if after == before {
+        return Ok(());
+    }
+    after.note.updated_at = cx.now();
+    save(cx, Some(&before), &after)
+}
+
 /// Makes a note's delete permanent: the record and its images go.
 fn purge(cx: &mut WriteCx<'_>, id: Id) -> Result<()> {
     if let Some(r) = load(cx, id)?

@@ -212,15 +212,14 @@ fn search(cx: &ReadCx<'_>, query: &SearchQuery) -> Result<Vec<SearchGroup>> {
 
 /// Brings the index in step with the records this transaction wrote (run
 /// by the engine before every commit).
-pub(crate) fn follow(cx: &mut WriteCx<'_>) -> Result<()> {
-    let touched = cx.tx.take_touched();
+pub(crate) fn follow(cx: &mut WriteCx<'_>, touched: &[(usize, Vec<u8>)]) -> Result<()> {
     if touched.is_empty() {
         return Ok(());
     }
     let mut writer = Writer::open(cx)?;
     for (table, key) in touched {
         let (Some(source), Ok(bytes)) = (
-            sources::SOURCES.get(table),
+            sources::SOURCES.get(*table),
             <[u8; 16]>::try_from(key.as_slice()),
         ) else {
             continue;
@@ -230,6 +229,13 @@ pub(crate) fn follow(cx: &mut WriteCx<'_>) -> Result<()> {
         writer.set(source.kind, id, doc.as_ref())?;
     }
     writer.finish()
+}
+
+/// The place of table `t` among the watched tables, whose touched keys
+/// the engine hands to [`follow`].
+pub(crate) fn watched_index(t: crate::store::Tbl) -> Option<usize> {
+    use redb::TableHandle;
+    WATCHED.iter().position(|w| w.name() == t.name())
 }
 
 /// Builds the index again from every live record.
