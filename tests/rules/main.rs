@@ -9,6 +9,7 @@
 mod common;
 
 mod account;
+mod ai;
 mod avatars;
 mod calendar;
 mod deletions;

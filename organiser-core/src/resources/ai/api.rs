@@ -8,7 +8,7 @@ use std::time::Duration;
 use super::calls::{self, ModelCount, ModelList, ProviderTest, TrialReply};
 use super::models::{self, AddedModels, AiModel, AiModelInput, AiModelQuery, ModelAdditions};
 use super::providers::{self, AiProvider, AiProviderInput, AiProviderQuery};
-use super::tasks::{self, AiTask, AiTaskInput};
+use super::tasks::{self, AiTask, AiTaskInput, AiTaskQueue};
 use super::{queue, titles};
 use crate::engine::endpoint::Endpoint;
 use crate::engine::op::{PlainOp, ReadOp, Route, WriteOp};
@@ -151,6 +151,11 @@ impl Organiser {
             .write_op(&CHANGE, |cx| tasks::change(cx, key, input))
     }
 
+    /// `GET /ai_tasks/{key}/queue`: how many records wait for the task.
+    pub fn ai_task_queue(&self, key: &str) -> Result<AiTaskQueue> {
+        self.inner.read_op(&GET, |cx| tasks::queue_of(cx, key))
+    }
+
     /// `POST /ai_tasks/{key}/backfill`: how many records were queued.
     pub fn backfill_ai_task(&self, key: &str) -> Result<u64> {
         self.inner.write_op(&BACKFILL, |cx| tasks::backfill(cx, key))
@@ -200,6 +205,7 @@ pub(crate) static ENDPOINTS: &[Endpoint] = {
         Endpoint::new(Patch, "/ai_tasks/{key}"),
         Endpoint::new(Put, "/ai_tasks/{key}"),
         Endpoint::new(Post, "/ai_tasks/{key}/backfill"),
+        Endpoint::new(Get, "/ai_tasks/{key}/queue"),
     ]
 };
 
@@ -314,6 +320,10 @@ pub(crate) fn routes<'r>(req: &'r Request, segments: &[&'r str]) -> Result<Route
                 move || tasks::parse(body),
                 move |cx, input| Ok(Response::data(200, &tasks::change(cx, key, &input)?)),
             )
+        }
+        (Get, ["ai_tasks", key, "queue"]) => {
+            let key: &'r str = key;
+            GET.route(move |cx| Ok(Response::data(200, &tasks::queue_of(cx, key)?)))
         }
         (Post, ["ai_tasks", key, "backfill"]) => {
             let key: &'r str = key;

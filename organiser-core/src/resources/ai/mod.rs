@@ -28,7 +28,7 @@ pub(crate) use api::{ENDPOINTS, routes};
 pub use calls::{ModelCount, ModelList, ProviderTest, TrialReply};
 pub use models::{AddedModels, AiModel, AiModelInput, AiModelQuery, ModelAdditions};
 pub use providers::{AiProvider, AiProviderInput, AiProviderQuery};
-pub use tasks::{AiTask, AiTaskInput};
+pub use tasks::{AiTask, AiTaskInput, AiTaskQueue};
 
 pub(crate) use models::KIND as MODEL_KIND;
 pub(crate) use providers::KIND as PROVIDER_KIND;

@@ -61,9 +61,6 @@ pub struct AiTask {
     pub default_max_output_tokens: u32,
     /// How many records a backfill would queue now; null without one.
     pub backfill_pending: Option<u64>,
-    /// How many records wait in its queue (an addition to the spec's
-    /// fields, which progress displays follow).
-    pub queued: u64,
     /// When it was last configured; null until then.
     #[serde(with = "crate::time::serde_timestamp::option")]
     pub updated_at: Option<Timestamp>,
@@ -96,9 +93,9 @@ pub(crate) fn config<T: Tables>(cx: &Cx<'_, T>, key: &str) -> Result<Config> {
 
 fn shown<T: Tables>(cx: &Cx<'_, T>, d: &Def) -> Result<AiTask> {
     let c = config(cx, d.key)?;
-    let (pending, queued) = match d.key {
-        queue::TASK => (Some(queue::pending(cx)?), queue::queued(cx)?),
-        _ => (None, 0),
+    let pending = match d.key {
+        queue::TASK => Some(queue::pending(cx)?),
+        _ => None,
     };
     Ok(AiTask {
         key: d.key.to_owned(),
@@ -110,7 +107,6 @@ fn shown<T: Tables>(cx: &Cx<'_, T>, d: &Def) -> Result<AiTask> {
         max_output_tokens: c.max_output_tokens,
         default_max_output_tokens: d.default_max_output_tokens,
         backfill_pending: if d.backfills { pending } else { None },
-        queued,
         updated_at: c.updated_at,
     })
 }
@@ -123,6 +119,24 @@ pub(crate) fn list<T: Tables>(cx: &Cx<'_, T>) -> Result<Vec<AiTask>> {
 /// `GET /ai_tasks/{key}`.
 pub(crate) fn get<T: Tables>(cx: &Cx<'_, T>, key: &str) -> Result<AiTask> {
     shown(cx, def(key)?)
+}
+
+/// `GET /ai_tasks/{key}/queue` (not in the spec; docs/api.md): how many
+/// records wait for the task, which progress displays follow.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct AiTaskQueue {
+    /// Records waiting in the task's queue.
+    pub queued: u64,
+}
+
+/// `GET /ai_tasks/{key}/queue`.
+pub(crate) fn queue_of<T: Tables>(cx: &Cx<'_, T>, key: &str) -> Result<AiTaskQueue> {
+    let d = def(key)?;
+    let queued = match d.key {
+        queue::TASK => queue::queued(cx)?,
+        _ => 0,
+    };
+    Ok(AiTaskQueue { queued })
 }
 
 /// What a task runs with: its model and the model's provider, and its
