@@ -19,6 +19,9 @@ pub(crate) const CALENDAR: &str = "BEGIN:VCALENDAR\r\nX-WR-CALNAME:Props\r\nBEGI
 /// Answers a fetch by the address's last path segment: `404`, `500`,
 /// `html`, `refused`, `timeout`, or (anything else) [`CALENDAR`].
 pub(crate) fn answer(request: &HttpRequest) -> Result<HttpResponse, HttpError> {
+    if request.url.contains("/ai/") {
+        return Ok(ai_answer(request));
+    }
     let last = request.url.rsplit('/').next().unwrap_or("");
     let body = |status: u16, text: &str| {
         Ok(HttpResponse::new(
@@ -42,6 +45,19 @@ pub(crate) fn answer(request: &HttpRequest) -> Result<HttpResponse, HttpError> {
         )),
         _ => body(200, CALENDAR),
     }
+}
+
+/// What a model server at an `/ai/` address answers: two models, and a
+/// reply to every question.
+fn ai_answer(request: &HttpRequest) -> HttpResponse {
+    let body = if request.url.ends_with("/chat/completions") {
+        r#"{"choices":[{"message":{"role":"assistant","content":"A title"},"finish_reason":"stop"}]}"#
+    } else if request.url.ends_with("/messages") {
+        r#"{"content":[{"type":"text","text":"A title"}],"stop_reason":"end_turn"}"#
+    } else {
+        r#"{"data":[{"id":"m1"},{"id":"m2"}]}"#
+    };
+    HttpResponse::new(200, request.url.clone(), body.as_bytes().to_vec())
 }
 
 /// Pieces of iCalendar, right and wrong, that bodies are made of.

@@ -165,6 +165,18 @@ pub(crate) const COLLECTIONS: &[Collection] = &[
         splits: &[],
     },
     Collection {
+        key: "ai_providers",
+        path: "/ai_providers",
+        deletion_type: "ai_provider",
+        splits: &[],
+    },
+    Collection {
+        key: "ai_models",
+        path: "/ai_models",
+        deletion_type: "ai_model",
+        splits: &[],
+    },
+    Collection {
         key: "companies",
         path: "/companies",
         deletion_type: "company",

@@ -37,12 +37,14 @@ use serde_json::{Map, Value, json};
 
 use crate::fixture::{Call, Reply, Store};
 
+mod ai;
 mod documents;
 mod feeds;
 mod notes;
 mod people;
 mod projects;
 
+pub(crate) use ai::*;
 pub(crate) use documents::*;
 pub(crate) use feeds::*;
 pub(crate) use notes::*;
@@ -137,6 +139,7 @@ pub(crate) enum Op {
     Folder(FolderOp),
     Document(DocumentOp),
     Feed(FeedOp),
+    Ai(AiOp),
     Clock(ClockMove),
     /// The owner moves to the nth zone of [`ZONES`]: today may go back or
     /// skip a day without the clock moving.
@@ -175,6 +178,7 @@ pub(crate) fn op() -> BoxedStrategy<Op> {
         1 => folder_op().prop_map(Op::Folder),
         2 => document_op().prop_map(Op::Document),
         2 => feed_op().prop_map(Op::Feed),
+        2 => ai_op().prop_map(Op::Ai),
         2 => clock_move().prop_map(Op::Clock),
         1 => any::<u8>().prop_map(Op::Zone),
     ]
@@ -671,6 +675,7 @@ impl World {
             Op::Folder(op) => self.folder_call(op),
             Op::Document(op) => self.document_call(op),
             Op::Feed(op) => self.feed_call(op),
+            Op::Ai(op) => self.ai_call(op),
             Op::Task(op) => match op {
                 TaskOp::Create {
                     title,

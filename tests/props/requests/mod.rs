@@ -193,7 +193,8 @@ impl Session {
         let mut path = template
             .replacen("{id}", &self.id(&p.ids.0), 1)
             .replacen("{id}", &self.id(&p.ids.1), 1)
-            .replacen("{n}", &self.id(&p.ids.1), 1);
+            .replacen("{n}", &self.id(&p.ids.1), 1)
+            .replacen("{key}", "note_titles", 1);
         match &p.bend {
             Bend::None => {}
             Bend::TrailingSlash => path.push('/'),
@@ -768,6 +769,15 @@ fn every_route_of_the_table_is_served() {
             }})),
         )
         .expect(201);
+    let provider = store
+        .call(&Call::new(Post, "/ai_providers").body(json!({"ai_provider": {"name": "Mock", "kind": "mock"}})))
+        .expect(201);
+    let model = store
+        .call(&Call::new(Post, "/ai_models").body(json!({"ai_model": {
+            "ai_provider_id": provider.data()["id"],
+            "identifier": "mock-small",
+        }})))
+        .expect(201);
     // A photo for the person, so that its addresses answer.
     let png = {
         let mut out = std::io::Cursor::new(Vec::new());
@@ -800,6 +810,14 @@ fn every_route_of_the_table_is_served() {
     let signed = avatar.rsplit('/').next().unwrap_or_default().to_owned();
     let ids = [
         ("/avatars/", signed),
+        (
+            "/ai_providers/",
+            provider.data()["id"].as_str().unwrap_or_default().to_owned(),
+        ),
+        (
+            "/ai_models/",
+            model.data()["id"].as_str().unwrap_or_default().to_owned(),
+        ),
         (
             "/companies/",
             person.data()["positions"][0]["company_id"]
@@ -880,7 +898,7 @@ fn every_route_of_the_table_is_served() {
                 path = path.replacen("{id}", id, 1).replacen("{n}", id, 1);
             }
         }
-        let path = path.replace("{size}", "thumb");
+        let path = path.replace("{size}", "thumb").replace("{key}", "note_titles");
         for &method in route.methods {
             // Deletes last: the record is needed by the other methods.
             if method == Delete {
