@@ -8,8 +8,13 @@ mod util;
 #[allow(dead_code, unreachable_pub)]
 #[path = "../common/loopback.rs"]
 mod loopback;
+// The fake model server of tests/common.
+#[allow(dead_code, unreachable_pub)]
+#[path = "../common/model_server.rs"]
+mod model_server;
 
 mod account;
+mod ai_keys;
 mod addressing;
 mod calendar;
 mod colour;

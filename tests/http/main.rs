@@ -10,6 +10,7 @@
 #[path = "../common/mod.rs"]
 mod common;
 
+mod ai;
 mod calendar;
 mod connections;
 mod conventions;

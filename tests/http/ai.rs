@@ -1,0 +1,112 @@
+//! What the server adds to AI (document 1, "Limits"): the provider calls'
+//! 20 a minute shared among test, check and available models, the trial's
+//! 20 a minute, the backfill's 5 a minute, each on top of the general
+//! limit; and the background worker, which titles a note soon after it is
+//! saved without anyone calling it.
+
+use std::time::{Duration, Instant};
+
+use serde_json::json;
+
+use crate::common::{ModelServer, Setup, TestServer};
+
+fn limited() -> TestServer {
+    TestServer::with(Setup {
+        rate_limit: 1000,
+        ..Setup::default()
+    })
+}
+
+#[test]
+fn provider_calls_share_twenty_a_minute() {
+    let s = limited();
+    let p = s
+        .post("/ai_providers", json!({"ai_provider": {"name": "M", "kind": "mock"}}))
+        .expect(201);
+    let id = p.data()["id"].as_str().unwrap().to_owned();
+    for i in 0..20 {
+        let r = match i % 3 {
+            0 => s.post("/ai_providers/test", json!({"kind": "mock"})),
+            1 => s.post(&format!("/ai_providers/{id}/check"), json!(null)),
+            _ => s.get(&format!("/ai_providers/{id}/available_models")),
+        };
+        r.expect(200);
+    }
+    for refused in [
+        s.post("/ai_providers/test", json!({"kind": "mock"})),
+        s.post(&format!("/ai_providers/{id}/check"), json!(null)),
+        s.get(&format!("/ai_providers/{id}/available_models")),
+    ] {
+        let r = refused.expect_error(429, "rate_limited", None);
+        assert!(r.header("retry-after").is_some());
+    }
+    // Other routes are not held back.
+    s.get(&format!("/ai_providers/{id}")).expect(200);
+    s.advance(60);
+    s.post("/ai_providers/test", json!({"kind": "mock"})).expect(200);
+}
+
+#[test]
+fn trials_have_twenty_and_backfills_five_a_minute() {
+    let s = limited();
+    let p = s
+        .post("/ai_providers", json!({"ai_provider": {"name": "M", "kind": "mock"}}))
+        .expect(201);
+    let m = s
+        .post(
+            "/ai_models",
+            json!({"ai_model": {"ai_provider_id": p.data()["id"], "identifier": "mock-small", "is_default": true}}),
+        )
+        .expect(201);
+    let trial = format!("/ai_models/{}/trial", m.data()["id"].as_str().unwrap());
+    for _ in 0..20 {
+        s.post(&trial, json!({"prompt": "hello"})).expect(200);
+    }
+    s.post(&trial, json!({"prompt": "hello"}))
+        .expect_error(429, "rate_limited", None);
+    // The provider calls' limit is another one.
+    s.post("/ai_providers/test", json!({"kind": "mock"})).expect(200);
+    s.patch("/ai_tasks/note_titles", json!({"ai_task": {"enabled": true}}))
+        .expect(200);
+    for _ in 0..5 {
+        s.post("/ai_tasks/note_titles/backfill", json!(null)).expect(202);
+    }
+    s.post("/ai_tasks/note_titles/backfill", json!(null))
+        .expect_error(429, "rate_limited", None);
+}
+
+#[test]
+fn the_worker_titles_a_saved_note_in_the_background() {
+    let models = ModelServer::start();
+    let s = TestServer::configured(organiser_server::Config {
+        ai_worker: true,
+        ..TestServer::config()
+    });
+    let p = s
+        .post(
+            "/ai_providers",
+            json!({"ai_provider": {"name": "P", "kind": "api_compatible", "base_url": models.url}}),
+        )
+        .expect(201);
+    s.post(
+        "/ai_models",
+        json!({"ai_model": {"ai_provider_id": p.data()["id"], "identifier": "model-a", "is_default": true}}),
+    )
+    .expect(201);
+    s.patch("/ai_tasks/note_titles", json!({"ai_task": {"enabled": true}}))
+        .expect(200);
+    let n = s
+        .post("/notes", json!({"note": {"body_html": "<p>Book the dentist for next week</p>"}}))
+        .expect(201);
+    let path = format!("/notes/{}", n.data()["id"].as_str().unwrap());
+    let deadline = Instant::now() + Duration::from_secs(10);
+    loop {
+        let note = s.get(&path).expect(200);
+        if note.data()["title_generated"] == true {
+            assert_eq!(note.data()["title"], "Book the dentist for next");
+            break;
+        }
+        assert!(Instant::now() < deadline, "no title: {}", note.body);
+        std::thread::sleep(Duration::from_millis(20));
+    }
+}
