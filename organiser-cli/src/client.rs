@@ -6,16 +6,18 @@
 //! into the record, `{data, meta}` into a [`Page`].
 
 use organiser_core::{
-    ActivityEntry, ActivityQuery, ApiToken, Auth, CalendarFeed, CalendarFeedInput,
-    CalendarFeedQuery, CalendarQuery, CalendarRange, Category, CategoryInput, CategoryNoteCount,
-    CategoryQuery, Company, Document, DocumentLink, DocumentQuery, Field, Folder, FolderCount,
-    FolderInput, FolderQuery, Home, Id, Licence, ListParams, Me, Meetings, MeetingsQuery, Method,
+    ActivityEntry, ActivityQuery, AddedModels, AiModel, AiModelInput, AiModelQuery, AiProvider,
+    AiProviderInput, AiProviderQuery, AiTask, AiTaskInput, AiTaskQueue, ApiToken, Auth,
+    CalendarFeed, CalendarFeedInput, CalendarFeedQuery, CalendarQuery, CalendarRange, Category,
+    CategoryInput, CategoryNoteCount, CategoryQuery, Company, Document, DocumentLink,
+    DocumentQuery, Field, Folder, FolderCount, FolderInput, FolderQuery, Home, Id, Licence,
+    ListParams, Me, Meetings, MeetingsQuery, Method, ModelAdditions, ModelCount, ModelList,
     NewToken, Note, NoteInput, NoteQuery, NoteSummary, OwnerChange, Page, Person, PersonLink,
     PersonLinkQuery, PersonQuery, Project, ProjectInput, ProjectMember, ProjectMemberInput,
-    ProjectQuery, ProjectTaskCount, Query, Request, Response, SearchGroup, SearchQuery, System,
-    Tag, TagQuery, Task, TaskCounts, TaskCountsQuery, TaskInput, TaskList, TaskListInput,
-    TaskListQuery, TaskQuery, UpcomingDeadline, UpcomingDeadlinesQuery, UpcomingKeyDates,
-    UpcomingQuery, time::format_timestamp,
+    ProjectQuery, ProjectTaskCount, ProviderTest, Query, Request, Response, SearchGroup,
+    SearchQuery, System, Tag, TagQuery, Task, TaskCounts, TaskCountsQuery, TaskInput, TaskList,
+    TaskListInput, TaskListQuery, TaskQuery, TrialReply, UpcomingDeadline, UpcomingDeadlinesQuery,
+    UpcomingKeyDates, UpcomingQuery, time::format_timestamp,
 };
 use serde::de::DeserializeOwned;
 use serde::{Deserialize, Serialize};
@@ -121,6 +123,15 @@ pub(crate) struct DocumentLinkWrite {
     pub(crate) task_id: Option<Id>,
     #[serde(skip_serializing_if = "Option::is_none")]
     pub(crate) person_id: Option<Id>,
+}
+
+/// What `POST /ai_tasks/{key}/backfill` answers (the core returns a
+/// bare count).
+#[derive(Debug, Serialize, Deserialize)]
+pub(crate) struct Backfilled {
+    /// How many records were queued now (those queued already are not
+    /// counted again).
+    pub(crate) queued: u64,
 }
 
 /// What `POST /uploads` answers, as far as the CLI reads it (the core's
@@ -868,6 +879,146 @@ impl Client {
         self.data(request(Get, "/folder_counts"))
     }
 
+    /// `GET /ai_providers`.
+    pub(crate) fn ai_providers(
+        &self,
+        query: &AiProviderQuery,
+    ) -> Result<Reply<Page<AiProvider>>, CliError> {
+        let mut pairs = Vec::new();
+        list_params(&query.params, query.params.order.as_deref(), &mut pairs);
+        let query = Query::from_pairs(pairs);
+        read(self.send(request(Get, "/ai_providers").with_query(query))?)
+    }
+
+    /// `GET /ai_providers/{id}`.
+    pub(crate) fn ai_provider(&self, id: Id) -> Result<Reply<AiProvider>, CliError> {
+        self.data(request(Get, format!("/ai_providers/{id}")))
+    }
+
+    /// `POST /ai_providers`.
+    pub(crate) fn create_ai_provider(
+        &self,
+        input: &AiProviderInput,
+    ) -> Result<Reply<AiProvider>, CliError> {
+        self.data(request(Post, "/ai_providers").with_body(wrapped("ai_provider", input)?))
+    }
+
+    /// `DELETE /ai_providers/{id}`: permanent, with its models.
+    pub(crate) fn delete_ai_provider(&self, id: Id) -> Result<(), CliError> {
+        self.send(request(Delete, format!("/ai_providers/{id}")))
+            .map(drop)
+    }
+
+    /// `POST /ai_providers/test` (not wrapped): lists the models with
+    /// settings that are not saved, and says how many there are (waits
+    /// up to 90 seconds).
+    pub(crate) fn test_ai_provider(
+        &self,
+        settings: &ProviderTest,
+    ) -> Result<Reply<ModelCount>, CliError> {
+        self.data(request(Post, "/ai_providers/test").with_body(to_json(settings)?))
+    }
+
+    /// `POST /ai_providers/{id}/check`: the models the provider lists; the
+    /// outcome is recorded on it (waits up to 90 seconds).
+    pub(crate) fn check_ai_provider(&self, id: Id) -> Result<Reply<ModelList>, CliError> {
+        self.data(request(Post, format!("/ai_providers/{id}/check")))
+    }
+
+    /// `POST /ai_providers/{id}/model_additions` (not wrapped).
+    pub(crate) fn add_ai_models(
+        &self,
+        provider: Id,
+        additions: &ModelAdditions,
+    ) -> Result<Reply<AddedModels>, CliError> {
+        let body = to_json(additions)?;
+        self.data(
+            request(Post, format!("/ai_providers/{provider}/model_additions")).with_body(body),
+        )
+    }
+
+    /// `GET /ai_models`.
+    pub(crate) fn ai_models(&self, query: &AiModelQuery) -> Result<Reply<Page<AiModel>>, CliError> {
+        let mut pairs = Vec::new();
+        if let Some(provider) = query.ai_provider_id {
+            pairs.push(("ai_provider_id", provider.to_string()));
+        }
+        list_params(&query.params, query.params.order.as_deref(), &mut pairs);
+        let query = Query::from_pairs(pairs);
+        read(self.send(request(Get, "/ai_models").with_query(query))?)
+    }
+
+    /// `GET /ai_models/{id}`.
+    pub(crate) fn ai_model(&self, id: Id) -> Result<Reply<AiModel>, CliError> {
+        self.data(request(Get, format!("/ai_models/{id}")))
+    }
+
+    /// `PATCH /ai_models/{id}`.
+    pub(crate) fn change_ai_model(
+        &self,
+        id: Id,
+        input: &AiModelInput,
+    ) -> Result<Reply<AiModel>, CliError> {
+        let body = wrapped("ai_model", input)?;
+        self.data(request(Patch, format!("/ai_models/{id}")).with_body(body))
+    }
+
+    /// `DELETE /ai_models/{id}`: permanent.
+    pub(crate) fn delete_ai_model(&self, id: Id) -> Result<(), CliError> {
+        self.send(request(Delete, format!("/ai_models/{id}")))
+            .map(drop)
+    }
+
+    /// `POST /ai_models/{id}/trial` with `{prompt}`: the model's reply (waits
+    /// up to 90 seconds); the outcome is recorded on its provider.
+    pub(crate) fn try_ai_model(&self, id: Id, prompt: &str) -> Result<Reply<TrialReply>, CliError> {
+        let body = serde_json::json!({ "prompt": prompt });
+        self.data(request(Post, format!("/ai_models/{id}/trial")).with_body(body))
+    }
+
+    /// `GET /ai_tasks`: every built-in task.
+    pub(crate) fn ai_tasks(&self) -> Result<Reply<Vec<AiTask>>, CliError> {
+        self.data(request(Get, "/ai_tasks"))
+    }
+
+    /// `GET /ai_tasks/{key}`.
+    pub(crate) fn ai_task(&self, key: &str) -> Result<Reply<AiTask>, CliError> {
+        self.data(request(Get, format!("/ai_tasks/{}", segment(key))))
+    }
+
+    /// `PATCH /ai_tasks/{key}`.
+    pub(crate) fn change_ai_task(
+        &self,
+        key: &str,
+        input: &AiTaskInput,
+    ) -> Result<Reply<AiTask>, CliError> {
+        let body = wrapped("ai_task", input)?;
+        self.data(request(Patch, format!("/ai_tasks/{}", segment(key))).with_body(body))
+    }
+
+    /// `GET /ai_tasks/{key}/queue`: how many records wait for the task.
+    pub(crate) fn ai_task_queue(&self, key: &str) -> Result<Reply<AiTaskQueue>, CliError> {
+        self.data(request(Get, format!("/ai_tasks/{}/queue", segment(key))))
+    }
+
+    /// `POST /ai_tasks/{key}/backfill`: how many records were queued now.
+    pub(crate) fn backfill_ai_task(&self, key: &str) -> Result<Reply<Backfilled>, CliError> {
+        self.data(request(
+            Post,
+            format!("/ai_tasks/{}/backfill", segment(key)),
+        ))
+    }
+
+    /// Works the AI tasks' queues in this process (the core's
+    /// `Organiser::run_ai_tasks`): how many records it wrote. `None` when
+    /// requests go to a server, whose own worker works them.
+    pub(crate) fn run_ai_tasks(&self) -> Result<Option<usize>, CliError> {
+        match &self.backend {
+            Backend::Local(org) => Ok(Some(org.run_ai_tasks()?)),
+            Backend::Remote { .. } => Ok(None),
+        }
+    }
+
     /// Sends a request whose answer is `{data: T}`.
     fn data<T: DeserializeOwned>(&self, request: Request) -> Result<Reply<T>, CliError> {
         let reply: Reply<Data<T>> = read(self.send(request)?)?;
@@ -908,6 +1059,21 @@ fn checked(response: Response) -> Result<Response, CliError> {
 /// HTTP authenticates it by its token instead).
 fn request(method: Method, path: impl Into<String>) -> Request {
     Request::new(method, path, Auth::Local)
+}
+
+/// `text` as one segment of a path: every byte but ASCII letters, digits
+/// and `-._~` percent-encoded, so that a key typed with `/` or `?` is one
+/// unknown key (404), in this process as over HTTP.
+fn segment(text: &str) -> String {
+    let mut out = String::with_capacity(text.len());
+    for byte in text.bytes() {
+        if byte.is_ascii_alphanumeric() || b"-._~".contains(&byte) {
+            out.push(char::from(byte));
+        } else {
+            out.push_str(&format!("%{byte:02X}"));
+        }
+    }
+    out
 }
 
 /// Reads `body` into `T`, keeping the body.

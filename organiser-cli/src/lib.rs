@@ -102,6 +102,9 @@ enum Command {
     Docs(commands::docs::DocsCommand),
     /// Document folders as a tree with their document counts; add, rename, rm.
     Folders(commands::folders::FoldersCommand),
+    /// AI: providers, the models added from them, the built-in tasks
+    /// (backfill, with progress), and trying a model.
+    Ai(commands::ai::AiCommand),
     /// Give the space deleted records left back to the file system (stop the server first).
     Compact(commands::compact::Compact),
     /// Print a shell's completion script (bash, zsh, fish, elvish, powershell).
@@ -216,6 +219,7 @@ fn run(cli: Cli) -> Result<(), CliError> {
         Command::Feeds(c) => c.run(&global),
         Command::Docs(c) => c.run(&global),
         Command::Folders(c) => c.run(&global),
+        Command::Ai(c) => c.run(&global),
         Command::Compact(c) => c.run(&global),
         Command::Completions(c) => c.run(),
         Command::Man(c) => c.run(),

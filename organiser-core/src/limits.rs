@@ -144,10 +144,19 @@ mod tests {
         let name = |m, p| route_limit(m, p).map(|l| l.name);
         assert_eq!(name("POST", "/system/update_check"), Some("update_check"));
         assert_eq!(name("POST", "/ai_providers/test"), Some("provider_calls"));
-        assert_eq!(name("POST", "/ai_providers/01ARZ3NDEKTSV4RRFFQ69G5FAV/check"), Some("provider_calls"));
-        assert_eq!(name("GET", "/ai_providers/x/available_models"), Some("provider_calls"));
+        assert_eq!(
+            name("POST", "/ai_providers/01ARZ3NDEKTSV4RRFFQ69G5FAV/check"),
+            Some("provider_calls")
+        );
+        assert_eq!(
+            name("GET", "/ai_providers/x/available_models"),
+            Some("provider_calls")
+        );
         assert_eq!(name("POST", "/ai_models/x/trial"), Some("model_trial"));
-        assert_eq!(name("POST", "/ai_tasks/note_titles/backfill"), Some("task_backfill"));
+        assert_eq!(
+            name("POST", "/ai_tasks/note_titles/backfill"),
+            Some("task_backfill")
+        );
         assert_eq!(name("GET", "/ai_providers/test"), None);
         assert_eq!(name("POST", "/ai_providers/x/check/y"), None);
         assert_eq!(name("GET", "/ai_tasks"), None);

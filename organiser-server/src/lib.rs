@@ -152,7 +152,11 @@ pub fn router(org: Organiser, config: Config) -> Router {
     let route_limits = organiser_core::limits::ROUTE_LIMITS
         .iter()
         .map(|l| {
-            let per_minute = if config.rate_limit == 0 { 0 } else { l.per_minute };
+            let per_minute = if config.rate_limit == 0 {
+                0
+            } else {
+                l.per_minute
+            };
             (l.name, RateLimiter::per_minute(per_minute))
         })
         .collect();

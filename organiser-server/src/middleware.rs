@@ -142,7 +142,12 @@ pub(crate) fn refused(state: &AppState, request: &Request) -> Option<Response> {
         .path()
         .strip_prefix("/api/v1")
         .and_then(|path| organiser_core::limits::route_limit(request.method().as_str(), path))
-        .and_then(|limit| state.route_limits.iter().find(|(name, _)| *name == limit.name));
+        .and_then(|limit| {
+            state
+                .route_limits
+                .iter()
+                .find(|(name, _)| *name == limit.name)
+        });
     let admitted = state.general.admit(ip, now).and_then(|()| match route {
         Some((_, limiter)) => limiter.admit(ip, now),
         None => Ok(()),

@@ -48,12 +48,17 @@ fn the_key_never_appears_in_answers_errors_or_logs() {
     let mut call = |method: &str, path: &str, body: Option<Value>| {
         let (status, text) = send(&server.url, &token, method, path, body);
         answers.push(text.clone());
-        (status, serde_json::from_str::<Value>(&text).unwrap_or(Value::Null))
+        (
+            status,
+            serde_json::from_str::<Value>(&text).unwrap_or(Value::Null),
+        )
     };
     let (status, p) = call(
         "POST",
         "/ai_providers",
-        Some(json!({"ai_provider": {"name": "Hosted", "kind": "api_compatible", "base_url": models.url, "api_key": KEY}})),
+        Some(
+            json!({"ai_provider": {"name": "Hosted", "kind": "api_compatible", "base_url": models.url, "api_key": KEY}}),
+        ),
     );
     assert_eq!(status, 201, "{p}");
     let pid = p["data"]["id"].as_str().unwrap().to_owned();
@@ -69,19 +74,56 @@ fn the_key_never_appears_in_answers_errors_or_logs() {
         Some(json!({"kind": "vendor_b", "base_url": models.url, "api_key": KEY})),
     );
     assert_eq!(status, 422);
-    assert_eq!(call("POST", &format!("/ai_providers/{pid}/check"), None).0, 422);
-    assert_eq!(call("GET", &format!("/ai_providers/{pid}/available_models"), None).0, 422);
+    assert_eq!(
+        call("POST", &format!("/ai_providers/{pid}/check"), None).0,
+        422
+    );
+    assert_eq!(
+        call(
+            "GET",
+            &format!("/ai_providers/{pid}/available_models"),
+            None
+        )
+        .0,
+        422
+    );
     let (status, m) = call(
         "POST",
         "/ai_models",
-        Some(json!({"ai_model": {"ai_provider_id": pid, "identifier": "model-a", "is_default": true}})),
+        Some(
+            json!({"ai_model": {"ai_provider_id": pid, "identifier": "model-a", "is_default": true}}),
+        ),
     );
     assert_eq!(status, 201, "{m}");
     let mid = m["data"]["id"].as_str().unwrap().to_owned();
-    assert_eq!(call("POST", &format!("/ai_models/{mid}/trial"), Some(json!({"prompt": "hi"}))).0, 422);
+    assert_eq!(
+        call(
+            "POST",
+            &format!("/ai_models/{mid}/trial"),
+            Some(json!({"prompt": "hi"}))
+        )
+        .0,
+        422
+    );
     // The worker fails in the background with the key, and logs it.
-    assert_eq!(call("PATCH", "/ai_tasks/note_titles", Some(json!({"ai_task": {"enabled": true}}))).0, 200);
-    assert_eq!(call("POST", "/notes", Some(json!({"note": {"body_html": "<p>Title me please now</p>"}}))).0, 201);
+    assert_eq!(
+        call(
+            "PATCH",
+            "/ai_tasks/note_titles",
+            Some(json!({"ai_task": {"enabled": true}}))
+        )
+        .0,
+        200
+    );
+    assert_eq!(
+        call(
+            "POST",
+            "/notes",
+            Some(json!({"note": {"body_html": "<p>Title me please now</p>"}}))
+        )
+        .0,
+        201
+    );
     let deadline = Instant::now() + Duration::from_secs(20);
     while models.chat_calls() < 2 {
         assert!(Instant::now() < deadline, "the worker made no call");
@@ -96,8 +138,10 @@ fn the_key_never_appears_in_answers_errors_or_logs() {
         assert!(!text.contains(KEY), "the key leaked: {text}");
     }
     // The key did reach the model server (so the test could have failed).
-    assert!(models
-        .requests()
-        .iter()
-        .any(|r| r.header("authorization") == Some(format!("Bearer {KEY}").as_str())));
+    assert!(
+        models
+            .requests()
+            .iter()
+            .any(|r| r.header("authorization") == Some(format!("Bearer {KEY}").as_str()))
+    );
 }

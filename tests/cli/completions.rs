@@ -45,6 +45,9 @@ fn each_shell_gets_a_script_that_names_the_commands() {
             "calendar",
             "feeds",
             "search",
+            "ai",
+            "providers",
+            "backfill",
             "completions",
             "data-dir",
         ] {
@@ -93,6 +96,7 @@ fn man_prints_the_main_page_or_a_command_s_page() {
         "calendar",
         "feeds",
         "search",
+        "ai",
         "token",
         "serve",
         "completions",
@@ -140,6 +144,11 @@ fn man_dir_writes_every_page() {
         "organiser-feeds-sync.1",
         "organiser-feeds-rm.1",
         "organiser-search.1",
+        "organiser-ai.1",
+        "organiser-ai-providers-add.1",
+        "organiser-ai-models-default.1",
+        "organiser-ai-tasks-backfill.1",
+        "organiser-ai-try.1",
     ] {
         let text =
             std::fs::read_to_string(pages.join(page)).unwrap_or_else(|e| panic!("{page}: {e}"));

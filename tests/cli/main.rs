@@ -14,8 +14,9 @@ mod loopback;
 mod model_server;
 
 mod account;
-mod ai_keys;
 mod addressing;
+mod ai;
+mod ai_keys;
 mod calendar;
 mod colour;
 mod compact;

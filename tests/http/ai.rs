@@ -21,7 +21,10 @@ fn limited() -> TestServer {
 fn provider_calls_share_twenty_a_minute() {
     let s = limited();
     let p = s
-        .post("/ai_providers", json!({"ai_provider": {"name": "M", "kind": "mock"}}))
+        .post(
+            "/ai_providers",
+            json!({"ai_provider": {"name": "M", "kind": "mock"}}),
+        )
         .expect(201);
     let id = p.data()["id"].as_str().unwrap().to_owned();
     for i in 0..20 {
@@ -43,14 +46,18 @@ fn provider_calls_share_twenty_a_minute() {
     // Other routes are not held back.
     s.get(&format!("/ai_providers/{id}")).expect(200);
     s.advance(60);
-    s.post("/ai_providers/test", json!({"kind": "mock"})).expect(200);
+    s.post("/ai_providers/test", json!({"kind": "mock"}))
+        .expect(200);
 }
 
 #[test]
 fn trials_have_twenty_and_backfills_five_a_minute() {
     let s = limited();
     let p = s
-        .post("/ai_providers", json!({"ai_provider": {"name": "M", "kind": "mock"}}))
+        .post(
+            "/ai_providers",
+            json!({"ai_provider": {"name": "M", "kind": "mock"}}),
+        )
         .expect(201);
     let m = s
         .post(
@@ -65,11 +72,16 @@ fn trials_have_twenty_and_backfills_five_a_minute() {
     s.post(&trial, json!({"prompt": "hello"}))
         .expect_error(429, "rate_limited", None);
     // The provider calls' limit is another one.
-    s.post("/ai_providers/test", json!({"kind": "mock"})).expect(200);
-    s.patch("/ai_tasks/note_titles", json!({"ai_task": {"enabled": true}}))
+    s.post("/ai_providers/test", json!({"kind": "mock"}))
         .expect(200);
+    s.patch(
+        "/ai_tasks/note_titles",
+        json!({"ai_task": {"enabled": true}}),
+    )
+    .expect(200);
     for _ in 0..5 {
-        s.post("/ai_tasks/note_titles/backfill", json!(null)).expect(202);
+        s.post("/ai_tasks/note_titles/backfill", json!(null))
+            .expect(202);
     }
     s.post("/ai_tasks/note_titles/backfill", json!(null))
         .expect_error(429, "rate_limited", None);
@@ -93,10 +105,16 @@ fn the_worker_titles_a_saved_note_in_the_background() {
         json!({"ai_model": {"ai_provider_id": p.data()["id"], "identifier": "model-a", "is_default": true}}),
     )
     .expect(201);
-    s.patch("/ai_tasks/note_titles", json!({"ai_task": {"enabled": true}}))
-        .expect(200);
+    s.patch(
+        "/ai_tasks/note_titles",
+        json!({"ai_task": {"enabled": true}}),
+    )
+    .expect(200);
     let n = s
-        .post("/notes", json!({"note": {"body_html": "<p>Book the dentist for next week</p>"}}))
+        .post(
+            "/notes",
+            json!({"note": {"body_html": "<p>Book the dentist for next week</p>"}}),
+        )
         .expect(201);
     let path = format!("/notes/{}", n.data()["id"].as_str().unwrap());
     let deadline = Instant::now() + Duration::from_secs(10);

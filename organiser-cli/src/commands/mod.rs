@@ -1,6 +1,7 @@
 //! One module per subcommand: a clap struct and its `run`; a family with
 //! many subcommands is a folder with one file per subcommand.
 
+pub(crate) mod ai;
 pub(crate) mod calendar;
 pub(crate) mod categories;
 pub(crate) mod compact;

@@ -40,7 +40,8 @@ pub(crate) use account::owner;
 pub use account::{Appearance, AppearanceChange, Me, NewToken, OwnerChange, OwnerInit, SignedIn};
 pub use ai::{
     AddedModels, AiModel, AiModelInput, AiModelQuery, AiProvider, AiProviderInput, AiProviderQuery,
-    AiTask, AiTaskInput, AiTaskQueue, ModelAdditions, ModelCount, ModelList, ProviderTest, TrialReply,
+    AiTask, AiTaskInput, AiTaskQueue, ModelAdditions, ModelCount, ModelList, ProviderTest,
+    TrialReply,
 };
 pub use calendar::{CalendarQuery, CalendarRange, Meetings, MeetingsQuery, ProjectDate};
 pub use calendar_feeds::{

@@ -175,7 +175,10 @@ impl World {
             } => {
                 let mut f = Map::new();
                 if let Some(p) = p {
-                    f.insert("ai_provider_id".into(), json!(self.pick("ai_providers", *p)));
+                    f.insert(
+                        "ai_provider_id".into(),
+                        json!(self.pick("ai_providers", *p)),
+                    );
                 }
                 f.insert("kind".into(), json!(nth(KINDS, *kind)));
                 if let Some(a) = address {
@@ -217,7 +220,10 @@ impl World {
                 default,
             } => {
                 let mut f = Map::new();
-                f.insert("ai_provider_id".into(), json!(self.pick("ai_providers", *p)));
+                f.insert(
+                    "ai_provider_id".into(),
+                    json!(self.pick("ai_providers", *p)),
+                );
                 f.insert("identifier".into(), json!(nth(IDENTIFIERS, *identifier)));
                 if let Some(d) = default {
                     f.insert("is_default".into(), json!(d));
@@ -272,8 +278,7 @@ impl World {
                     f.insert("max_output_tokens".into(), json!(n));
                 }
                 plain(
-                    Call::new(Method::Patch, "/ai_tasks/note_titles")
-                        .body(json!({ "ai_task": f })),
+                    Call::new(Method::Patch, "/ai_tasks/note_titles").body(json!({ "ai_task": f })),
                 )
             }
             AiOp::Backfill => plain(Call::new(Method::Post, "/ai_tasks/note_titles/backfill")),

@@ -770,7 +770,10 @@ fn every_route_of_the_table_is_served() {
         )
         .expect(201);
     let provider = store
-        .call(&Call::new(Post, "/ai_providers").body(json!({"ai_provider": {"name": "Mock", "kind": "mock"}})))
+        .call(
+            &Call::new(Post, "/ai_providers")
+                .body(json!({"ai_provider": {"name": "Mock", "kind": "mock"}})),
+        )
         .expect(201);
     let model = store
         .call(&Call::new(Post, "/ai_models").body(json!({"ai_model": {
@@ -812,7 +815,10 @@ fn every_route_of_the_table_is_served() {
         ("/avatars/", signed),
         (
             "/ai_providers/",
-            provider.data()["id"].as_str().unwrap_or_default().to_owned(),
+            provider.data()["id"]
+                .as_str()
+                .unwrap_or_default()
+                .to_owned(),
         ),
         (
             "/ai_models/",
@@ -898,7 +904,9 @@ fn every_route_of_the_table_is_served() {
                 path = path.replacen("{id}", id, 1).replacen("{n}", id, 1);
             }
         }
-        let path = path.replace("{size}", "thumb").replace("{key}", "note_titles");
+        let path = path
+            .replace("{size}", "thumb")
+            .replace("{key}", "note_titles");
         for &method in route.methods {
             // Deletes last: the record is needed by the other methods.
             if method == Delete {

@@ -30,12 +30,21 @@ fn test_lists_the_models_with_each_protocol_and_records_nothing() {
     assert_eq!(r.body, json!({"data": {"model_count": 3}}));
     let sent = server.requests();
     assert_eq!(sent.len(), 1);
-    assert_eq!((sent[0].method.as_str(), sent[0].path.as_str()), ("GET", "/v1/models"));
+    assert_eq!(
+        (sent[0].method.as_str(), sent[0].path.as_str()),
+        ("GET", "/v1/models")
+    );
     assert_eq!(sent[0].query, None);
-    assert_eq!(sent[0].header("authorization"), Some(format!("Bearer {KEY}").as_str()));
+    assert_eq!(
+        sent[0].header("authorization"),
+        Some(format!("Bearer {KEY}").as_str())
+    );
     server.clear_requests();
-    test_call(&s, json!({"kind": "vendor_b", "base_url": server.url, "api_key": KEY}))
-        .expect(200);
+    test_call(
+        &s,
+        json!({"kind": "vendor_b", "base_url": server.url, "api_key": KEY}),
+    )
+    .expect(200);
     let sent = server.requests();
     assert_eq!(sent[0].path, "/v1/models");
     assert_eq!(sent[0].query.as_deref(), Some("limit=1000"));
@@ -44,7 +53,11 @@ fn test_lists_the_models_with_each_protocol_and_records_nothing() {
     assert_eq!(sent[0].header("authorization"), None);
     // A local server needs no key: none is sent.
     server.clear_requests();
-    test_call(&s, json!({"kind": "api_compatible", "base_url": server.url})).expect(200);
+    test_call(
+        &s,
+        json!({"kind": "api_compatible", "base_url": server.url}),
+    )
+    .expect(200);
     assert_eq!(server.requests()[0].header("authorization"), None);
     // mock answers in process.
     server.clear_requests();
@@ -52,7 +65,10 @@ fn test_lists_the_models_with_each_protocol_and_records_nothing() {
     assert_eq!(m.data()["model_count"], 2);
     assert!(server.requests().is_empty());
     // Nothing was saved, and Idempotency-Key is ignored.
-    assert_eq!(s.get("/ai_providers?count=true").body["meta"]["total_count"], 0);
+    assert_eq!(
+        s.get("/ai_providers?count=true").body["meta"]["total_count"],
+        0
+    );
     let again = |_: ()| {
         crate::common::send(
             s.req("POST", "/ai_providers/test")
@@ -76,14 +92,29 @@ fn test_checks_its_settings() {
         (json!({"base_url": server.url}), "kind"),
         (json!({"kind": "nope", "base_url": server.url}), "kind"),
         (json!({"kind": "api_compatible"}), "base_url"),
-        (json!({"kind": "api_compatible", "base_url": "https://x.example"}), "base_url"),
-        (json!({"kind": "api_compatible", "base_url": server.url, "api_key": "a b"}), "api_key"),
-        (json!({"kind": "vendor_b", "base_url": server.url}), "api_key"),
-        (json!({"kind": "api_compatible", "base_url": server.url, "remove_api_key": "yes"}), "remove_api_key"),
+        (
+            json!({"kind": "api_compatible", "base_url": "https://x.example"}),
+            "base_url",
+        ),
+        (
+            json!({"kind": "api_compatible", "base_url": server.url, "api_key": "a b"}),
+            "api_key",
+        ),
+        (
+            json!({"kind": "vendor_b", "base_url": server.url}),
+            "api_key",
+        ),
+        (
+            json!({"kind": "api_compatible", "base_url": server.url, "remove_api_key": "yes"}),
+            "remove_api_key",
+        ),
     ] {
         test_call(&s, body).expect_error(422, "validation_failed", Some(detail));
     }
-    assert!(server.requests().is_empty(), "no request is made for bad settings");
+    assert!(
+        server.requests().is_empty(),
+        "no request is made for bad settings"
+    );
     test_call(
         &s,
         json!({"ai_provider_id": "01ARZ3NDEKTSV4RRFFQ69G5FAV", "kind": "api_compatible", "base_url": server.url}),
@@ -125,7 +156,10 @@ fn the_saved_key_is_used_only_for_the_saved_origin() {
     .expect_error(422, "provider_error", None);
     assert_eq!(server.requests()[0].header("authorization"), None);
     let message = refused.body["error"]["message"].as_str().unwrap();
-    assert!(message.starts_with("Saved: The server refused the key"), "{message}");
+    assert!(
+        message.starts_with("Saved: The server refused the key"),
+        "{message}"
+    );
     // The test recorded nothing on the provider.
     assert_eq!(s.get(&format!("/ai_providers/{pid}")).body["data"], p);
 }
@@ -138,23 +172,34 @@ fn check_records_the_outcome_and_available_models_does_not() {
     let path = format!("/ai_providers/{}", id(&p));
     s.advance(10);
     let checked = s.post(&format!("{path}/check"), json!(null)).expect(200);
-    assert_eq!(checked.body, json!({"data": {"models": ["model-a", "model-b"]}}));
+    assert_eq!(
+        checked.body,
+        json!({"data": {"models": ["model-a", "model-b"]}})
+    );
     let after = s.get(&path).body["data"].clone();
     assert_eq!(after["last_succeeded_at"], "2026-03-10T09:00:10.000Z");
     assert_eq!(after["updated_at"], "2026-03-10T09:00:10.000Z");
     assert_eq!(after["last_error"], json!(null));
     // A failure: 422 provider_error, recorded with a reason to act on.
     s.advance(10);
-    server.fail_with(401, &format!(r#"{{"error":{{"message":"Incorrect API key provided: {KEY}"}}}}"#));
-    let failed = s
-        .post(&format!("{path}/check"), json!(null))
-        .expect_error(422, "provider_error", None);
+    server.fail_with(
+        401,
+        &format!(r#"{{"error":{{"message":"Incorrect API key provided: {KEY}"}}}}"#),
+    );
+    let failed =
+        s.post(&format!("{path}/check"), json!(null))
+            .expect_error(422, "provider_error", None);
     assert!(!failed.body.to_string().contains(KEY), "{}", failed.body);
     let after = s.get(&path).body["data"].clone();
     assert_eq!(after["last_failed_at"], "2026-03-10T09:00:20.000Z");
     assert_eq!(after["last_succeeded_at"], "2026-03-10T09:00:10.000Z");
     assert_eq!(after["last_error_reason"], "The server refused the key");
-    assert!(after["last_error"].as_str().unwrap().starts_with("HTTP 401"));
+    assert!(
+        after["last_error"]
+            .as_str()
+            .unwrap()
+            .starts_with("HTTP 401")
+    );
     assert!(!after.to_string().contains(KEY));
     // available_models records nothing, success or failure.
     s.advance(10);
@@ -167,16 +212,30 @@ fn check_records_the_outcome_and_available_models_does_not() {
     // A success clears the error.
     s.post(&format!("{path}/check"), json!(null)).expect(200);
     let healed = s.get(&path).body["data"].clone();
-    assert_eq!((healed["last_error"].clone(), healed["last_error_reason"].clone()), (json!(null), json!(null)));
+    assert_eq!(
+        (
+            healed["last_error"].clone(),
+            healed["last_error_reason"].clone()
+        ),
+        (json!(null), json!(null))
+    );
     assert_eq!(healed["last_failed_at"], "2026-03-10T09:00:20.000Z");
-    s.post("/ai_providers/01ARZ3NDEKTSV4RRFFQ69G5FAV/check", json!(null)).expect(404);
-    s.get("/ai_providers/01ARZ3NDEKTSV4RRFFQ69G5FAV/available_models").expect(404);
+    s.post(
+        "/ai_providers/01ARZ3NDEKTSV4RRFFQ69G5FAV/check",
+        json!(null),
+    )
+    .expect(404);
+    s.get("/ai_providers/01ARZ3NDEKTSV4RRFFQ69G5FAV/available_models")
+        .expect(404);
 }
 
 /// The reason of a failed test against `server` in its current mode.
 fn reason(s: &Core, server: &ModelServer) -> String {
-    let r = test_call(&s, json!({"kind": "api_compatible", "base_url": server.url}))
-        .expect_error(422, "provider_error", None);
+    let r = test_call(
+        s,
+        json!({"kind": "api_compatible", "base_url": server.url}),
+    )
+    .expect_error(422, "provider_error", None);
     r.body["error"]["message"].as_str().unwrap().to_owned()
 }
 
@@ -209,9 +268,17 @@ fn each_failure_has_its_reason() {
     server.heal();
     // Nobody listening.
     let gone = format!("{}/v1", server.origin()).replace(&server.origin(), "http://127.0.0.1:9");
-    let r = test_call(&s, json!({"kind": "api_compatible", "base_url": gone}))
-        .expect_error(422, "provider_error", None);
-    assert!(r.body["error"]["message"].as_str().unwrap().contains("No server answered at this address"));
+    let r = test_call(&s, json!({"kind": "api_compatible", "base_url": gone})).expect_error(
+        422,
+        "provider_error",
+        None,
+    );
+    assert!(
+        r.body["error"]["message"]
+            .as_str()
+            .unwrap()
+            .contains("No server answered at this address")
+    );
 }
 
 #[test]
@@ -223,16 +290,25 @@ fn a_trial_sends_the_prompt_and_records_the_outcome() {
     let m = model(&s, &p, "model-a", false);
     s.advance(3);
     let r = s
-        .post(&format!("/ai_models/{}/trial", id(&m)), json!({"prompt": "Say hello"}))
+        .post(
+            &format!("/ai_models/{}/trial", id(&m)),
+            json!({"prompt": "Say hello"}),
+        )
         .expect(200);
     assert_eq!(r.data()["reply"], "Hello back");
     assert!(r.data()["duration_ms"].as_u64().is_some());
     let sent = server.requests();
     assert_eq!(sent.len(), 1);
-    assert_eq!((sent[0].method.as_str(), sent[0].path.as_str()), ("POST", "/v1/chat/completions"));
+    assert_eq!(
+        (sent[0].method.as_str(), sent[0].path.as_str()),
+        ("POST", "/v1/chat/completions")
+    );
     let body = sent[0].body.clone().unwrap();
     assert_eq!(body["model"], "model-a");
-    assert_eq!(body["messages"], json!([{"role": "user", "content": "Say hello"}]));
+    assert_eq!(
+        body["messages"],
+        json!([{"role": "user", "content": "Say hello"}])
+    );
     assert!(body["max_completion_tokens"].as_u64().is_some());
     assert_eq!(body.get("reasoning_effort"), None);
     let after = s.get(&format!("/ai_providers/{}", id(&p))).body["data"].clone();
@@ -241,8 +317,11 @@ fn a_trial_sends_the_prompt_and_records_the_outcome() {
     let vb = provider(&s, "V", "vendor_b", &server, Some(KEY));
     let vm = model(&s, &vb, "model-b", false);
     server.clear_requests();
-    s.post(&format!("/ai_models/{}/trial", id(&vm)), json!({"prompt": "Hi"}))
-        .expect(200);
+    s.post(
+        &format!("/ai_models/{}/trial", id(&vm)),
+        json!({"prompt": "Hi"}),
+    )
+    .expect(200);
     let sent = server.requests();
     assert_eq!(sent[0].path, "/v1/messages");
     assert_eq!(sent[0].header("x-api-key"), Some(KEY));
@@ -257,18 +336,32 @@ fn a_trial_sends_the_prompt_and_records_the_outcome() {
     server.fail_with(429, "{}");
     s.advance(3);
     let failed = s
-        .post(&format!("/ai_models/{}/trial", id(&m)), json!({"prompt": "x"}))
+        .post(
+            &format!("/ai_models/{}/trial", id(&m)),
+            json!({"prompt": "x"}),
+        )
         .expect_error(422, "provider_error", None);
-    assert!(failed.body["error"]["message"].as_str().unwrap().contains("limiting requests"));
+    assert!(
+        failed.body["error"]["message"]
+            .as_str()
+            .unwrap()
+            .contains("limiting requests")
+    );
     let after = s.get(&format!("/ai_providers/{}", id(&p))).body["data"].clone();
     assert_eq!(after["last_failed_at"], "2026-03-10T09:00:06.000Z");
-    s.post("/ai_models/01ARZ3NDEKTSV4RRFFQ69G5FAV/trial", json!({"prompt": "x"}))
-        .expect(404);
+    s.post(
+        "/ai_models/01ARZ3NDEKTSV4RRFFQ69G5FAV/trial",
+        json!({"prompt": "x"}),
+    )
+    .expect(404);
     // mock replies in process.
     let mp = provider(&s, "M", "mock", &server, None);
     let mm = model(&s, &mp, "mock-small", false);
     let r = s
-        .post(&format!("/ai_models/{}/trial", id(&mm)), json!({"prompt": "one two three four five six"}))
+        .post(
+            &format!("/ai_models/{}/trial", id(&mm)),
+            json!({"prompt": "one two three four five six"}),
+        )
         .expect(200);
     assert_eq!(r.data()["reply"], "one two three four five");
 }

@@ -23,7 +23,13 @@ mod providers;
 mod tasks;
 
 /// A provider of `kind` at `server`, with `key`.
-pub(super) fn provider(s: &Core, name: &str, kind: &str, server: &ModelServer, key: Option<&str>) -> Value {
+pub(super) fn provider(
+    s: &Core,
+    name: &str,
+    kind: &str,
+    server: &ModelServer,
+    key: Option<&str>,
+) -> Value {
     let mut p = json!({"name": name, "kind": kind, "base_url": server.url});
     if let Some(key) = key {
         p["api_key"] = json!(key);
@@ -47,8 +53,11 @@ pub(super) fn model(s: &Core, provider: &Value, identifier: &str, default: bool)
 
 /// A note with `text` as its body and no title.
 pub(super) fn note(s: &Core, text: &str) -> Value {
-    s.post("/notes", json!({"note": {"body_html": format!("<p>{text}</p>")}}))
-        .expect(201)
-        .data()
-        .clone()
+    s.post(
+        "/notes",
+        json!({"note": {"body_html": format!("<p>{text}</p>")}}),
+    )
+    .expect(201)
+    .data()
+    .clone()
 }

@@ -45,7 +45,10 @@ fn a_provider_has_the_spec_fields_and_never_shows_its_key() {
     ] {
         assert!(!body.to_string().contains(KEY), "{body}");
     }
-    assert_eq!(s.get("/ai_providers?count=true").body["meta"]["total_count"], 1);
+    assert_eq!(
+        s.get("/ai_providers?count=true").body["meta"]["total_count"],
+        1
+    );
 }
 
 #[test]
@@ -56,31 +59,91 @@ fn the_fields_are_checked() {
     let create = |p: serde_json::Value| Call::post("/ai_providers", json!({ "ai_provider": p }));
     let url = server.url.as_str();
     for (body, expected) in [
-        (json!({"name": "taken", "kind": "api_compatible", "base_url": url}), Expect::invalid("name")),
-        (json!({"name": "  ", "kind": "api_compatible", "base_url": url}), Expect::invalid("name")),
-        (json!({"kind": "api_compatible", "base_url": url}), Expect::invalid("name")),
-        (json!({"name": "A", "base_url": url}), Expect::invalid("kind")),
-        (json!({"name": "A", "kind": "openai", "base_url": url}), Expect::invalid("kind")),
-        (json!({"name": "A", "kind": "api_compatible"}), Expect::invalid("base_url")),
-        (json!({"name": "A", "kind": "api_compatible", "base_url": ""}), Expect::invalid("base_url")),
-        (json!({"name": "A", "kind": "api_compatible", "base_url": "ftp://x.example/v1"}), Expect::invalid("base_url")),
-        (json!({"name": "A", "kind": "api_compatible", "base_url": "https://x.example"}), Expect::invalid("base_url")),
-        (json!({"name": "A", "kind": "api_compatible", "base_url": "https://u:p@x.example/v1"}), Expect::invalid("base_url")),
-        (json!({"name": "A", "kind": "api_compatible", "base_url": "https://x.example/v1?a=1"}), Expect::invalid("base_url")),
-        (json!({"name": "A", "kind": "api_compatible", "base_url": "https://x.example/v1#f"}), Expect::invalid("base_url")),
-        (json!({"name": "A", "kind": "api_compatible", "base_url": url, "api_key": "sk 1"}), Expect::invalid("api_key")),
-        (json!({"name": "A", "kind": "api_compatible", "base_url": url, "api_key": "sk\n1"}), Expect::invalid("api_key")),
-        (json!({"name": "A", "kind": "vendor_b", "base_url": url}), Expect::invalid("api_key")),
-        (json!({"name": "A", "kind": "vendor_b", "base_url": url, "api_key": " "}), Expect::invalid("api_key")),
-        (json!({"name": 5, "kind": "api_compatible", "base_url": url}), Expect::invalid("name")),
-        (json!({"name": "A", "kind": "api_compatible", "base_url": url}), Expect::status(201)),
-        (json!({"name": "B", "kind": "vendor_b", "base_url": url, "api_key": " k \n"}), Expect::status(201)),
+        (
+            json!({"name": "taken", "kind": "api_compatible", "base_url": url}),
+            Expect::invalid("name"),
+        ),
+        (
+            json!({"name": "  ", "kind": "api_compatible", "base_url": url}),
+            Expect::invalid("name"),
+        ),
+        (
+            json!({"kind": "api_compatible", "base_url": url}),
+            Expect::invalid("name"),
+        ),
+        (
+            json!({"name": "A", "base_url": url}),
+            Expect::invalid("kind"),
+        ),
+        (
+            json!({"name": "A", "kind": "openai", "base_url": url}),
+            Expect::invalid("kind"),
+        ),
+        (
+            json!({"name": "A", "kind": "api_compatible"}),
+            Expect::invalid("base_url"),
+        ),
+        (
+            json!({"name": "A", "kind": "api_compatible", "base_url": ""}),
+            Expect::invalid("base_url"),
+        ),
+        (
+            json!({"name": "A", "kind": "api_compatible", "base_url": "ftp://x.example/v1"}),
+            Expect::invalid("base_url"),
+        ),
+        (
+            json!({"name": "A", "kind": "api_compatible", "base_url": "https://x.example"}),
+            Expect::invalid("base_url"),
+        ),
+        (
+            json!({"name": "A", "kind": "api_compatible", "base_url": "https://u:p@x.example/v1"}),
+            Expect::invalid("base_url"),
+        ),
+        (
+            json!({"name": "A", "kind": "api_compatible", "base_url": "https://x.example/v1?a=1"}),
+            Expect::invalid("base_url"),
+        ),
+        (
+            json!({"name": "A", "kind": "api_compatible", "base_url": "https://x.example/v1#f"}),
+            Expect::invalid("base_url"),
+        ),
+        (
+            json!({"name": "A", "kind": "api_compatible", "base_url": url, "api_key": "sk 1"}),
+            Expect::invalid("api_key"),
+        ),
+        (
+            json!({"name": "A", "kind": "api_compatible", "base_url": url, "api_key": "sk\n1"}),
+            Expect::invalid("api_key"),
+        ),
+        (
+            json!({"name": "A", "kind": "vendor_b", "base_url": url}),
+            Expect::invalid("api_key"),
+        ),
+        (
+            json!({"name": "A", "kind": "vendor_b", "base_url": url, "api_key": " "}),
+            Expect::invalid("api_key"),
+        ),
+        (
+            json!({"name": 5, "kind": "api_compatible", "base_url": url}),
+            Expect::invalid("name"),
+        ),
+        (
+            json!({"name": "A", "kind": "api_compatible", "base_url": url}),
+            Expect::status(201),
+        ),
+        (
+            json!({"name": "B", "kind": "vendor_b", "base_url": url, "api_key": " k \n"}),
+            Expect::status(201),
+        ),
         (json!({"name": "C", "kind": "mock"}), Expect::status(201)),
     ] {
         check(&s, create(body), expected);
     }
     let c = s.get("/ai_providers?order=name").body["data"][2].clone();
-    assert_eq!((c["name"].clone(), c["base_url"].clone()), (json!("C"), json!(null)));
+    assert_eq!(
+        (c["name"].clone(), c["base_url"].clone()),
+        (json!("C"), json!(null))
+    );
     let b = s.get("/ai_providers?order=name").body["data"][1].clone();
     assert_eq!(b["api_key_set"], true);
     // A trailing slash is dropped.
@@ -101,7 +164,10 @@ fn mock_is_refused_outside_development() {
         json!({"ai_provider": {"name": "M", "kind": "mock"}}),
     )
     .expect_error(422, "validation_failed", Some("kind"));
-    assert_eq!(s.get("/ai_providers?count=true").body["meta"]["total_count"], 0);
+    assert_eq!(
+        s.get("/ai_providers?count=true").body["meta"]["total_count"],
+        0
+    );
 }
 
 #[test]
@@ -111,17 +177,25 @@ fn the_key_is_kept_cleared_and_sent_again_when_the_address_moves() {
     let p = provider(&s, "P", "api_compatible", &server, Some(KEY));
     let path = format!("/ai_providers/{}", id(&p));
     // Omitted keeps it.
-    let kept = s.patch(&path, json!({"ai_provider": {"name": "Q"}})).expect(200);
+    let kept = s
+        .patch(&path, json!({"ai_provider": {"name": "Q"}}))
+        .expect(200);
     assert_eq!(kept.data()["api_key_set"], true);
     // Another path on the same origin needs no key.
     let same = s
-        .patch(&path, json!({"ai_provider": {"base_url": format!("{}/v2", server.origin())}}))
+        .patch(
+            &path,
+            json!({"ai_provider": {"base_url": format!("{}/v2", server.origin())}}),
+        )
         .expect(200);
     assert_eq!(same.data()["api_key_set"], true);
     // Another origin without the key: 422 on api_key, and nothing changes.
     let before = s.get(&path).body;
-    s.patch(&path, json!({"ai_provider": {"base_url": "https://elsewhere.example/v1", "name": "R"}}))
-        .expect_error(422, "validation_failed", Some("api_key"));
+    s.patch(
+        &path,
+        json!({"ai_provider": {"base_url": "https://elsewhere.example/v1", "name": "R"}}),
+    )
+    .expect_error(422, "validation_failed", Some("api_key"));
     assert_eq!(s.get(&path).body, before);
     // With the key it moves.
     let moved = s
@@ -132,13 +206,20 @@ fn the_key_is_kept_cleared_and_sent_again_when_the_address_moves() {
         .expect(200);
     assert_eq!(moved.data()["base_url"], "https://elsewhere.example/v1");
     // Null clears it, and so does blank.
-    let cleared = s.patch(&path, json!({"ai_provider": {"api_key": null}})).expect(200);
+    let cleared = s
+        .patch(&path, json!({"ai_provider": {"api_key": null}}))
+        .expect(200);
     assert_eq!(cleared.data()["api_key_set"], false);
-    s.patch(&path, json!({"ai_provider": {"api_key": "k2"}})).expect(200);
-    let blank = s.patch(&path, json!({"ai_provider": {"api_key": ""}})).expect(200);
+    s.patch(&path, json!({"ai_provider": {"api_key": "k2"}}))
+        .expect(200);
+    let blank = s
+        .patch(&path, json!({"ai_provider": {"api_key": ""}}))
+        .expect(200);
     assert_eq!(blank.data()["api_key_set"], false);
     // A change that changes nothing keeps updated_at.
-    let same = s.patch(&path, json!({"ai_provider": {"name": "Q"}})).expect(200);
+    let same = s
+        .patch(&path, json!({"ai_provider": {"name": "Q"}}))
+        .expect(200);
     assert_eq!(same.data()["updated_at"], blank.data()["updated_at"]);
     // vendor_b needs a key.
     s.patch(&path, json!({"ai_provider": {"kind": "vendor_b"}}))
@@ -193,10 +274,17 @@ fn the_listing_orders_by_id_name_and_updated_at() {
     assert_eq!(names("?order=name"), ["Álpha", "bravo"]);
     assert_eq!(names("?order=name&direction=desc"), ["bravo", "Álpha"]);
     s.advance(5);
-    s.patch(&format!("/ai_providers/{}", id(&b)), json!({"ai_provider": {"name": "Bravo"}}))
-        .expect(200);
+    s.patch(
+        &format!("/ai_providers/{}", id(&b)),
+        json!({"ai_provider": {"name": "Bravo"}}),
+    )
+    .expect(200);
     assert_eq!(names("?order=updated_at"), ["Álpha", "Bravo"]);
     let since = a["updated_at"].as_str().unwrap().to_owned();
-    assert_eq!(names(&format!("?updated_since={since}")), ["Álpha", "Bravo"]);
-    s.get("/ai_providers?order=kind").expect_error(400, "invalid_parameter", None);
+    assert_eq!(
+        names(&format!("?updated_since={since}")),
+        ["Álpha", "Bravo"]
+    );
+    s.get("/ai_providers?order=kind")
+        .expect_error(400, "invalid_parameter", None);
 }

@@ -97,8 +97,9 @@ impl Organiser {
 
     /// `POST /ai_providers/{id}/model_additions`.
     pub fn add_ai_models(&self, provider: Id, additions: &ModelAdditions) -> Result<AddedModels> {
-        self.inner
-            .write_op(&ADD_MODELS, |cx| models::add_models(cx, provider, additions))
+        self.inner.write_op(&ADD_MODELS, |cx| {
+            models::add_models(cx, provider, additions)
+        })
     }
 
     /// `GET /ai_models`.
@@ -158,7 +159,8 @@ impl Organiser {
 
     /// `POST /ai_tasks/{key}/backfill`: how many records were queued.
     pub fn backfill_ai_task(&self, key: &str) -> Result<u64> {
-        self.inner.write_op(&BACKFILL, |cx| tasks::backfill(cx, key))
+        self.inner
+            .write_op(&BACKFILL, |cx| tasks::backfill(cx, key))
     }
 
     /// Works the AI tasks' queues, one model call at a time, until they
@@ -272,7 +274,10 @@ pub(crate) fn routes<'r>(req: &'r Request, segments: &[&'r str]) -> Result<Route
             ADD_MODELS.route(
                 move || models::parse_additions(body),
                 move |cx, additions| {
-                    Ok(Response::data(201, &models::add_models(cx, id, &additions)?))
+                    Ok(Response::data(
+                        201,
+                        &models::add_models(cx, id, &additions)?,
+                    ))
                 },
             )
         }
@@ -329,7 +334,10 @@ pub(crate) fn routes<'r>(req: &'r Request, segments: &[&'r str]) -> Result<Route
             let key: &'r str = key;
             BACKFILL.run(move |cx| {
                 let queued = tasks::backfill(cx, key)?;
-                Ok(Response::data(202, &serde_json::json!({ "queued": queued })))
+                Ok(Response::data(
+                    202,
+                    &serde_json::json!({ "queued": queued }),
+                ))
             })
         }
         _ => return Err(Error::NotFound),

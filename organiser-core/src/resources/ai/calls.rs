@@ -9,9 +9,9 @@ use std::time::Instant;
 use serde::{Deserialize, Serialize};
 use serde_json::Value;
 
+use super::models;
 use super::providers::{self, StoredProvider};
 use super::wire::{self, Ask, Connection, Failure, Kind};
-use super::models;
 use crate::engine::Inner;
 use crate::error::{Details, Error, Result};
 use crate::ids::Id;

@@ -104,7 +104,10 @@ pub(crate) fn identifier_problem(identifier: &str) -> Option<String> {
         Some(format!(
             "is too long (maximum is {IDENTIFIER_MAX} characters)"
         ))
-    } else if identifier.chars().any(|c| c.is_control() || c.is_whitespace()) {
+    } else if identifier
+        .chars()
+        .any(|c| c.is_control() || c.is_whitespace())
+    {
         Some("can't contain spaces or control characters".to_owned())
     } else {
         None
@@ -131,7 +134,11 @@ pub(crate) fn of_provider<T: Tables>(cx: &Cx<'_, T>, provider: Id) -> Result<Vec
 }
 
 /// The model of `provider` called `identifier`, if added.
-fn with_identifier<T: Tables>(cx: &Cx<'_, T>, provider: Id, identifier: &str) -> Result<Option<Id>> {
+fn with_identifier<T: Tables>(
+    cx: &Cx<'_, T>,
+    provider: Id,
+    identifier: &str,
+) -> Result<Option<Id>> {
     let found = cx.ids_under(
         MODELS_BY_IDENTIFIER,
         Key::new().id(provider).str(identifier).as_slice(),
@@ -141,8 +148,14 @@ fn with_identifier<T: Tables>(cx: &Cx<'_, T>, provider: Id, identifier: &str) ->
 
 fn entries(m: &AiModel) -> [(Tbl, Key); 3] {
     [
-        (MODELS_BY_NAME, Key::new().str(&fold_search(&m.name)).id(m.id)),
-        (MODELS_BY_UPDATED, Key::new().timestamp(m.updated_at).id(m.id)),
+        (
+            MODELS_BY_NAME,
+            Key::new().str(&fold_search(&m.name)).id(m.id),
+        ),
+        (
+            MODELS_BY_UPDATED,
+            Key::new().timestamp(m.updated_at).id(m.id),
+        ),
         (
             MODELS_BY_IDENTIFIER,
             Key::new().id(m.ai_provider_id).str(&m.identifier).id(m.id),
@@ -199,7 +212,10 @@ fn checked_name(details: &mut Details, name: &Field<String>) -> Option<Option<St
         Field::Value(n) => {
             let n = squish(n);
             if char_len(&n) > NAME_MAX {
-                details.add("name", format!("is too long (maximum is {NAME_MAX} characters)"));
+                details.add(
+                    "name",
+                    format!("is too long (maximum is {NAME_MAX} characters)"),
+                );
             }
             if n.chars().any(char::is_control) {
                 details.add("name", "can't contain control characters");
@@ -384,7 +400,11 @@ pub(crate) fn parse_additions(body: Option<&Value>) -> Result<ModelAdditions> {
 /// identifiers already added (even by a race) are skipped; a typed one
 /// that is invalid (422 on `identifier`) or already added (422
 /// `already_added`) adds nothing.
-pub(crate) fn add_models(cx: &mut WriteCx<'_>, provider: Id, req: &ModelAdditions) -> Result<AddedModels> {
+pub(crate) fn add_models(
+    cx: &mut WriteCx<'_>,
+    provider: Id,
+    req: &ModelAdditions,
+) -> Result<AddedModels> {
     providers::stored(cx, provider)?;
     if req.identifiers.is_none() && req.identifier.is_none() {
         return Err(Error::invalid("base", "send identifiers or an identifier"));

@@ -275,7 +275,10 @@ fn check_whole(kind: Kind, base_url: Option<&str>, has_key: bool, details: &mut 
         details.add("base_url", "can't be blank");
     }
     if kind == Kind::VendorB && !has_key && !details.has("api_key") {
-        details.add("api_key", "can't be blank (this kind of provider needs a key)");
+        details.add(
+            "api_key",
+            "can't be blank (this kind of provider needs a key)",
+        );
     }
 }
 
@@ -315,7 +318,11 @@ fn entries(p: &AiProvider) -> [(Tbl, Key); 3] {
     ]
 }
 
-pub(crate) fn save(cx: &WriteCx<'_>, before: Option<&StoredProvider>, s: &StoredProvider) -> Result<()> {
+pub(crate) fn save(
+    cx: &WriteCx<'_>,
+    before: Option<&StoredProvider>,
+    s: &StoredProvider,
+) -> Result<()> {
     match before {
         Some(b) => cx.move_indexes(&entries(&b.provider), &entries(&s.provider))?,
         None => cx.set_indexes(&entries(&s.provider), true)?,
@@ -520,19 +527,55 @@ mod tests {
     #[test]
     fn base_urls() {
         for (text, expected) in [
-            ("https://api.example.com/v1", Ok("https://api.example.com/v1")),
-            ("https://api.example.com/v1/", Ok("https://api.example.com/v1")),
-            ("http://127.0.0.1:11434/v1//", Ok("http://127.0.0.1:11434/v1")),
-            (" HTTPS://Api.Example.com/v1 ", Ok("https://api.example.com/v1")),
-            ("https://api.example.com", Err("must include the version path (such as /v1)")),
-            ("https://api.example.com/", Err("must include the version path (such as /v1)")),
-            ("ftp://api.example.com/v1", Err("is not a valid http or https address")),
-            ("api.example.com/v1", Err("is not a valid http or https address")),
-            ("https://u:p@api.example.com/v1", Err("can't contain a user name or password")),
-            ("https://u@api.example.com/v1", Err("can't contain a user name or password")),
-            ("https://api.example.com/v1?x=1", Err("can't contain a query")),
+            (
+                "https://api.example.com/v1",
+                Ok("https://api.example.com/v1"),
+            ),
+            (
+                "https://api.example.com/v1/",
+                Ok("https://api.example.com/v1"),
+            ),
+            (
+                "http://127.0.0.1:11434/v1//",
+                Ok("http://127.0.0.1:11434/v1"),
+            ),
+            (
+                " HTTPS://Api.Example.com/v1 ",
+                Ok("https://api.example.com/v1"),
+            ),
+            (
+                "https://api.example.com",
+                Err("must include the version path (such as /v1)"),
+            ),
+            (
+                "https://api.example.com/",
+                Err("must include the version path (such as /v1)"),
+            ),
+            (
+                "ftp://api.example.com/v1",
+                Err("is not a valid http or https address"),
+            ),
+            (
+                "api.example.com/v1",
+                Err("is not a valid http or https address"),
+            ),
+            (
+                "https://u:p@api.example.com/v1",
+                Err("can't contain a user name or password"),
+            ),
+            (
+                "https://u@api.example.com/v1",
+                Err("can't contain a user name or password"),
+            ),
+            (
+                "https://api.example.com/v1?x=1",
+                Err("can't contain a query"),
+            ),
             ("https://api.example.com/v1?", Err("can't contain a query")),
-            ("https://api.example.com/v1#top", Err("can't contain a fragment")),
+            (
+                "https://api.example.com/v1#top",
+                Err("can't contain a fragment"),
+            ),
         ] {
             assert_eq!(base_url(text).as_deref(), expected.as_deref(), "{text}");
         }
@@ -540,10 +583,16 @@ mod tests {
 
     #[test]
     fn origins() {
-        assert!(same_origin("https://a.example/v1", "https://a.example:443/v2"));
+        assert!(same_origin(
+            "https://a.example/v1",
+            "https://a.example:443/v2"
+        ));
         assert!(!same_origin("https://a.example/v1", "http://a.example/v1"));
         assert!(!same_origin("https://a.example/v1", "https://b.example/v1"));
-        assert!(!same_origin("https://a.example/v1", "https://a.example:8443/v1"));
+        assert!(!same_origin(
+            "https://a.example/v1",
+            "https://a.example:8443/v1"
+        ));
     }
 
     #[test]

@@ -220,7 +220,10 @@ pub(crate) fn parse(body: Option<&Value>) -> Result<AiTaskInput> {
             Field::Value(s.clone())
         }
         Field::Value(_) => {
-            f.add("reasoning", format!("must be one of {}", REASONING.join(", ")));
+            f.add(
+                "reasoning",
+                format!("must be one of {}", REASONING.join(", ")),
+            );
             Field::Absent
         }
     };

@@ -71,10 +71,7 @@ fn next(inner: &Inner) -> Result<Next> {
         let Some(run) = tasks::running(cx, TASK)? else {
             return Ok(Next::Idle);
         };
-        if queue::backoff(cx)?
-            .retry_at
-            .is_some_and(|at| at > cx.now())
-        {
+        if queue::backoff(cx)?.retry_at.is_some_and(|at| at > cx.now()) {
             return Ok(Next::Idle);
         }
         let Some((key, note)) = queue::first(cx)? else {
@@ -174,7 +171,11 @@ fn write_title(cx: &mut WriteCx<'_>, job: &Job, hash: [u8; 8], title: &str) -> R
 }
 
 /// Asks the task's model for a title of `text`.
-fn ask(inner: &Inner, run: &tasks::Running, text: &str) -> std::result::Result<String, wire::Failure> {
+fn ask(
+    inner: &Inner,
+    run: &tasks::Running,
+    text: &str,
+) -> std::result::Result<String, wire::Failure> {
     let key = run.provider.open_key(inner);
     let conn = Connection {
         kind: run.provider.kind(),
@@ -210,7 +211,9 @@ pub(crate) fn clean(reply: &str) -> String {
         .map(str::trim)
         .find(|l| l.chars().any(char::is_alphanumeric))
         .unwrap_or("");
-    let mut line = line.trim_start_matches(['#', '*', '-', '>', ' ']).to_owned();
+    let mut line = line
+        .trim_start_matches(['#', '*', '-', '>', ' '])
+        .to_owned();
     for label in ["title:", "titre:", "titel:", "título:", "titolo:"] {
         if line.to_lowercase().starts_with(label) {
             line = line.get(label.len()..).unwrap_or_default().to_owned();
@@ -253,8 +256,14 @@ mod tests {
             ("Weekly groceries", "Weekly groceries"),
             ("\"Weekly groceries.\"", "Weekly groceries"),
             ("Title: Weekly groceries", "Weekly groceries"),
-            ("**Weekly groceries**\n\nA list of things to buy.", "Weekly groceries"),
-            ("<think>It is a list.</think>\nCourses de la semaine", "Courses de la semaine"),
+            (
+                "**Weekly groceries**\n\nA list of things to buy.",
+                "Weekly groceries",
+            ),
+            (
+                "<think>It is a list.</think>\nCourses de la semaine",
+                "Courses de la semaine",
+            ),
             ("« Courses de la semaine »", "Courses de la semaine"),
             ("  Plan for   the trip!!  ", "Plan for the trip"),
             ("Wocheneinkauf…", "Wocheneinkauf"),

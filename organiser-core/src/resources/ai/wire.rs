@@ -218,7 +218,11 @@ fn mock_reply(prompt: &str) -> String {
 fn joined_text(parts: &[Value]) -> String {
     parts
         .iter()
-        .filter(|p| p.get("type").and_then(Value::as_str).is_none_or(|t| t == "text"))
+        .filter(|p| {
+            p.get("type")
+                .and_then(Value::as_str)
+                .is_none_or(|t| t == "text")
+        })
         .filter_map(|p| p.get("text").and_then(Value::as_str))
         .collect::<Vec<_>>()
         .join("")
@@ -288,7 +292,9 @@ fn network_failure(e: &HttpError) -> Failure {
 fn status_failure(answer: &HttpResponse) -> Failure {
     let reason = match answer.status {
         401 | 403 => "The server refused the key",
-        404 => "The server has no such address or model; check the address, its version path and the model",
+        404 => {
+            "The server has no such address or model; check the address, its version path and the model"
+        }
         408 | 504 => "The server took too long to answer",
         429 => "The server is limiting requests; try again later",
         500..=599 => "The server failed to answer",
@@ -358,7 +364,10 @@ mod tests {
 
     #[test]
     fn mock_answers_the_first_words() {
-        assert_eq!(mock_reply("one two three four five six"), "one two three four five");
+        assert_eq!(
+            mock_reply("one two three four five six"),
+            "one two three four five"
+        );
         assert_eq!(mock_reply("  "), "Mock reply");
     }
 }

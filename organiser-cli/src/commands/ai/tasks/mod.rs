@@ -1,0 +1,72 @@
+//! `organiser ai tasks`: the built-in AI tasks (`note_titles`), each off
+//! until turned on, with the model it uses, its reasoning effort and
+//! token budget, and its queue; turn them on and off, and backfill them,
+//! one file per subcommand.
+
+mod backfill;
+mod disable;
+mod enable;
+mod list;
+
+use clap::{Args, Subcommand};
+use organiser_core::AiTask;
+
+use super::{client, session};
+use crate::client::Client;
+use crate::commands::Global;
+use crate::error::CliError;
+
+#[derive(Debug, Args)]
+pub(super) struct TasksCommand {
+    #[command(subcommand)]
+    action: Option<TasksAction>,
+}
+
+#[derive(Debug, Subcommand)]
+enum TasksAction {
+    /// Turn a task on, with its model, reasoning effort or token budget.
+    Enable(enable::Enable),
+    /// Turn a task off (its queue waits until it is on again).
+    Disable(disable::Disable),
+    /// Queue what the task would process (a title for each untitled note)
+    /// and follow the queue until it is empty.
+    Backfill(backfill::Backfill),
+}
+
+impl TasksCommand {
+    pub(super) fn run(self, global: &Global) -> Result<(), CliError> {
+        let client = client(global, self.action.is_none())?;
+        let s = session(global, &client);
+        match self.action {
+            None => list::run(&s),
+            Some(TasksAction::Enable(c)) => c.run(&s),
+            Some(TasksAction::Disable(c)) => c.run(&s),
+            Some(TasksAction::Backfill(c)) => c.run(&s),
+        }
+    }
+}
+
+/// `GET /ai_tasks/{key}`, a 404 said plainly.
+fn task(client: &Client, global: &Global, key: &str) -> Result<AiTask, CliError> {
+    Ok(client.ai_task(key).map_err(no_task(global, key))?.data)
+}
+
+/// A 404 about task `key` said plainly.
+fn no_task(global: &Global, key: &str) -> impl Fn(CliError) -> CliError {
+    let said = format!(
+        "there is no AI task {key:?} (see `{}`)",
+        global.command("ai tasks")
+    );
+    move |e| match e {
+        CliError::Api { status: 404, .. } => CliError::msg(said.clone()),
+        other => other,
+    }
+}
+
+/// The API's task fields as the commands set them, for messages.
+const FLAGS: &[(&str, &str)] = &[
+    ("enabled", "enabled"),
+    ("ai_model_id", "--model"),
+    ("reasoning", "--reasoning"),
+    ("max_output_tokens", "--max-output-tokens"),
+];
