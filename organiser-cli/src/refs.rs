@@ -176,7 +176,7 @@ impl Memory {
     fn path<F: Family>(&self, what: &str) -> Option<PathBuf> {
         self.dir
             .as_ref()
-            .map(|dir| dir.join(format!("{what}-{}.json", F::MANY)))
+            .map(|dir| dir.join(format!("{what}-{}.json", F::MANY.replace(' ', "-"))))
     }
 
     fn load<F: Family>(&self, what: &str) -> Vec<Id> {

@@ -231,11 +231,11 @@ fn check_records_the_outcome_and_available_models_does_not() {
 
 /// The reason of a failed test against `server` in its current mode.
 fn reason(s: &Core, server: &ModelServer) -> String {
-    let r = test_call(
-        s,
-        json!({"kind": "api_compatible", "base_url": server.url}),
-    )
-    .expect_error(422, "provider_error", None);
+    let r = test_call(s, json!({"kind": "api_compatible", "base_url": server.url})).expect_error(
+        422,
+        "provider_error",
+        None,
+    );
     r.body["error"]["message"].as_str().unwrap().to_owned()
 }
 
