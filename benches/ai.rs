@@ -51,7 +51,7 @@ use organiser::{
 mod common;
 use common::{
     Rng, Row, Stats, env_number, mib, ms, proc_status_kib, row, rows_table, stats, store_size,
-    target_dir, time,
+    target_dir, time, written,
 };
 
 /// The task measured.
@@ -369,19 +369,6 @@ fn save_notes(org: &Organiser, n: usize, seed: u64) -> Result<(Vec<Id>, Vec<Dura
         ids.push(note.id);
     }
     Ok((ids, took))
-}
-
-/// The bytes this process has written so far (`wchar` of
-/// `/proc/self/io`; 0 where there is none).
-fn written() -> u64 {
-    std::fs::read_to_string("/proc/self/io")
-        .ok()
-        .and_then(|io| {
-            io.lines()
-                .find_map(|l| l.strip_prefix("wchar:"))
-                .and_then(|v| v.trim().parse().ok())
-        })
-        .unwrap_or(0)
 }
 
 // ---------------------------------------------------------------- the worker

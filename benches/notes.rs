@@ -59,7 +59,7 @@ use serde_json::{Value, json};
 mod common;
 use common::{
     Rng, Row, Stats, env_number, licence_signing_key, mib, options, row, rows_table, stats,
-    target_dir,
+    target_dir, written,
 };
 
 /// The instant the store's history ends at, and where the measurements'
@@ -243,19 +243,6 @@ fn call(org: &Organiser, request: &Request, status: u16) -> Result<Value, String
         ));
     }
     Ok(response.json_value())
-}
-
-/// The bytes this process has written so far (`wchar` of
-/// `/proc/self/io`; 0 where there is none).
-fn written() -> u64 {
-    std::fs::read_to_string("/proc/self/io")
-        .ok()
-        .and_then(|io| {
-            io.lines()
-                .find_map(|l| l.strip_prefix("wchar:"))
-                .and_then(|v| v.trim().parse().ok())
-        })
-        .unwrap_or(0)
 }
 
 /// What the store file was sent per call: `bytes` over `calls`.

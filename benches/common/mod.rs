@@ -242,6 +242,19 @@ pub(crate) fn store_size(dir: &Path) -> (u64, u64, usize) {
     (store, bytes, files)
 }
 
+/// The bytes this process has written so far (`wchar` of
+/// `/proc/self/io`; 0 where there is none).
+pub(crate) fn written() -> u64 {
+    std::fs::read_to_string("/proc/self/io")
+        .ok()
+        .and_then(|io| {
+            io.lines()
+                .find_map(|l| l.strip_prefix("wchar:"))
+                .and_then(|v| v.trim().parse().ok())
+        })
+        .unwrap_or(0)
+}
+
 /// A `/proc/self/status` field in KiB (`VmHWM`, the peak memory).
 pub(crate) fn proc_status_kib(field: &str) -> Option<u64> {
     let status = std::fs::read_to_string("/proc/self/status").ok()?;
