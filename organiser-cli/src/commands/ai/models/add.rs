@@ -5,11 +5,9 @@
 //! identifier's model is made the default (`PATCH /ai_models/{id}`).
 
 use clap::Args;
-use organiser_core::{
-    AddedModels, AiModel, AiModelInput, AiModelQuery, AiProvider, ListParams, ModelAdditions,
-};
+use organiser_core::{AddedModels, AiModel, AiModelQuery, AiProvider, ListParams, ModelAdditions};
 
-use super::FLAGS;
+use super::{FLAGS, make_default};
 use crate::client::Reply;
 use crate::commands::Session;
 use crate::error::CliError;
@@ -68,15 +66,7 @@ impl Add {
                         "{first:?} was not added, so it cannot be the default"
                     ))
                 })?;
-            let input = AiModelInput {
-                is_default: Some(true),
-                ..AiModelInput::default()
-            };
-            let changed = s
-                .client
-                .change_ai_model(model.id, &input)
-                .map_err(|e| e.naming(FLAGS))?
-                .data;
+            let changed = make_default(s, model.id)?.data;
             default_model_id = Some(changed.id);
             for m in &mut added {
                 m.is_default = m.id == changed.id;

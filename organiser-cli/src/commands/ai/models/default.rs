@@ -2,13 +2,11 @@
 //! `is_default: true`; the previous default is one no longer.
 
 use clap::Args;
-use organiser_core::{AiModel, AiModelInput};
 
-use super::FLAGS;
+use super::make_default;
 use crate::commands::Session;
 use crate::commands::ai::model;
 use crate::error::CliError;
-use crate::refs;
 
 #[derive(Debug, Args)]
 pub(super) struct Default {
@@ -19,14 +17,7 @@ pub(super) struct Default {
 impl Default {
     pub(super) fn run(self, s: &Session<'_>) -> Result<(), CliError> {
         let model = model(s, &self.model)?;
-        let input = AiModelInput {
-            is_default: Some(true),
-            ..AiModelInput::default()
-        };
-        let changed = s
-            .client
-            .change_ai_model(model.id, &input)
-            .map_err(|e| refs::gone::<AiModel>(model.id)(e).naming(FLAGS))?;
+        let changed = make_default(s, model.id)?;
         s.global.said(
             &changed.body,
             format!("{} is the default model now", changed.data.name),

@@ -8,10 +8,13 @@ mod list;
 mod rm;
 
 use clap::{Args, Subcommand};
+use organiser_core::{AiModel, AiModelInput, Id};
 
 use super::{client, session};
-use crate::commands::Global;
+use crate::client::Reply;
+use crate::commands::{Global, Session};
 use crate::error::CliError;
+use crate::refs;
 
 #[derive(Debug, Args)]
 pub(super) struct ModelsCommand {
@@ -56,3 +59,15 @@ const FLAGS: &[(&str, &str)] = &[
     ("name", "the name"),
     ("is_default", "--default"),
 ];
+
+/// Makes model `id` the default (`PATCH /ai_models/{id}` with
+/// `is_default: true`).
+fn make_default(s: &Session<'_>, id: Id) -> Result<Reply<AiModel>, CliError> {
+    let input = AiModelInput {
+        is_default: Some(true),
+        ..AiModelInput::default()
+    };
+    s.client
+        .change_ai_model(id, &input)
+        .map_err(|e| refs::gone::<AiModel>(id)(e).naming(FLAGS))
+}
