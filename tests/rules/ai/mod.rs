@@ -20,6 +20,7 @@ use crate::common::{Core, ModelServer};
 mod calls;
 mod models;
 mod providers;
+mod read_only;
 mod tasks;
 
 /// A provider of `kind` at `server`, with `key`.
