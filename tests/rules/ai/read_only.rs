@@ -99,5 +99,5 @@ fn ai_writes_are_403_while_read_only_and_the_worker_waits() {
     assert_eq!(snapshot(), before);
     s.get(&format!("/ai_providers/{pid}/available_models"))
         .expect(200);
-    s.get(&format!("/ai_tasks/note_titles/queue")).expect(200);
+    s.get("/ai_tasks/note_titles/queue").expect(200);
 }
