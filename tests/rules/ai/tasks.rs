@@ -248,6 +248,43 @@ fn a_failing_provider_is_recorded_and_tried_again_with_backoff() {
 }
 
 #[test]
+fn a_note_whose_call_fails_goes_to_the_back_of_the_queue() {
+    let server = ModelServer::start();
+    let (s, _) = titled("api_compatible", &server);
+    let first = note(&s, "First in the queue");
+    let second = note(&s, "Second in the queue");
+    server.fail_with(400, r#"{"error":{"message":"bad content"}}"#);
+    assert_eq!(s.org.run_ai_tasks().unwrap(), 0);
+    server.heal();
+    s.advance(30);
+    // The second note goes first now; both get their titles.
+    assert_eq!(s.org.run_ai_tasks().unwrap(), 2);
+    let asked: Vec<String> = server
+        .requests()
+        .iter()
+        .filter_map(|r| {
+            r.body.as_ref()?["messages"][1]["content"]
+                .as_str()
+                .map(str::to_owned)
+        })
+        .collect();
+    assert_eq!(
+        asked,
+        [
+            "First in the queue",
+            "Second in the queue",
+            "First in the queue"
+        ]
+    );
+    for n in [&first, &second] {
+        assert_eq!(
+            s.get(&format!("/notes/{}", id(n))).body["data"]["title_generated"],
+            true
+        );
+    }
+}
+
+#[test]
 fn off_or_without_a_model_nothing_is_queued_and_backfill_catches_up() {
     let server = ModelServer::start();
     let s = Core::start();

@@ -67,6 +67,16 @@ pub(crate) fn dequeue(cx: &WriteCx<'_>, id: Id) -> Result<()> {
     Ok(())
 }
 
+/// Moves note `id`, queued under `key`, to the back of the queue (a note
+/// whose call failed does not hold up the others).
+pub(crate) fn to_back(cx: &WriteCx<'_>, id: Id, key: &[u8]) -> Result<()> {
+    if still_queued(cx, id, key)? {
+        dequeue(cx, id)?;
+        enqueue(cx, id)?;
+    }
+    Ok(())
+}
+
 /// The oldest queued note: its queue key and ID.
 pub(crate) fn first<T: Tables>(cx: &Cx<'_, T>) -> Result<Option<(Vec<u8>, Id)>> {
     use std::ops::Bound::Unbounded;

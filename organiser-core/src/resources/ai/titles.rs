@@ -4,7 +4,9 @@
 //! a worker, one model call at a time, asks the model for a short title
 //! in the note's own language, cleans the reply and writes it with
 //! `title_generated` and a new `updated_at` (not `edited_at`). A failing
-//! provider is recorded on it and tried again with backoff.
+//! provider is recorded on it and tried again with backoff; the note whose
+//! call failed goes to the back of the queue, so one the model cannot
+//! title does not hold up the others.
 
 use std::sync::Mutex;
 
@@ -129,6 +131,7 @@ pub(crate) fn run(inner: &Inner) -> Result<usize> {
                 );
                 inner.write(|cx| {
                     providers::record_outcome(cx, provider, Err(&failure))?;
+                    queue::to_back(cx, job.note, &job.key)?;
                     queue::failed(cx)
                 })?;
                 return Ok(written);
