@@ -23,8 +23,9 @@ const PROMPT_MAX: usize = 20_000;
 /// The token budget of a trial.
 const TRIAL_MAX_TOKENS: u32 = 2048;
 
-/// `POST /ai_providers/test` body: settings typed but not saved.
-#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize)]
+/// `POST /ai_providers/test` body: settings typed but not saved. Its
+/// `Debug` never shows the key.
+#[derive(Clone, Default, PartialEq, Eq, Serialize)]
 pub struct ProviderTest {
     /// The saved provider these settings would change (its key is used
     /// for its own origin).
@@ -43,6 +44,19 @@ pub struct ProviderTest {
     pub api_key: Field<String>,
     /// Test with no key.
     pub remove_api_key: bool,
+}
+
+impl std::fmt::Debug for ProviderTest {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("ProviderTest")
+            .field("ai_provider_id", &self.ai_provider_id)
+            .field("name", &self.name)
+            .field("kind", &self.kind)
+            .field("base_url", &self.base_url)
+            .field("api_key", &self.api_key.as_ref().map(|_| "[key]"))
+            .field("remove_api_key", &self.remove_api_key)
+            .finish()
+    }
 }
 
 /// `POST /ai_providers/test` answer.

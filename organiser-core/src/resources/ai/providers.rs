@@ -93,8 +93,8 @@ impl StoredProvider {
 }
 
 /// `{ai_provider: {name, kind, base_url?, api_key?}}`; all optional on
-/// change.
-#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize)]
+/// change. Its `Debug` never shows the key.
+#[derive(Clone, Default, PartialEq, Eq, Serialize)]
 pub struct AiProviderInput {
     /// The name.
     #[serde(skip_serializing_if = "Field::is_absent")]
@@ -108,6 +108,17 @@ pub struct AiProviderInput {
     /// The key: absent keeps it, null or blank clears it.
     #[serde(skip_serializing_if = "Field::is_absent")]
     pub api_key: Field<String>,
+}
+
+impl std::fmt::Debug for AiProviderInput {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("AiProviderInput")
+            .field("name", &self.name)
+            .field("kind", &self.kind)
+            .field("base_url", &self.base_url)
+            .field("api_key", &self.api_key.as_ref().map(|_| "[key]"))
+            .finish()
+    }
 }
 
 pub(crate) fn parse(body: Option<&Value>) -> Result<AiProviderInput> {
@@ -593,6 +604,19 @@ mod tests {
             "https://a.example/v1",
             "https://a.example:8443/v1"
         ));
+    }
+
+    #[test]
+    fn debug_never_shows_the_key() {
+        let input = AiProviderInput {
+            api_key: Field::Value("sk-very-secret".to_owned()),
+            ..AiProviderInput::default()
+        };
+        let shown = format!("{input:?}");
+        assert!(
+            !shown.contains("sk-very-secret") && shown.contains("[key]"),
+            "{shown}"
+        );
     }
 
     #[test]

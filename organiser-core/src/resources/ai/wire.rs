@@ -59,8 +59,8 @@ impl Kind {
     }
 }
 
-/// Where and how a call is sent.
-#[derive(Debug, Clone, Copy)]
+/// Where and how a call is sent (no `Debug`: it holds the key).
+#[derive(Clone, Copy)]
 pub(crate) struct Connection<'a> {
     pub(crate) kind: Kind,
     /// The base URL (with its version path, no trailing `/`); unused by
