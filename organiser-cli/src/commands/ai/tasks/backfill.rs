@@ -74,7 +74,7 @@ impl Backfill {
         let left = waiting(s, key)?;
         if !s.global.json {
             let mut said = format!("Queued {}", count(queued, one, many));
-            if left != queued {
+            if left > queued {
                 said.push_str(&format!(" · {left} waiting in all"));
             }
             output::line(said)?;
