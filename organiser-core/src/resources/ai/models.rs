@@ -187,10 +187,10 @@ fn make_default(cx: &WriteCx<'_>, m: &mut AiModel) -> Result<()> {
     settings::set(cx, DEFAULT, Some(&m.id))
 }
 
-/// A new model of `provider` (checked by the caller).
-fn add(cx: &WriteCx<'_>, provider: Id, identifier: &str, name: Option<String>) -> Result<AiModel> {
+/// A new model of `provider` (checked by the caller), not saved yet.
+fn add(cx: &WriteCx<'_>, provider: Id, identifier: &str, name: Option<String>) -> AiModel {
     let now = cx.now();
-    let m = AiModel {
+    AiModel {
         id: cx.new_id(),
         ai_provider_id: provider,
         identifier: identifier.to_owned(),
@@ -200,8 +200,7 @@ fn add(cx: &WriteCx<'_>, provider: Id, identifier: &str, name: Option<String>) -
         is_default: false,
         created_at: now,
         updated_at: now,
-    };
-    Ok(m)
+    }
 }
 
 /// The squished name sent, `Some(None)` when blank.
@@ -235,9 +234,7 @@ pub(crate) fn create(cx: &mut WriteCx<'_>, input: &AiModelInput) -> Result<AiMod
             None
         }
         Field::Null | Field::Absent => {
-            if !details.has("ai_provider_id") {
-                details.add("ai_provider_id", "can't be blank");
-            }
+            details.add("ai_provider_id", "can't be blank");
             None
         }
     };
@@ -257,7 +254,7 @@ pub(crate) fn create(cx: &mut WriteCx<'_>, input: &AiModelInput) -> Result<AiMod
     let Some(provider) = provider else {
         return Err(Error::invalid("ai_provider_id", "can't be blank"));
     };
-    let mut m = add(cx, provider, &identifier, name.flatten())?;
+    let mut m = add(cx, provider, &identifier, name.flatten());
     if input.is_default == Some(true) {
         make_default(cx, &mut m)?;
     }
@@ -436,7 +433,7 @@ pub(crate) fn add_models(
         if with_identifier(cx, provider, &identifier)?.is_some() {
             continue;
         }
-        let mut m = add(cx, provider, &identifier, None)?;
+        let mut m = add(cx, provider, &identifier, None);
         if req.default_if_none && default.is_none() {
             make_default(cx, &mut m)?;
             default = Some(m.id);
