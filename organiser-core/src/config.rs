@@ -133,8 +133,8 @@ impl Default for SearchPlan {
 pub struct Options {
     /// The clock every "now" comes from.
     pub clock: Arc<dyn Clock>,
-    /// Every outbound request goes through it (update checks; feeds and AI
-    /// providers later); tests put a fake here.
+    /// Every outbound request goes through it (update checks, feeds, AI
+    /// providers); tests put a fake here.
     pub http: Arc<dyn HttpClient>,
     /// Which build this is.
     pub build: BuildInfo,

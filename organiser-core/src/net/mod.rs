@@ -1,5 +1,5 @@
-//! Outbound HTTP for the rules that fetch (update manifests now; calendar
-//! feeds and AI providers later), behind the injected [`HttpClient`] as the
+//! Outbound HTTP for the rules that fetch (update manifests, calendar
+//! feeds, AI providers), behind the injected [`HttpClient`] as the
 //! clock is behind [`Clock`](crate::Clock): `Options::http` carries it, so
 //! core tests fake the network in process. The real client,
 //! [`ReqwestClient`], holds the address guard (DESIGN.md "Running it":
