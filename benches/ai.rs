@@ -50,8 +50,8 @@ use organiser::{
 #[path = "common/mod.rs"]
 mod common;
 use common::{
-    Rng, Row, Stats, env_number, mib, ms, proc_status_kib, row, rows_table, stats, store_size,
-    target_dir, time, written,
+    Rng, Row, Stats, bench_main, env_number, mib, ms, proc_status_kib, row, rows_table, stats,
+    store_size, target_dir, time, written,
 };
 
 /// The task measured.
@@ -70,27 +70,17 @@ const FAKE_BASE_URL: &str = "http://127.0.0.1:9/v1";
 const GENERATE_ARG: &str = "--generate-backlog";
 
 fn main() -> ExitCode {
-    let args: Vec<String> = std::env::args().collect();
-    // `cargo bench` passes `--bench`; `cargo test --all-targets` builds and
-    // runs this target without it, and should not make stores.
-    if !args.iter().any(|arg| arg == "--bench") {
-        println!("ai: a benchmark; run it with `cargo bench --bench ai`");
-        return ExitCode::SUCCESS;
-    }
-    let result = match args.iter().position(|arg| arg == GENERATE_ARG) {
-        Some(at) => match args.get(at + 1) {
-            Some(dir) => Settings::read().and_then(|s| generate_backlog(Path::new(dir), s.backlog)),
-            None => Err(format!("{GENERATE_ARG} needs a directory")),
-        },
-        None => run(),
-    };
-    match result {
-        Ok(()) => ExitCode::SUCCESS,
-        Err(message) => {
-            eprintln!("ai: {message}");
-            ExitCode::FAILURE
+    bench_main("ai", |args| {
+        match args.iter().position(|arg| arg == GENERATE_ARG) {
+            Some(at) => match args.get(at + 1) {
+                Some(dir) => {
+                    Settings::read().and_then(|s| generate_backlog(Path::new(dir), s.backlog))
+                }
+                None => Err(format!("{GENERATE_ARG} needs a directory")),
+            },
+            None => run(),
         }
-    }
+    })
 }
 
 // ---------------------------------------------------------------- settings

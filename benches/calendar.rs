@@ -39,7 +39,7 @@ use serde_json::{Value, json};
 
 #[path = "common/mod.rs"]
 mod common;
-use common::{Rng, Stats, env_number, ms, options, time};
+use common::{Rng, Stats, bench_main, env_number, ms, options, time};
 
 /// Where the measurements' clock stands.
 const NOW: &str = "2026-10-14T09:30:00Z";
@@ -47,17 +47,7 @@ const TARGET_RANGE: Duration = Duration::from_millis(5);
 const TARGET_SYNC_CPU: Duration = Duration::from_millis(500);
 
 fn main() -> ExitCode {
-    if !std::env::args().any(|arg| arg == "--bench") {
-        println!("calendar: a benchmark; run it with `cargo bench --bench calendar`");
-        return ExitCode::SUCCESS;
-    }
-    match run() {
-        Ok(()) => ExitCode::SUCCESS,
-        Err(message) => {
-            eprintln!("calendar: {message}");
-            ExitCode::FAILURE
-        }
-    }
+    bench_main("calendar", |_| run())
 }
 
 const DAYS: [&str; 7] = ["MO", "TU", "WE", "TH", "FR", "SA", "SU"];

@@ -58,8 +58,9 @@ use serde_json::{Value, json};
 #[path = "common/mod.rs"]
 mod common;
 use common::{
-    AREAS, DOC_KINDS, Rng, Row, SUBFOLDER_NAMES, SUBFOLDERS, Stats, copy_store, env_number,
-    licence_signing_key, mib, options, row, rows_table, stats, store_size, target_dir, written,
+    AREAS, DOC_KINDS, Rng, Row, SUBFOLDER_NAMES, SUBFOLDERS, Stats, bench_main, copy_store,
+    env_number, licence_signing_key, mib, options, row, rows_table, stats, store_size, target_dir,
+    targets_verdict, written,
 };
 
 /// The instant the store's history ends at, and where the measurements'
@@ -88,19 +89,7 @@ const META_FILE: &str = "bench-documents.json";
 const META_FORMAT: u64 = 1;
 
 fn main() -> ExitCode {
-    // `cargo bench` passes `--bench`; `cargo test --all-targets` builds and
-    // runs this target without it, and should not generate a store.
-    if !std::env::args().any(|arg| arg == "--bench") {
-        println!("documents: a benchmark; run it with `cargo bench --bench documents`");
-        return ExitCode::SUCCESS;
-    }
-    match run() {
-        Ok(()) => ExitCode::SUCCESS,
-        Err(message) => {
-            eprintln!("documents: {message}");
-            ExitCode::FAILURE
-        }
-    }
+    bench_main("documents", |_| run())
 }
 
 // ---------------------------------------------------------------- the run
@@ -588,15 +577,7 @@ fn report(
         settings.upload_runs
     );
     let missed = rows_table(&mut out, rows);
-    let _ = writeln!(
-        out,
-        "\n{}",
-        if missed == 0 {
-            "every target met".to_owned()
-        } else {
-            format!("{missed} target(s) missed")
-        }
-    );
+    let _ = writeln!(out, "\n{}", targets_verdict(missed));
     print!("{out}");
     missed
 }

@@ -58,8 +58,8 @@ use serde_json::{Value, json};
 #[path = "common/mod.rs"]
 mod common;
 use common::{
-    Rng, Row, Stats, env_number, licence_signing_key, mib, options, row, rows_table, stats,
-    target_dir, written,
+    Rng, Row, Stats, bench_main, copy_store, env_number, licence_signing_key, mib, options, row,
+    rows_table, stats, target_dir, targets_verdict, written,
 };
 
 /// The instant the store's history ends at, and where the measurements'
@@ -103,19 +103,7 @@ const META_FILE: &str = "bench-notes.json";
 const META_FORMAT: u64 = 1;
 
 fn main() -> ExitCode {
-    // `cargo bench` passes `--bench`; `cargo test --all-targets` builds and
-    // runs this target without it, and should not generate a store.
-    if !std::env::args().any(|arg| arg == "--bench") {
-        println!("notes: a benchmark; run it with `cargo bench --bench notes`");
-        return ExitCode::SUCCESS;
-    }
-    match run() {
-        Ok(()) => ExitCode::SUCCESS,
-        Err(message) => {
-            eprintln!("notes: {message}");
-            ExitCode::FAILURE
-        }
-    }
+    bench_main("notes", |_| run())
 }
 
 // ---------------------------------------------------------------- the run
@@ -184,7 +172,7 @@ fn run() -> Result<(), String> {
         std::fs::remove_dir_all(&run_dir)
             .map_err(|e| format!("remove {}: {e}", run_dir.display()))?;
     }
-    copy_dir(&dir, &run_dir)?;
+    copy_store(&dir, &run_dir, META_FILE)?;
     let clock = ManualClock::new(now);
     let org = Organiser::open_with(&run_dir, options(clock.clone()))
         .map_err(|e| format!("open {}: {e}", run_dir.display()))?;
@@ -195,26 +183,6 @@ fn run() -> Result<(), String> {
     let _ = std::fs::remove_dir_all(&run_dir);
     if missed > 0 {
         return Err(format!("{missed} target(s) missed"));
-    }
-    Ok(())
-}
-
-fn copy_dir(from: &Path, to: &Path) -> Result<(), String> {
-    std::fs::create_dir_all(to).map_err(|e| format!("{}: {e}", to.display()))?;
-    let entries = std::fs::read_dir(from).map_err(|e| format!("{}: {e}", from.display()))?;
-    for entry in entries {
-        let entry = entry.map_err(|e| e.to_string())?;
-        let path = entry.path();
-        let target = to.join(entry.file_name());
-        if entry.file_name() == META_FILE {
-            continue;
-        }
-        if path.is_dir() {
-            copy_dir(&path, &target)?;
-        } else {
-            std::fs::copy(&path, &target)
-                .map_err(|e| format!("copy {} to {}: {e}", path.display(), target.display()))?;
-        }
     }
     Ok(())
 }
@@ -575,15 +543,7 @@ fn report(rows: &[Row], meta: &Meta, bytes: u64, settings: &Settings) -> usize {
         settings.rename_runs
     );
     let missed = rows_table(&mut out, rows);
-    let _ = writeln!(
-        out,
-        "\n{}",
-        if missed == 0 {
-            "every target met".to_owned()
-        } else {
-            format!("{missed} target(s) missed")
-        }
-    );
+    let _ = writeln!(out, "\n{}", targets_verdict(missed));
     print!("{out}");
     missed
 }

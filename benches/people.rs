@@ -29,8 +29,8 @@ use serde_json::{Map, Value, json};
 #[path = "common/mod.rs"]
 mod common;
 use common::{
-    Stats, env_number, get, mib, ms, organiser_binary, run_cli, stats, target_dir, time,
-    time_between,
+    Stats, bench_main, env_number, get, mib, ms, organiser_binary, run_cli, stats, target_dir,
+    targets_verdict, time, time_between,
 };
 
 /// A page.
@@ -43,19 +43,7 @@ const TARGET_CLI: Duration = Duration::from_millis(10);
 const DONE: &str = "bench-people.json";
 
 fn main() -> ExitCode {
-    // `cargo bench` passes `--bench`; `cargo test --all-targets` builds and
-    // runs this target without it, and should not generate a store.
-    if !std::env::args().any(|arg| arg == "--bench") {
-        println!("people: a benchmark; run it with `cargo bench --bench people`");
-        return ExitCode::SUCCESS;
-    }
-    match run() {
-        Ok(()) => ExitCode::SUCCESS,
-        Err(message) => {
-            eprintln!("people: {message}");
-            ExitCode::FAILURE
-        }
-    }
+    bench_main("people", |_| run())
 }
 
 fn run() -> Result<(), String> {
@@ -207,14 +195,7 @@ fn run() -> Result<(), String> {
             r.stats.runs
         );
     }
-    println!(
-        "\n{}",
-        if missed == 0 {
-            "every target met".to_owned()
-        } else {
-            format!("{missed} target(s) missed")
-        }
-    );
+    println!("\n{}", targets_verdict(missed));
     Ok(())
 }
 

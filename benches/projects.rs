@@ -56,7 +56,10 @@ use serde_json::{Value, json};
 
 #[path = "common/mod.rs"]
 mod common;
-use common::{Stats, env_number, get, licence_signing_key, mib, ms, options, stats, target_dir};
+use common::{
+    Stats, bench_main, env_number, get, licence_signing_key, mib, ms, options, stats, target_dir,
+    targets_verdict,
+};
 
 /// The instant the stores' history ends at, and the clock of every
 /// measurement (owner zone UTC, so today is 2026-10-14).
@@ -91,19 +94,7 @@ const META_FILE: &str = "bench-projects.json";
 const META_FORMAT: u64 = 1;
 
 fn main() -> ExitCode {
-    // `cargo bench` passes `--bench`; `cargo test --all-targets` builds and
-    // runs this target without it, and should not generate a store.
-    if !std::env::args().any(|arg| arg == "--bench") {
-        println!("projects: a benchmark; run it with `cargo bench --bench projects`");
-        return ExitCode::SUCCESS;
-    }
-    match run() {
-        Ok(()) => ExitCode::SUCCESS,
-        Err(message) => {
-            eprintln!("projects: {message}");
-            ExitCode::FAILURE
-        }
-    }
+    bench_main("projects", |_| run())
 }
 
 // ---------------------------------------------------------------- settings
@@ -493,15 +484,7 @@ fn report(stores: &[Store], rows: &[Row], runs: usize) -> usize {
             let _ = writeln!(out, "{l}");
         }
     }
-    let _ = writeln!(
-        out,
-        "\n{}",
-        if missed == 0 {
-            "every target met".to_owned()
-        } else {
-            format!("{missed} target(s) missed")
-        }
-    );
+    let _ = writeln!(out, "\n{}", targets_verdict(missed));
     print!("{out}");
     missed
 }

@@ -83,9 +83,9 @@ use serde_json::{Map, Value, json};
 #[path = "common/mod.rs"]
 mod common;
 use common::{
-    AREAS, DOC_KINDS, Rng, Row, SUBFOLDER_NAMES, SUBFOLDERS, Stats, cli_command, copy_store,
-    env_number, licence_signing_key, mib, options, organiser_binary, proc_status_kib, row,
-    rows_table, run_cli, stats, store_size, target_dir,
+    AREAS, DOC_KINDS, Rng, Row, SUBFOLDER_NAMES, SUBFOLDERS, Stats, bench_main, cli_command,
+    copy_store, env_number, licence_signing_key, mib, options, organiser_binary, proc_status_kib,
+    row, rows_table, run_cli, stats, store_size, target_dir, targets_verdict,
 };
 
 /// The instant the store's history ends at, and the clock of every
@@ -133,24 +133,13 @@ const META_FORMAT: u64 = 2;
 const GENERATE_ARG: &str = "--generate-store";
 
 fn main() -> ExitCode {
-    // `cargo bench` passes `--bench`; `cargo test --all-targets` builds and
-    // runs this target without it, and should not generate a store.
-    if !std::env::args().any(|arg| arg == "--bench") {
-        println!("search: a benchmark; run it with `cargo bench --bench search`");
-        return ExitCode::SUCCESS;
-    }
-    let result = if std::env::args().any(|arg| arg == GENERATE_ARG) {
-        Settings::read().and_then(|settings| build_store(&settings))
-    } else {
-        run()
-    };
-    match result {
-        Ok(()) => ExitCode::SUCCESS,
-        Err(message) => {
-            eprintln!("search: {message}");
-            ExitCode::FAILURE
+    bench_main("search", |args| {
+        if args.iter().any(|arg| arg == GENERATE_ARG) {
+            Settings::read().and_then(|settings| build_store(&settings))
+        } else {
+            run()
         }
-    }
+    })
 }
 
 // ---------------------------------------------------------------- settings
@@ -787,15 +776,7 @@ fn report(
         kib(figures.peak_kib),
         kib(meta.generation_peak_kib)
     );
-    let _ = writeln!(
-        out,
-        "\n{}",
-        if missed == 0 {
-            "every target met".to_owned()
-        } else {
-            format!("{missed} target(s) missed")
-        }
-    );
+    let _ = writeln!(out, "\n{}", targets_verdict(missed));
     print!("{out}");
     missed
 }

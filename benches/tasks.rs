@@ -45,8 +45,9 @@ use serde_json::{Value, json};
 #[path = "common/mod.rs"]
 mod common;
 use common::{
-    Stats, cli_command, env_number, get, licence_signing_key, mib, ms, options, organiser_binary,
-    proc_status_kib, run_cli, stats, target_dir, time, time_between,
+    Stats, bench_main, cli_command, copy_store, env_number, get, licence_signing_key, mib, ms,
+    options, organiser_binary, proc_status_kib, run_cli, stats, target_dir, targets_verdict, time,
+    time_between,
 };
 
 /// The instant the store's history ends at, and the clock of every
@@ -68,24 +69,13 @@ const MS_PER_DAY: i64 = 86_400_000;
 const GENERATE_ARG: &str = "--generate-store";
 
 fn main() -> ExitCode {
-    // `cargo bench` passes `--bench`; `cargo test --all-targets` builds and
-    // runs this target without it, and should not generate a store.
-    if !std::env::args().any(|arg| arg == "--bench") {
-        println!("tasks: a benchmark; run it with `cargo bench --bench tasks`");
-        return ExitCode::SUCCESS;
-    }
-    let result = if std::env::args().any(|arg| arg == GENERATE_ARG) {
-        Settings::read().and_then(|settings| build_store(&settings))
-    } else {
-        run()
-    };
-    match result {
-        Ok(()) => ExitCode::SUCCESS,
-        Err(message) => {
-            eprintln!("tasks: {message}");
-            ExitCode::FAILURE
+    bench_main("tasks", |args| {
+        if args.iter().any(|arg| arg == GENERATE_ARG) {
+            Settings::read().and_then(|settings| build_store(&settings))
+        } else {
+            run()
         }
-    }
+    })
 }
 
 // ---------------------------------------------------------------- settings
@@ -153,7 +143,7 @@ fn run() -> Result<(), String> {
         .prefix("bench-store-scratch-")
         .tempdir_in(&settings.target_dir)
         .map_err(|e| format!("scratch directory: {e}"))?;
-    copy_dir(&settings.store_dir, scratch.path())?;
+    copy_store(&settings.store_dir, scratch.path(), META_FILE)?;
 
     let compaction = measure_compaction(&settings)?;
 
@@ -210,7 +200,7 @@ fn measure_compaction(settings: &Settings) -> Result<CompactionFigures, String> 
         .prefix("bench-store-compact-")
         .tempdir_in(&settings.target_dir)
         .map_err(|e| format!("compaction directory: {e}"))?;
-    copy_dir(&settings.store_dir, copy.path())?;
+    copy_store(&settings.store_dir, copy.path(), META_FILE)?;
     let before = dir_size(copy.path());
     let started = Instant::now();
     Organiser::compact(copy.path()).map_err(|e| format!("compacting: {e}"))?;
@@ -891,15 +881,7 @@ fn print_report(
         kib(cli.peak_kib)
     );
     let _ = writeln!(out, "binary: {}", cli.binary.display());
-    let _ = writeln!(
-        out,
-        "{}",
-        if missed == 0 {
-            "every target met".to_owned()
-        } else {
-            format!("{missed} target(s) missed")
-        }
-    );
+    let _ = writeln!(out, "{}", targets_verdict(missed));
     print!("{out}");
 }
 
@@ -929,22 +911,6 @@ fn dir_size(dir: &Path) -> DirSize {
         }
     }
     size
-}
-
-fn copy_dir(from: &Path, to: &Path) -> Result<(), String> {
-    std::fs::create_dir_all(to).map_err(|e| format!("{}: {e}", to.display()))?;
-    let entries = std::fs::read_dir(from).map_err(|e| format!("{}: {e}", from.display()))?;
-    for entry in entries {
-        let entry = entry.map_err(|e| e.to_string())?;
-        let target = to.join(entry.file_name());
-        if entry.file_type().map_err(|e| e.to_string())?.is_dir() {
-            copy_dir(&entry.path(), &target)?;
-        } else {
-            std::fs::copy(entry.path(), &target)
-                .map_err(|e| format!("copy {}: {e}", entry.path().display()))?;
-        }
-    }
-    Ok(())
 }
 
 // ---------------------------------------------------------------- the store
@@ -1058,7 +1024,7 @@ fn build_store(settings: &Settings) -> Result<(), String> {
     let mut meta = generate(&gen_dir, settings, now)?;
     if gen_dir != settings.store_dir {
         let start = Instant::now();
-        copy_dir(&gen_dir, &settings.store_dir)?;
+        copy_store(&gen_dir, &settings.store_dir, META_FILE)?;
         std::fs::remove_dir_all(&gen_dir)
             .map_err(|e| format!("remove {}: {e}", gen_dir.display()))?;
         println!(

@@ -187,6 +187,37 @@ impl Rng {
     }
 }
 
+/// A bench's `main`: under `cargo bench` (which passes `--bench`) it runs
+/// `run` with the arguments and says its error as `NAME: message`;
+/// `cargo test --all-targets` builds and runs a bench without `--bench`,
+/// and then it only says how to run it (it generates no store).
+pub(crate) fn bench_main(
+    name: &str,
+    run: impl FnOnce(&[String]) -> Result<(), String>,
+) -> std::process::ExitCode {
+    let args: Vec<String> = std::env::args().collect();
+    if !args.iter().any(|arg| arg == "--bench") {
+        println!("{name}: a benchmark; run it with `cargo bench --bench {name}`");
+        return std::process::ExitCode::SUCCESS;
+    }
+    match run(&args) {
+        Ok(()) => std::process::ExitCode::SUCCESS,
+        Err(message) => {
+            eprintln!("{name}: {message}");
+            std::process::ExitCode::FAILURE
+        }
+    }
+}
+
+/// The report's last line: "every target met", or how many were missed.
+pub(crate) fn targets_verdict(missed: usize) -> String {
+    if missed == 0 {
+        "every target met".to_owned()
+    } else {
+        format!("{missed} target(s) missed")
+    }
+}
+
 /// Copies the store directory `from` to `to`, leaving out the file named
 /// `skip` (a bench's description of its store); below `files/` the files
 /// are hard-linked (they are written once, under a temporary name, and
