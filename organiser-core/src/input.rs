@@ -205,6 +205,28 @@ impl<'a> Fields<'a> {
         }
     }
 
+    /// `true` or `false`, or absent (`None`); null or anything else is
+    /// "must be true or false".
+    pub(crate) fn boolean(&mut self, name: &str) -> Option<bool> {
+        match self.raw(name) {
+            Field::Absent => None,
+            Field::Value(Value::Bool(b)) => Some(*b),
+            Field::Null | Field::Value(_) => {
+                self.add(name, "must be true or false");
+                None
+            }
+        }
+    }
+
+    /// A flag: absent or null is `false`; anything but `true` or `false`
+    /// is "must be true or false".
+    pub(crate) fn flag(&mut self, name: &str) -> bool {
+        match self.raw(name) {
+            Field::Absent | Field::Null => false,
+            Field::Value(_) => self.boolean(name).unwrap_or(false),
+        }
+    }
+
     /// A whole number that may be null.
     pub(crate) fn integer(&mut self, name: &str) -> Field<i64> {
         match self.raw(name) {
@@ -326,6 +348,21 @@ mod tests {
             json!({"cleared": null, "set": "2026-01-02"})
         );
         assert!(serde_json::to_value(Field::<String>::Absent).is_err());
+    }
+
+    #[test]
+    fn booleans_and_flags() {
+        let body = json!({"r": {"t": true, "n": null, "s": "yes", "f": false}});
+        let mut f = record(Some(&body), "r").unwrap();
+        assert_eq!(f.boolean("t"), Some(true));
+        assert_eq!(f.boolean("absent"), None);
+        assert!(!f.flag("n") && !f.flag("absent") && !f.flag("f"));
+        assert!(f.details.is_empty());
+        assert_eq!(f.boolean("n"), None);
+        assert!(!f.flag("s"));
+        let err = f.finish().unwrap_err();
+        let d = err.details().unwrap();
+        assert!(d.has("n") && d.has("s"));
     }
 
     #[test]

@@ -95,14 +95,7 @@ pub(crate) fn parse_test(body: Option<&Value>) -> Result<ProviderTest> {
     };
     let base_url = f.string("base_url");
     let api_key = f.string("api_key");
-    let remove_api_key = match f.raw("remove_api_key") {
-        Field::Absent | Field::Null => false,
-        Field::Value(Value::Bool(b)) => *b,
-        Field::Value(_) => {
-            f.add("remove_api_key", "must be true or false");
-            false
-        }
-    };
+    let remove_api_key = f.flag("remove_api_key");
     f.finish()?;
     Ok(ProviderTest {
         ai_provider_id,

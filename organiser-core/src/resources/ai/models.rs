@@ -83,14 +83,7 @@ pub(crate) fn parse(body: Option<&Value>) -> Result<AiModelInput> {
         ai_provider_id: f.id("ai_provider_id"),
         identifier: f.string("identifier"),
         name: f.string("name"),
-        is_default: match f.raw("is_default") {
-            Field::Absent => None,
-            Field::Value(Value::Bool(b)) => Some(*b),
-            _ => {
-                f.add("is_default", "must be true or false");
-                None
-            }
-        },
+        is_default: f.boolean("is_default"),
     };
     f.finish()?;
     Ok(input)
@@ -377,14 +370,7 @@ pub(crate) fn parse_additions(body: Option<&Value>) -> Result<ModelAdditions> {
     problems.into_invalid_parameter()?;
     let mut f = f;
     let identifier = f.string("identifier").value();
-    let default_if_none = match f.raw("default_if_none") {
-        Field::Absent | Field::Null => false,
-        Field::Value(Value::Bool(b)) => *b,
-        Field::Value(_) => {
-            f.add("default_if_none", "must be true or false");
-            false
-        }
-    };
+    let default_if_none = f.flag("default_if_none");
     f.finish()?;
     Ok(ModelAdditions {
         identifiers,

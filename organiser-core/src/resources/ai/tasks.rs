@@ -201,14 +201,7 @@ pub struct AiTaskInput {
 
 pub(crate) fn parse(body: Option<&Value>) -> Result<AiTaskInput> {
     let mut f = record(body, "ai_task")?;
-    let enabled = match f.raw("enabled") {
-        Field::Absent => None,
-        Field::Value(Value::Bool(b)) => Some(*b),
-        _ => {
-            f.add("enabled", "must be true or false");
-            None
-        }
-    };
+    let enabled = f.boolean("enabled");
     let ai_model_id = match f.raw("ai_model_id") {
         Field::Value(Value::String(s)) if s.is_empty() => Field::Null,
         _ => f.id("ai_model_id"),

@@ -166,14 +166,7 @@ pub(crate) fn parse(f: &mut Fields<'_>) -> SystemChange {
         Field::Null => Some(String::new()),
         Field::Absent => None,
     };
-    let update_checks = match f.raw("update_checks") {
-        Field::Absent => None,
-        Field::Value(serde_json::Value::Bool(b)) => Some(*b),
-        _ => {
-            f.add("update_checks", "must be true or false");
-            None
-        }
-    };
+    let update_checks = f.boolean("update_checks");
     let dismissed_version = f.string("dismissed_version");
     SystemChange {
         channel,
