@@ -210,14 +210,9 @@ pub(crate) fn test(inner: &Inner, req: &ProviderTest) -> Result<ModelCount> {
 
 /// Lists provider `s`'s models with its saved settings.
 fn list_saved(inner: &Inner, s: &StoredProvider) -> std::result::Result<Vec<String>, Failure> {
-    let key = s.open_key(inner);
-    let conn = Connection {
-        kind: s.kind(),
-        base_url: s.provider.base_url.as_deref(),
-        key: key.as_deref(),
-        wait: inner.options.ai_call_wait,
-    };
-    wire::list_models(inner.options.http.as_ref(), &conn)
+    s.with_connection(inner, |conn| {
+        wire::list_models(inner.options.http.as_ref(), conn)
+    })
 }
 
 /// `POST /ai_providers/{id}/check`: lists the models and records the
@@ -279,13 +274,6 @@ pub(crate) fn trial(inner: &Inner, model: Id, prompt: &str) -> Result<TrialReply
         let s = providers::stored(cx, m.ai_provider_id)?;
         Ok((m, s))
     })?;
-    let key = s.open_key(inner);
-    let conn = Connection {
-        kind: s.kind(),
-        base_url: s.provider.base_url.as_deref(),
-        key: key.as_deref(),
-        wait: inner.options.ai_call_wait,
-    };
     let ask = Ask {
         model: &m.identifier,
         system: None,
@@ -294,7 +282,9 @@ pub(crate) fn trial(inner: &Inner, model: Id, prompt: &str) -> Result<TrialReply
         reasoning: None,
     };
     let started = Instant::now();
-    let replied = wire::complete(inner.options.http.as_ref(), &conn, &ask);
+    let replied = s.with_connection(inner, |conn| {
+        wire::complete(inner.options.http.as_ref(), conn, &ask)
+    });
     let duration_ms = u64::try_from(started.elapsed().as_millis()).unwrap_or(u64::MAX);
     let id = s.provider.id;
     inner.write(|cx| providers::record_outcome(cx, id, replied.as_ref().map(drop)))?;

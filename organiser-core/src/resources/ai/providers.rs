@@ -9,7 +9,7 @@ use serde::{Deserialize, Serialize};
 use serde_json::Value;
 
 use super::tables::{PROVIDERS, PROVIDERS_BY_CASE_NAME, PROVIDERS_BY_NAME, PROVIDERS_BY_UPDATED};
-use super::wire::{Failure, Kind};
+use super::wire::{Connection, Failure, Kind};
 use crate::engine::kinds::RecordKind;
 use crate::engine::{Cx, Inner, WriteCx};
 use crate::error::{Details, Error, Result};
@@ -89,6 +89,22 @@ impl StoredProvider {
         let sealed = self.key.as_ref()?;
         let bytes = inner.secret.open(sealed).ok()?;
         String::from_utf8(bytes).ok()
+    }
+
+    /// Runs `call` with a connection on this provider's saved settings
+    /// (its key opened for the call alone).
+    pub(crate) fn with_connection<T>(
+        &self,
+        inner: &Inner,
+        call: impl FnOnce(&Connection<'_>) -> T,
+    ) -> T {
+        let key = self.open_key(inner);
+        call(&Connection {
+            kind: self.kind(),
+            base_url: self.provider.base_url.as_deref(),
+            key: key.as_deref(),
+            wait: inner.options.ai_call_wait,
+        })
     }
 }
 
@@ -341,6 +357,23 @@ pub(crate) fn save(
     cx.put_record(PROVIDERS, &s.provider.id.to_bytes(), s)
 }
 
+/// "has already been taken" on `name` when another provider than `except`
+/// has the well-formed `name` sent, ignoring case.
+fn check_name_free(
+    cx: &WriteCx<'_>,
+    name: Option<&str>,
+    except: Option<Id>,
+    details: &mut Details,
+) -> Result<()> {
+    if let Some(name) = name
+        && !details.has("name")
+        && cx.named(PROVIDERS_BY_CASE_NAME, name, except)?.is_some()
+    {
+        details.add("name", "has already been taken");
+    }
+    Ok(())
+}
+
 /// `POST /ai_providers`.
 pub(crate) fn create(cx: &mut WriteCx<'_>, input: &AiProviderInput) -> Result<AiProvider> {
     let dev = cx.org.options.build.is_dev();
@@ -354,12 +387,7 @@ pub(crate) fn create(cx: &mut WriteCx<'_>, input: &AiProviderInput) -> Result<Ai
     if let Some(kind) = checked.kind {
         check_whole(kind, base_url.as_deref(), key.is_some(), &mut details);
     }
-    if let Some(name) = &checked.name
-        && !details.has("name")
-        && cx.named(PROVIDERS_BY_CASE_NAME, name, None)?.is_some()
-    {
-        details.add("name", "has already been taken");
-    }
+    check_name_free(cx, checked.name.as_deref(), None, &mut details)?;
     details.into_validation()?;
     let (Some(name), Some(kind)) = (checked.name, checked.kind) else {
         return Err(Error::invalid("base", "is incomplete"));
@@ -416,12 +444,7 @@ pub(crate) fn change(cx: &mut WriteCx<'_>, id: Id, input: &AiProviderInput) -> R
         KeyChange::Set(_) => true,
     };
     check_whole(kind, base_url.as_deref(), has_key, &mut details);
-    if let Some(name) = &checked.name
-        && !details.has("name")
-        && cx.named(PROVIDERS_BY_CASE_NAME, name, Some(id))?.is_some()
-    {
-        details.add("name", "has already been taken");
-    }
+    check_name_free(cx, checked.name.as_deref(), Some(id), &mut details)?;
     details.into_validation()?;
     if let Some(name) = checked.name {
         p.name = name;

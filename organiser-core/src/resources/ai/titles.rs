@@ -11,7 +11,7 @@
 use std::sync::Mutex;
 
 use super::queue::{self, TASK};
-use super::wire::{self, Ask, Connection};
+use super::wire::{self, Ask};
 use super::{providers, tasks};
 use crate::engine::{Inner, WriteCx};
 use crate::error::Result;
@@ -179,13 +179,6 @@ fn ask(
     run: &tasks::Running,
     text: &str,
 ) -> std::result::Result<String, wire::Failure> {
-    let key = run.provider.open_key(inner);
-    let conn = Connection {
-        kind: run.provider.kind(),
-        base_url: run.provider.provider.base_url.as_deref(),
-        key: key.as_deref(),
-        wait: inner.options.ai_call_wait,
-    };
     let text: String = text.trim().chars().take(TEXT_MAX).collect();
     let ask = Ask {
         model: &run.model.identifier,
@@ -194,7 +187,9 @@ fn ask(
         max_tokens: run.max_output_tokens,
         reasoning: run.config.reasoning.as_deref(),
     };
-    wire::complete(inner.options.http.as_ref(), &conn, &ask)
+    run.provider.with_connection(inner, |conn| {
+        wire::complete(inner.options.http.as_ref(), conn, &ask)
+    })
 }
 
 /// A model's reply made a title: thinking left out, the first line that
