@@ -31,6 +31,23 @@ fn nowhere() -> String {
     format!("http://127.0.0.1:{port}/v1")
 }
 
+/// Adds the provider "Broken": `api_compatible`, at an address where
+/// nothing listens (answered).
+fn add_broken(dir: &Dir) -> String {
+    let url = nowhere();
+    dir.ok(&[
+        "ai",
+        "providers",
+        "add",
+        "Broken",
+        "--kind",
+        "api_compatible",
+        "--base-url",
+        &url,
+    ]);
+    url
+}
+
 /// The items of a page (`{data: [...], meta}`).
 fn items(page: &Value) -> &Vec<Value> {
     page["data"].as_array().expect("a page of items")
@@ -405,17 +422,7 @@ fn refusals_are_the_api_s() {
 #[test]
 fn a_failing_provider_stops_the_backfill_with_its_reason() {
     let dir = Dir::new();
-    let url = nowhere();
-    dir.ok(&[
-        "ai",
-        "providers",
-        "add",
-        "Broken",
-        "--kind",
-        "api_compatible",
-        "--base-url",
-        &url,
-    ]);
+    let url = add_broken(&dir);
     let said = dir.run(&["ai", "providers", "check", "Broken"]).error();
     assert!(said.starts_with("Broken: "), "{said}");
     let out = dir.run(&[
@@ -478,17 +485,7 @@ fn through_a_server_its_worker_works_the_queue() {
     assert_titled(&dir);
 
     // A failing provider stops the command; the server tries again later.
-    let url = nowhere();
-    dir.ok(&[
-        "ai",
-        "providers",
-        "add",
-        "Broken",
-        "--kind",
-        "api_compatible",
-        "--base-url",
-        &url,
-    ]);
+    add_broken(&dir);
     dir.ok(&["ai", "models", "add", "Broken", "some-model", "--default"]);
     dir.ok(&["ai", "tasks", "disable", "note_titles"]);
     dir.ok(&["notes", "add", "--body", "one two three four five six"]);
