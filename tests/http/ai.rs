@@ -6,27 +6,31 @@
 
 use std::time::{Duration, Instant};
 
-use serde_json::json;
+use serde_json::{Value, json};
 
 use crate::common::{ModelServer, Setup, TestServer};
 
-fn limited() -> TestServer {
-    TestServer::with(Setup {
+/// A server with rate limits on, and a `mock` provider.
+fn limited() -> (TestServer, Value) {
+    let s = TestServer::with(Setup {
         rate_limit: 1000,
         ..Setup::default()
-    })
-}
-
-#[test]
-fn provider_calls_share_twenty_a_minute() {
-    let s = limited();
+    });
     let p = s
         .post(
             "/ai_providers",
             json!({"ai_provider": {"name": "M", "kind": "mock"}}),
         )
-        .expect(201);
-    let id = p.data()["id"].as_str().unwrap().to_owned();
+        .expect(201)
+        .data()
+        .clone();
+    (s, p)
+}
+
+#[test]
+fn provider_calls_share_twenty_a_minute() {
+    let (s, p) = limited();
+    let id = p["id"].as_str().unwrap().to_owned();
     for i in 0..20 {
         let r = match i % 3 {
             0 => s.post("/ai_providers/test", json!({"kind": "mock"})),
@@ -52,17 +56,11 @@ fn provider_calls_share_twenty_a_minute() {
 
 #[test]
 fn trials_have_twenty_and_backfills_five_a_minute() {
-    let s = limited();
-    let p = s
-        .post(
-            "/ai_providers",
-            json!({"ai_provider": {"name": "M", "kind": "mock"}}),
-        )
-        .expect(201);
+    let (s, p) = limited();
     let m = s
         .post(
             "/ai_models",
-            json!({"ai_model": {"ai_provider_id": p.data()["id"], "identifier": "mock-small", "is_default": true}}),
+            json!({"ai_model": {"ai_provider_id": p["id"], "identifier": "mock-small", "is_default": true}}),
         )
         .expect(201);
     let trial = format!("/ai_models/{}/trial", m.data()["id"].as_str().unwrap());
