@@ -146,8 +146,14 @@ impl KeyDatePatch {
         if let (Some(day), Some(month)) = (day, month) {
             // 29 February with no year is a date: a leap year stands in.
             let in_year = year.unwrap_or(2000);
-            if Date::new(in_year, month, day).is_err() {
-                mistakes.push(("day", format!("is not a day of month {month}")));
+            match Date::new(in_year, month, day) {
+                Err(_) => mistakes.push(("day", format!("is not a day of month {month}"))),
+                // A date with a year is a day that has happened: not one
+                // later this year.
+                Ok(date) if year.is_some() && date > today => {
+                    mistakes.push(("year", "can't be in the future".to_owned()));
+                }
+                Ok(_) => {}
             }
         }
         match (kind, day, month, mistakes.is_empty()) {
@@ -323,6 +329,29 @@ mod tests {
             (
                 json!({"kind": "birthday", "day": 1, "month": 1, "year": 2026}),
                 ok(1, 1, Some(2026)),
+            ),
+            // Today is 24 November 2026: today is fine, tomorrow is not.
+            (
+                json!({"kind": "first_met", "day": 24, "month": 11, "year": 2026}),
+                Ok(Some(KeyDateValues {
+                    kind: "first_met".into(),
+                    label: None,
+                    day: 24,
+                    month: 11,
+                    year: Some(2026),
+                })),
+            ),
+            (
+                json!({"kind": "birthday", "day": 25, "month": 11, "year": 2026}),
+                Err(vec!["year"]),
+            ),
+            (
+                json!({"kind": "birthday", "day": 1, "month": 12, "year": "2026"}),
+                Err(vec!["year"]),
+            ),
+            (
+                json!({"kind": "birthday", "day": 1, "month": 12, "year": 2025}),
+                ok(1, 12, Some(2025)),
             ),
             (
                 json!({"kind": "birthday", "day": 1.5, "month": 1}),

@@ -717,6 +717,9 @@ trait RowRecord: Clone {
     const ARRAY: &'static str;
     /// Its deletion type in `/deletions`.
     const KIND: &'static str;
+    /// The fields whose mistakes the spec keys by the field's name alone
+    /// (the row is then named in the phrase).
+    const SPEC_KEYS: &'static [&'static str] = &[];
     /// The row's ID.
     fn id(&self) -> Id;
     /// When it was added.
@@ -749,7 +752,7 @@ fn merged<R: RowRecord>(
         Some(value) => {
             let mut ignored = Details::new();
             let sent = rows::read(R::ARRAY, value, &mut ignored);
-            rows::merge(R::ARRAY, &stored, &sent, details, apply)
+            rows::merge(R::ARRAY, R::SPEC_KEYS, &stored, &sent, details, apply)
         }
     }
 }
@@ -893,6 +896,7 @@ impl RowRecord for Position {
     type Values = PositionValues;
     const ARRAY: &'static str = "positions";
     const KIND: &'static str = "position";
+    const SPEC_KEYS: &'static [&'static str] = &["title", "company_id", "company_name"];
     fn id(&self) -> Id {
         self.id
     }

@@ -6,7 +6,9 @@
 //!
 //! A row's mistakes are keyed `FIELD[INDEX].NAME`, the index counting the
 //! rows of the request from 0 (`key_dates[2].day`), or `FIELD[INDEX]` for
-//! the row as a whole (docs/api.md, "People").
+//! the row as a whole (docs/api.md, "People"). A field the spec names the
+//! key of (a position's `title`, `company_id` and `company_name`) is keyed
+//! by that name alone, and its phrase says which row it was.
 
 use serde_json::{Map, Value};
 
@@ -108,6 +110,7 @@ pub(crate) struct Merged<T> {
 /// field name.
 pub(crate) fn merge<T: Clone + PartialEq>(
     field: &str,
+    bare: &[&str],
     stored: &[(Id, T)],
     sent: &[SentRow<'_>],
     details: &mut Details,
@@ -127,7 +130,11 @@ pub(crate) fn merge<T: Clone + PartialEq>(
     let mut added = Vec::new();
     let mut refuse = |row: &SentRow<'_>, mistakes: Vec<(&'static str, String)>| {
         for (name, phrase) in mistakes {
-            details.add(key(field, row.index, name), phrase);
+            if bare.contains(&name) {
+                details.add(name, format!("{phrase} ({})", key(field, row.index, "")));
+            } else {
+                details.add(key(field, row.index, name), phrase);
+            }
         }
     };
     for row in sent {
@@ -213,7 +220,7 @@ mod tests {
         ]);
         let mut details = Details::new();
         let sent = read("phone_numbers", &body, &mut details);
-        let merged = merge("phone_numbers", &stored, &sent, &mut details, apply);
+        let merged = merge("phone_numbers", &[], &stored, &sent, &mut details, apply);
         assert!(details.is_empty(), "{details:?}");
         let said: Vec<(Option<Id>, &str, bool)> = merged
             .iter()
@@ -230,7 +237,7 @@ mod tests {
         // Removing one.
         let body = json!([{"id": a.to_string(), "_destroy": true}]);
         let sent = read("phone_numbers", &body, &mut details);
-        let merged = merge("phone_numbers", &stored, &sent, &mut details, apply);
+        let merged = merge("phone_numbers", &[], &stored, &sent, &mut details, apply);
         assert_eq!(merged.len(), 1);
         assert_eq!(merged[0].id, Some(b));
     }
@@ -251,7 +258,7 @@ mod tests {
         ]);
         let mut details = Details::new();
         let sent = read("email_addresses", &body, &mut details);
-        merge("email_addresses", &stored, &sent, &mut details, apply);
+        merge("email_addresses", &[], &stored, &sent, &mut details, apply);
         let keys: Vec<&str> = details.iter().map(|(k, _)| k).collect();
         assert_eq!(
             keys,
@@ -267,5 +274,18 @@ mod tests {
         let mut details = Details::new();
         read("email_addresses", &json!({"label": "x"}), &mut details);
         assert!(details.has("email_addresses"));
+    }
+
+    #[test]
+    fn a_field_the_spec_keys_is_keyed_by_name_and_names_its_row_in_the_phrase() {
+        let body = json!([{"label": "ok"}, {"label": ""}]);
+        let mut details = Details::new();
+        let sent = read("positions", &body, &mut details);
+        merge("positions", &["label"], &[], &sent, &mut details, apply);
+        let said: Vec<(&str, &str)> = details
+            .iter()
+            .flat_map(|(k, phrases)| phrases.iter().map(move |p| (k, p.as_str())))
+            .collect();
+        assert_eq!(said, [("label", "can't be blank (positions[1])")]);
     }
 }
