@@ -151,6 +151,22 @@ async fn translate(
     }))
 }
 
+/// Whether the request bears the local administrator token of
+/// `server.json` (the CLI at the machine).
+pub(crate) fn is_local(state: &AppState, headers: &HeaderMap) -> bool {
+    let Some(local) = &state.config.local_token else {
+        return false;
+    };
+    headers
+        .get(header::AUTHORIZATION)
+        .and_then(|v| v.to_str().ok())
+        .and_then(|v| {
+            v.strip_prefix("Bearer ")
+                .or_else(|| v.strip_prefix("bearer "))
+        })
+        .is_some_and(|token| bool::from(token.trim().as_bytes().ct_eq(local.as_bytes())))
+}
+
 /// Bearer token (the local administrator's, or an API token), else a
 /// session cookie, else nobody. A bad credential is 401 at once.
 async fn authenticate(

@@ -45,8 +45,15 @@ pub use server_file::{SERVER_FILE, ServerFile, ServerInfo};
 /// How the server runs.
 #[derive(Debug, Clone)]
 pub struct Config {
-    /// General rate limit in requests per minute per address; 0 turns it off.
+    /// General rate limit in requests per minute per address; 0 turns it
+    /// off (`ORGANISER_RATE_LIMIT`). The local administrator token is not
+    /// counted against it.
     pub rate_limit: u32,
+    /// Whether the limits of document 1 that some routes have on top of
+    /// the general one (provider calls, trials, backfills, update checks)
+    /// apply. They are rules of the API and hold whatever the general
+    /// limit is; only test suites turn them off, in process.
+    pub route_limits: bool,
     /// A token that authenticates as the owner at the machine (the local
     /// administrator token of `server.json`).
     pub local_token: Option<String>,
@@ -80,6 +87,7 @@ impl Default for Config {
     fn default() -> Self {
         Config {
             rate_limit: organiser_core::limits::GENERAL_RATE_PER_MINUTE,
+            route_limits: true,
             local_token: None,
             update_tick: Some(Duration::from_secs(60)),
             feed_tick: Some(Duration::from_secs(15)),
@@ -148,15 +156,10 @@ impl std::ops::Deref for AppState {
 /// The router: every API route under `/api/v1`, discovery at the root.
 pub fn router(org: Organiser, config: Config) -> Router {
     let general = RateLimiter::per_minute(config.rate_limit);
-    // Turning the general limit off (for test suites) turns these off too.
     let route_limits = organiser_core::limits::ROUTE_LIMITS
         .iter()
         .map(|l| {
-            let per_minute = if config.rate_limit == 0 {
-                0
-            } else {
-                l.per_minute
-            };
+            let per_minute = if config.route_limits { l.per_minute } else { 0 };
             (l.name, RateLimiter::per_minute(per_minute))
         })
         .collect();

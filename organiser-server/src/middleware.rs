@@ -132,11 +132,6 @@ where
 /// it (`organiser_core::limits::ROUTE_LIMITS`): the 429 to answer
 /// instead, if any.
 pub(crate) fn refused(state: &AppState, request: &Request) -> Option<Response> {
-    if state.general.is_off() {
-        return None;
-    }
-    let ip = Origin::of(&state.config, request).client()?;
-    let now = state.org.now();
     let route = request
         .uri()
         .path()
@@ -147,8 +142,23 @@ pub(crate) fn refused(state: &AppState, request: &Request) -> Option<Response> {
                 .route_limits
                 .iter()
                 .find(|(name, _)| *name == limit.name)
-        });
-    let admitted = state.general.admit(ip, now).and_then(|()| match route {
+        })
+        .filter(|(_, limiter)| !limiter.is_off());
+    // The CLI at the machine (the local administrator token) is not
+    // counted against the general limit; the routes' own limits hold for
+    // everyone.
+    let general = !state.general.is_off() && !crate::handler::is_local(state, request.headers());
+    if !general && route.is_none() {
+        return None;
+    }
+    let ip = Origin::of(&state.config, request).client()?;
+    let now = state.org.now();
+    let admitted = if general {
+        state.general.admit(ip, now)
+    } else {
+        Ok(())
+    }
+    .and_then(|()| match route {
         Some((_, limiter)) => limiter.admit(ip, now),
         None => Ok(()),
     });

@@ -29,11 +29,27 @@ impl TestServer {
     }
 
     pub fn with(setup: Setup) -> TestServer {
+        let rate_limit = setup.rate_limit;
+        TestServer::with_config(
+            setup,
+            organiser_server::Config {
+                rate_limit,
+                // The routes' own limits are on where a test sets a
+                // general one.
+                route_limits: rate_limit != 0,
+                ..TestServer::config()
+            },
+        )
+    }
+
+    /// A fresh store made as `setup` says, served with `config` (the
+    /// setup's `rate_limit` is not read).
+    pub fn with_config(setup: Setup, config: organiser_server::Config) -> TestServer {
         let clock = ManualClock::at(setup.now);
         let mut options = setup.options;
         options.clock = Arc::new(clock.clone());
         let org = Organiser::in_memory_with(options);
-        TestServer::serve(org, clock, setup.rate_limit)
+        TestServer::serve_with(org, clock, config)
     }
 
     /// Serves an existing store.
@@ -43,16 +59,20 @@ impl TestServer {
             clock,
             organiser_server::Config {
                 rate_limit,
+                // The routes' own limits are on where a test sets a
+                // general one.
+                route_limits: rate_limit != 0,
                 ..TestServer::config()
             },
         )
     }
 
-    /// The configuration [`TestServer::start`] serves with: no rate limit,
+    /// The configuration [`TestServer::start`] serves with: no rate limits,
     /// no scheduled update checks.
     pub fn config() -> organiser_server::Config {
         organiser_server::Config {
             rate_limit: 0,
+            route_limits: false,
             update_tick: None,
             feed_tick: None,
             ai_worker: false,

@@ -8,7 +8,7 @@ use std::time::{Duration, Instant};
 
 use serde_json::{Value, json};
 
-use crate::common::{ModelServer, Setup, TestServer};
+use crate::common::{ModelServer, Setup, TestServer, send};
 
 /// A server with rate limits on, and a `mock` provider.
 fn limited() -> (TestServer, Value) {
@@ -83,6 +83,45 @@ fn trials_have_twenty_and_backfills_five_a_minute() {
     }
     s.post("/ai_tasks/note_titles/backfill", json!(null))
         .expect_error(429, "rate_limited", None);
+}
+
+#[test]
+fn the_routes_limits_hold_with_the_general_limit_off() {
+    // ORGANISER_RATE_LIMIT=0 turns off the general limit only: the
+    // provider calls' 20 a minute are a rule of the API.
+    let s = TestServer::configured(organiser_server::Config {
+        rate_limit: 0,
+        route_limits: true,
+        ..TestServer::config()
+    });
+    for _ in 0..20 {
+        s.post("/ai_providers/test", json!({"kind": "mock"}))
+            .expect(200);
+    }
+    s.post("/ai_providers/test", json!({"kind": "mock"}))
+        .expect_error(429, "rate_limited", None);
+    // And so for the owner at the machine, whom the general limit spares.
+    let r = send(
+        s.local("POST", "/ai_providers/test")
+            .json(&json!({"kind": "mock"})),
+    );
+    r.expect_error(429, "rate_limited", None);
+}
+
+#[test]
+fn the_local_administrator_token_is_not_held_to_the_general_limit() {
+    let s = TestServer::with(Setup {
+        rate_limit: 5,
+        ..Setup::default()
+    });
+    for _ in 0..5 {
+        s.get("/me").expect(200);
+    }
+    s.get("/me").expect_error(429, "rate_limited", None);
+    // The CLI on the same machine, with server.json's token, goes on.
+    for _ in 0..50 {
+        send(s.local("GET", "/me")).expect(200);
+    }
 }
 
 #[test]

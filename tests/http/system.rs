@@ -8,13 +8,17 @@ use serde_json::json;
 use crate::common::{ManifestServer, Setup, TestServer, licence_signer, send};
 
 fn release_server(manifests: &ManifestServer, rate_limit: u32) -> TestServer {
+    TestServer::with(release(manifests, rate_limit))
+}
+
+fn release(manifests: &ManifestServer, rate_limit: u32) -> Setup {
     let mut options = manifests.options("1.2.0", "2026-02-01");
     options.licence_public_key = licence_signer().verifying_key();
-    TestServer::with(Setup {
+    Setup {
         options,
         rate_limit,
         ..Setup::default()
-    })
+    }
 }
 
 /// Moved from `a_development_build_cannot_check`: the server says whether
@@ -60,4 +64,28 @@ fn update_checks_are_limited_to_10_a_minute() {
             .expect_error(429, "rate_limited", None);
     assert!(refused.header("retry-after").is_some());
     s.get("/system").expect(200);
+}
+
+/// `ORGANISER_RATE_LIMIT=0` turns off the general limit only: the update
+/// check's 10 a minute is a rule of the API (issue 22).
+#[test]
+fn update_checks_are_limited_with_the_general_limit_off() {
+    let m = ManifestServer::start();
+    let s = TestServer::with_config(
+        release(&m, 0),
+        organiser_server::Config {
+            rate_limit: 0,
+            route_limits: true,
+            ..TestServer::config()
+        },
+    );
+    m.publish("stable", &[("1.2.0", "2026-02-01")], &[]);
+    for _ in 0..10 {
+        s.post("/system/update_check", json!(null)).expect(200);
+    }
+    s.post("/system/update_check", json!(null))
+        .expect_error(429, "rate_limited", None);
+    for _ in 0..20 {
+        s.get("/system").expect(200);
+    }
 }
