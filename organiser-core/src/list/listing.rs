@@ -5,6 +5,8 @@
 //! listing, the page, and `total_count` from index lengths or key counts,
 //! never by loading records.
 
+use std::cell::RefCell;
+
 use jiff::Timestamp;
 
 use super::page::{Scan, count, walk};
@@ -117,7 +119,56 @@ impl Listing {
         secret: &SecretKey,
         p: &ListParams,
         filter: &Filter,
+        load: impl FnMut(&[u8]) -> Result<Option<T>>,
+    ) -> Result<Page<T>> {
+        // The walk ends before the count begins: one borrow at a time.
+        let load = RefCell::new(load);
+        self.walk_and_count(
+            tx,
+            secret,
+            p,
+            filter,
+            |k| (load.borrow_mut())(k),
+            |k| Ok((load.borrow_mut())(k)?.is_some()),
+        )
+    }
+
+    /// [`Listing::page`] for a filter that can say which keys it keeps
+    /// without loading their records: `keep` decides (and alone makes
+    /// `total_count`), and `load` turns a kept key into its item.
+    pub(crate) fn page_keeping<T>(
+        &self,
+        tx: &impl Tables,
+        secret: &SecretKey,
+        p: &ListParams,
+        filter: &Filter,
+        keep: impl FnMut(&[u8]) -> Result<bool>,
         mut load: impl FnMut(&[u8]) -> Result<Option<T>>,
+    ) -> Result<Page<T>> {
+        let keep = RefCell::new(keep);
+        self.walk_and_count(
+            tx,
+            secret,
+            p,
+            filter,
+            |k| match (keep.borrow_mut())(k)? {
+                true => load(k),
+                false => Ok(None),
+            },
+            |k| (keep.borrow_mut())(k),
+        )
+    }
+
+    /// A page of the items `accept` makes of the walked keys, and
+    /// `total_count` (when asked) as the keys `counted` takes.
+    fn walk_and_count<T>(
+        &self,
+        tx: &impl Tables,
+        secret: &SecretKey,
+        p: &ListParams,
+        filter: &Filter,
+        accept: impl FnMut(&[u8]) -> Result<Option<T>>,
+        counted: impl FnMut(&[u8]) -> Result<bool>,
     ) -> Result<Page<T>> {
         let order = self.order(p);
         let direction = p.direction_or(order.direction);
@@ -133,11 +184,11 @@ impl Listing {
         );
         let cursor = Cursor::new(secret, scope);
         let after = p.cursor.as_deref().map(|c| cursor.decode(c)).transpose()?;
-        let (items, last) = walk(tx, &scan, after.as_deref(), p.limit, &mut load)?;
+        let (items, last) = walk(tx, &scan, after.as_deref(), p.limit, accept)?;
         let total_count = match p.count {
             false => None,
             true if since.is_none() && !filter.narrows() => Some(tx.len(self.every)?),
-            true if filter.skips => Some(count(tx, &scan, |k| Ok(load(k)?.is_some()))?),
+            true if filter.skips => Some(count(tx, &scan, counted)?),
             true => Some(count(tx, &scan, |_| Ok(true))?),
         };
         Ok(Page {

@@ -561,37 +561,137 @@ fn walk<T: Tables>(
     Ok(Some(by_tier.into_iter().flatten().collect()))
 }
 
-/// The live records of `kind` every word of `q` begins a word of (the
-/// `q` of `GET /notes` and `GET /documents`); `None` when `q` has no
-/// words (no filter).
-pub(crate) fn prefixed<T: Tables>(
-    cx: &Cx<'_, T>,
+/// A word range read whole by [`Prefixed`] when it holds at most this
+/// many postings.
+const READ_WHOLE_UP_TO: u64 = 1_000;
+
+/// Records [`Prefixed::holds`] checks one by one (their stored words)
+/// before it reads the ranges whole instead: the matches are sparse.
+const CHECK_UP_TO: u64 = 2_000;
+
+/// The `q` of `GET /notes` and `GET /documents`: the records of `kind`
+/// every word of `q` begins a word of (names and text; no misspellings).
+///
+/// A listing walks its order and asks [`Prefixed::holds`] of each record,
+/// so a page costs what the page costs, not what the matches cost: when
+/// some word is rare (its range at most [`READ_WHOLE_UP_TO`] postings)
+/// the matches are found from that range at once; when every word is
+/// common, each record walked is checked against its stored words, and
+/// a walk that checks more than [`CHECK_UP_TO`] records (sparse matches)
+/// reads the ranges instead. Only a count reads every match
+/// ([`Prefixed::find_all`]).
+#[derive(Debug)]
+pub(crate) struct Prefixed {
     kind: Kind,
-    q: &str,
-) -> Result<Option<HashSet<Id>>> {
-    let folded = words::fold(q);
-    let mut kept: Option<HashSet<Id>> = None;
-    for word in words::split(&folded) {
-        let mut ids = HashSet::new();
-        cx.scan_prefix(
-            SEARCH_TERMS,
-            Key::new().tag(kind.tag()).str_start(word).as_slice(),
-            Dir::Asc,
-            &mut |k, v| {
-                if v.first()
-                    .is_some_and(|c| c & (class::NAME | class::WORD) != 0)
-                {
-                    let id = tail_id(k);
-                    if kept.as_ref().is_none_or(|kept| kept.contains(&id)) {
-                        ids.insert(id);
+    /// The folded words, rarest first.
+    words: Vec<String>,
+    /// Every record that matches, once read.
+    found: Option<HashSet<Id>>,
+    /// Records checked one by one so far.
+    checked: u64,
+}
+
+impl Prefixed {
+    /// The words of `q`; `None` when it has none (no filter).
+    pub(crate) fn new<T: Tables>(cx: &Cx<'_, T>, kind: Kind, q: &str) -> Result<Option<Prefixed>> {
+        let folded = words::fold(q);
+        let mut seen = HashSet::new();
+        let mut sized = Vec::new();
+        for word in words::split(&folded).filter(|w| seen.insert(*w)) {
+            sized.push((
+                read_up_to(cx, kind, word, READ_WHOLE_UP_TO)?,
+                word.to_owned(),
+            ));
+        }
+        sized.sort();
+        let Some(&(rarest, _)) = sized.first() else {
+            return Ok(None);
+        };
+        let mut prefixed = Prefixed {
+            kind,
+            words: sized.into_iter().map(|(_, w)| w).collect(),
+            found: None,
+            checked: 0,
+        };
+        if rarest <= READ_WHOLE_UP_TO {
+            prefixed.find_all(cx)?;
+        }
+        Ok(Some(prefixed))
+    }
+
+    /// Whether record `id` matches.
+    pub(crate) fn holds<T: Tables>(&mut self, cx: &Cx<'_, T>, id: Id) -> Result<bool> {
+        if self.found.is_none() {
+            self.checked += 1;
+            if self.checked <= CHECK_UP_TO {
+                return self.holds_by_its_words(cx, id);
+            }
+            self.find_all(cx)?;
+        }
+        Ok(self.found.as_ref().is_some_and(|f| f.contains(&id)))
+    }
+
+    /// Whether the words record `id` is indexed by begin with every word.
+    fn holds_by_its_words<T: Tables>(&self, cx: &Cx<'_, T>, id: Id) -> Result<bool> {
+        let Some(bytes) = doc_bytes(&cx.tx, self.kind, id)? else {
+            return Ok(false);
+        };
+        Ok(DocRef::read(&bytes).is_some_and(|doc| {
+            self.words.iter().all(|w| {
+                doc.terms
+                    .iter()
+                    .any(|(t, c)| c & (class::NAME | class::WORD) != 0 && t.starts_with(w.as_str()))
+            })
+        }))
+    }
+
+    /// Reads every match (once): the rarest word's range, narrowed by each
+    /// other word's range, or, once few are left, by their stored words.
+    pub(crate) fn find_all<T: Tables>(&mut self, cx: &Cx<'_, T>) -> Result<()> {
+        if self.found.is_some() {
+            return Ok(());
+        }
+        let mut kept: Option<HashSet<Id>> = None;
+        for word in &self.words {
+            if let Some(few) = kept
+                .as_mut()
+                .filter(|k| k.len() as u64 <= READ_WHOLE_UP_TO / 4)
+            {
+                let mut left = HashSet::with_capacity(few.len());
+                for &id in few.iter() {
+                    if self.holds_by_its_words(cx, id)? {
+                        left.insert(id);
                     }
                 }
-                Ok(true)
-            },
-        )?;
-        kept = Some(ids);
+                kept = Some(left);
+                break;
+            }
+            let mut ids = HashSet::new();
+            cx.scan_prefix(
+                SEARCH_TERMS,
+                Key::new().tag(self.kind.tag()).str_start(word).as_slice(),
+                Dir::Asc,
+                &mut |k, v| {
+                    if v.first()
+                        .is_some_and(|c| c & (class::NAME | class::WORD) != 0)
+                    {
+                        let id = tail_id(k);
+                        if kept.as_ref().is_none_or(|kept| kept.contains(&id)) {
+                            ids.insert(id);
+                        }
+                    }
+                    Ok(true)
+                },
+            )?;
+            let done = ids.is_empty();
+            kept = Some(ids);
+            if done {
+                break;
+            }
+        }
+        self.found = Some(kept.unwrap_or_default());
+        Ok(())
     }
-    Ok(kept)
 }
 
 #[cfg(test)]

@@ -763,17 +763,26 @@ static OF_FOLDER: Listing = Listing {
 
 /// `GET /documents`.
 pub(crate) fn list<T: Tables>(cx: &Cx<'_, T>, q: &DocumentQuery) -> Result<Page<Document>> {
-    // The search index: each word begins a word of the name.
-    let kept = match &q.q {
-        Some(text) => crate::search::lookup::prefixed(cx, crate::search::Kind::Document, text)?,
+    // The search index: each word begins a word of the name (each walked
+    // document checked against its words when the words are common).
+    let mut words = match &q.q {
+        Some(text) => {
+            crate::search::lookup::Prefixed::new(cx, crate::search::Kind::Document, text)?
+        }
         None => None,
+    };
+    if q.params.count
+        && let Some(words) = &mut words
+    {
+        words.find_all(cx)?;
+    }
+    let keep = |k: &[u8]| match &mut words {
+        Some(words) => words.holds(cx, tail_id(k)),
+        None => Ok(true),
     };
     let folder = q.folder_id;
     let load = |k: &[u8]| {
         let id = tail_id(k);
-        if kept.as_ref().is_some_and(|set| !set.contains(&id)) {
-            return Ok(None);
-        }
         match load(cx, id)? {
             Some(r) if r.deleted_at.is_none() && folder.is_none_or(|f| r.folder_id == f) => {
                 Ok(Some(to_api(cx, &r)?))
@@ -794,5 +803,5 @@ pub(crate) fn list<T: Tables>(cx: &Cx<'_, T>, q: &DocumentQuery) -> Result<Page<
     if let Some(text) = &q.q {
         filter = filter.skipping(&format!("q={:?}", fold_search(text)));
     }
-    listing.page(&cx.tx, &cx.org.secret, &q.params, &filter, load)
+    listing.page_keeping(&cx.tx, &cx.org.secret, &q.params, &filter, keep, load)
 }

@@ -980,22 +980,14 @@ static LISTING: Listing = Listing {
     every: NOTES_LIVE,
 };
 
-/// The notes every filter of `q` that an index answers keeps; `None`
-/// when none is sent.
+/// The notes every filter of `q` that an index answers keeps (the
+/// category's, tag's, person's and project's); `None` when none is sent.
 fn candidates<T: Tables>(cx: &Cx<'_, T>, q: &NoteQuery) -> Result<Option<HashSet<Id>>> {
-    let mut sets: Vec<HashSet<Id>> = Vec::new();
-    if let Some(text) = &q.q {
-        // The search index: each word begins a word of the title or text.
-        sets.extend(crate::search::lookup::prefixed(
-            cx,
-            crate::search::Kind::Note,
-            text,
-        )?);
-    }
     let by = |table, id: Option<Id>| -> Result<Option<HashSet<Id>>> {
         id.map(|id| Ok(notes_under(cx, table, id)?.into_iter().collect()))
             .transpose()
     };
+    let mut sets: Vec<HashSet<Id>> = Vec::new();
     sets.extend(by(NOTES_OF_CATEGORY, q.category_id)?);
     sets.extend(by(NOTES_BY_TAG, q.tag_id)?);
     sets.extend(by(NOTES_BY_PERSON, q.person_id)?);
@@ -1011,28 +1003,52 @@ fn candidates<T: Tables>(cx: &Cx<'_, T>, q: &NoteQuery) -> Result<Option<HashSet
     Ok(Some(kept))
 }
 
-/// `GET /notes`. Filters come from their indexes as sets of notes; the
-/// order's index is walked keeping those (without loading the others).
+/// `GET /notes`. Filters come from their indexes as sets of notes, and
+/// `q` from the search index (each walked note checked against its words
+/// when the words are common, so a page costs what the page costs); the
+/// order's index is walked keeping those, and a note is loaded only when
+/// it is kept (or a filter needs its record: `pinned`, a mention or
+/// reference of a deleted record). `total_count` counts the kept keys.
 pub(crate) fn list<T: Tables>(cx: &Cx<'_, T>, q: &NoteQuery) -> Result<Page<NoteSummary>> {
     let kept = candidates(cx, q)?;
-    let load = |k: &[u8]| {
+    let mut words = match &q.q {
+        Some(text) => crate::search::lookup::Prefixed::new(cx, crate::search::Kind::Note, text)?,
+        None => None,
+    };
+    if q.params.count
+        && let Some(words) = &mut words
+    {
+        words.find_all(cx)?;
+    }
+    let by_record = q.pinned.is_some() || q.person_id.is_some() || q.project_id.is_some();
+    let keeps = |r: &NoteRecord| {
+        r.deleted_at.is_none()
+            && q.pinned.is_none_or(|p| r.note.pinned == p)
+            && q.person_id.is_none_or(|p| r.note.person_ids.contains(&p))
+            && q.project_id.is_none_or(|p| r.note.project_ids.contains(&p))
+    };
+    let keep = |k: &[u8]| -> Result<bool> {
         let id = tail_id(k);
         if kept.as_ref().is_some_and(|set| !set.contains(&id)) {
-            return Ok(None);
+            return Ok(false);
         }
-        Ok(load(cx, id)?
-            .filter(|r| r.deleted_at.is_none())
-            .filter(|r| q.pinned.is_none_or(|p| r.note.pinned == p))
-            .filter(|r| q.person_id.is_none_or(|p| r.note.person_ids.contains(&p)))
-            .filter(|r| q.project_id.is_none_or(|p| r.note.project_ids.contains(&p)))
-            .map(|r| r.summary()))
+        if let Some(words) = &mut words
+            && !words.holds(cx, id)?
+        {
+            return Ok(false);
+        }
+        match by_record {
+            true => Ok(load(cx, id)?.is_some_and(|r| keeps(&r))),
+            false => Ok(true),
+        }
     };
+    let load = |k: &[u8]| Ok(load(cx, tail_id(k))?.filter(keeps).map(|r| r.summary()));
     let filter = if q.filters() {
         Filter::default().skipping(&q.scope())
     } else {
         Filter::default()
     };
-    LISTING.page(&cx.tx, &cx.org.secret, &q.params, &filter, load)
+    LISTING.page_keeping(&cx.tx, &cx.org.secret, &q.params, &filter, keep, load)
 }
 
 #[cfg(test)]
