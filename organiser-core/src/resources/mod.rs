@@ -45,8 +45,8 @@ pub use ai::{
 };
 pub use calendar::{CalendarQuery, CalendarRange, Meetings, MeetingsQuery, ProjectDate};
 pub use calendar_feeds::{
-    CalendarAttendee, CalendarEvent, CalendarFeed, CalendarFeedInput, CalendarFeedQuery, Meeting,
-    SyncError,
+    CalendarAttendee, CalendarEvent, CalendarFeed, CalendarFeedInput, CalendarFeedQuery,
+    GuessedZone, Meeting, SyncError, SyncWarnings,
 };
 pub use categories::{Category, CategoryChoices, CategoryInput, CategoryNoteCount, CategoryQuery};
 pub use deletions::{Deletion, DeletionQuery};
@@ -308,6 +308,8 @@ pub(crate) static MIGRATIONS: &[Step] = &[
         schema::create_tables(tx, &[ai::tables::TABLES])?;
         ai::census(tx)
     },
+    // 12: calendar feeds with what their last sync left out or guessed.
+    calendar_feeds::store_feeds_with_warnings,
 ];
 
 /// What the engine is wired to.

@@ -26,6 +26,7 @@ use organiser::Options;
 
 mod attendees;
 mod changes;
+mod corpus;
 mod feeds;
 mod meetings;
 mod range;
@@ -45,6 +46,8 @@ pub(super) const FEED_KEYS: &[&str] = &[
     "source",
     "sync_error",
     "sync_every",
+    // Ours: what the last sync left out or guessed (issue 22).
+    "sync_warnings",
     "updated_at",
 ];
 

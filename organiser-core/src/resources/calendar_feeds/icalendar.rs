@@ -4,6 +4,13 @@
 //! elsewhere (a to-do, an availability block, vendor extensions) cannot
 //! make the whole feed unreadable, nesting stays shallow, and events are
 //! counted before anything is parsed.
+//!
+//! A line that is no content line (no name of letters, digits and `-`
+//! before its colon, or one the crate cannot read) does not make the feed
+//! unreadable either: when it follows a text property (a description the
+//! producer did not fold), it is joined to it as the next line of its
+//! text, as common clients do; else it is left out. Either way it is
+//! counted ([`Feed::skipped_lines`], shown on the feed's health).
 
 use ical::parser::ical::IcalParser;
 use ical::parser::ical::component::{IcalCalendar, IcalTimeZoneTransitionType};
@@ -59,6 +66,9 @@ pub(crate) struct Feed {
     pub(crate) name: Option<String>,
     pub(crate) events: Vec<Props>,
     pub(crate) zones: Vec<FeedZone>,
+    /// Lines that could not be read as written (left out, or joined to
+    /// the text property before them).
+    pub(crate) skipped_lines: u32,
 }
 
 /// Where a kept line sits.
@@ -81,8 +91,11 @@ pub(crate) fn read(body: &[u8]) -> Result<Feed, SyncErrorCode> {
     if !starts {
         return Err(SyncErrorCode::NotCalendar);
     }
-    let kept = keep_shown_parts(text)?;
-    let mut feed = Feed::default();
+    let (kept, skipped_lines) = keep_shown_parts(text)?;
+    let mut feed = Feed {
+        skipped_lines,
+        ..Feed::default()
+    };
     for calendar in IcalParser::new(kept.as_bytes()) {
         let calendar = calendar.map_err(|_| SyncErrorCode::NotCalendar)?;
         take(&mut feed, calendar);
@@ -121,16 +134,119 @@ fn take(feed: &mut Feed, calendar: IcalCalendar) {
     }
 }
 
+/// Properties whose value is text, to which a line the producer did not
+/// fold is joined.
+const TEXT_PROPERTIES: &[&str] = &["SUMMARY", "DESCRIPTION", "LOCATION", "COMMENT", "CONTACT"];
+
+/// The properties of RFC 5545, 7986, 9073 and 9253: after a text
+/// property, a line named otherwise (and not `X-`) is taken for text the
+/// producer did not fold (`Agenda: budget`).
+const KNOWN_PROPERTIES: &[&str] = &[
+    "ACTION",
+    "ATTACH",
+    "ATTENDEE",
+    "CALSCALE",
+    "CATEGORIES",
+    "CLASS",
+    "COLOR",
+    "COMMENT",
+    "COMPLETED",
+    "CONCEPT",
+    "CONFERENCE",
+    "CONTACT",
+    "CREATED",
+    "DESCRIPTION",
+    "DTEND",
+    "DTSTAMP",
+    "DTSTART",
+    "DUE",
+    "DURATION",
+    "EXDATE",
+    "FREEBUSY",
+    "GEO",
+    "IMAGE",
+    "LAST-MODIFIED",
+    "LINK",
+    "LOCATION",
+    "LOCATION-TYPE",
+    "METHOD",
+    "NAME",
+    "ORGANIZER",
+    "PARTICIPANT-TYPE",
+    "PERCENT-COMPLETE",
+    "PRIORITY",
+    "PRODID",
+    "RDATE",
+    "RECURRENCE-ID",
+    "REFID",
+    "REFRESH-INTERVAL",
+    "RELATED-TO",
+    "REPEAT",
+    "REQUEST-STATUS",
+    "RESOURCE-TYPE",
+    "RESOURCES",
+    "RRULE",
+    "SEQUENCE",
+    "SOURCE",
+    "STATUS",
+    "STRUCTURED-DATA",
+    "STYLED-DESCRIPTION",
+    "SUMMARY",
+    "TRANSP",
+    "TRIGGER",
+    "TZID",
+    "TZID-ALIAS-OF",
+    "TZNAME",
+    "TZOFFSETFROM",
+    "TZOFFSETTO",
+    "TZUNTIL",
+    "TZURL",
+    "UID",
+    "URL",
+    "VERSION",
+];
+
+/// Whether a property name is one of [`KNOWN_PROPERTIES`] or an `X-` one.
+fn known_name(name: &str) -> bool {
+    name.get(..2).is_some_and(|x| x.eq_ignore_ascii_case("X-"))
+        || KNOWN_PROPERTIES
+            .iter()
+            .any(|k| name.eq_ignore_ascii_case(k))
+}
+
+/// Whether `line` is a content line the `ical` crate reads: a name of
+/// letters, digits and `-`, then parameters and a value after a colon.
+fn readable(line: &str) -> bool {
+    let name_end = line.find([':', ';']).unwrap_or(line.len());
+    let name = &line[..name_end];
+    if name.is_empty()
+        || !name.bytes().all(|b| b.is_ascii_alphanumeric() || b == b'-')
+        || !line[name_end..].contains(':')
+    {
+        return false;
+    }
+    matches!(
+        ical::PropertyParser::from_reader(line.as_bytes()).next(),
+        Some(Ok(_))
+    )
+}
+
 /// The lines of the calendars, their events and their time zones (with
 /// each one's continuation lines), component names in upper case;
 /// everything else is left out. Unbalanced components end where the
-/// text does (the parser then calls the body incomplete).
-fn keep_shown_parts(text: &str) -> Result<String, SyncErrorCode> {
+/// text does (the parser then calls the body incomplete). Also gives how
+/// many lines of those parts could not be read as written (see the
+/// module's docs).
+fn keep_shown_parts(text: &str) -> Result<(String, u32), SyncErrorCode> {
     let mut out = String::with_capacity(text.len());
     let mut stack: Vec<Option<Part>> = Vec::new();
     // Whether the last logical line was kept (for its continuations).
     let mut keeping = false;
+    // Whether that line is a text property (for lines it was not folded
+    // into).
+    let mut in_text = false;
     let mut events = 0usize;
+    let mut skipped = 0u32;
     for line in text.split('\n') {
         let line = line.strip_suffix('\r').unwrap_or(line);
         if line.starts_with([' ', '\t']) {
@@ -144,6 +260,7 @@ fn keep_shown_parts(text: &str) -> Result<String, SyncErrorCode> {
         let inside = stack.last().copied().flatten();
         let shown = stack.iter().all(Option::is_some);
         if upper_name.eq_ignore_ascii_case("BEGIN") {
+            in_text = false;
             let value = line.split_once(':').map_or("", |(_, v)| v.trim());
             let part = match (
                 stack.is_empty(),
@@ -171,6 +288,7 @@ fn keep_shown_parts(text: &str) -> Result<String, SyncErrorCode> {
             stack.push(part);
         } else if upper_name.eq_ignore_ascii_case("END") {
             keeping = false;
+            in_text = false;
             if let Some(part) = stack.pop()
                 && part.is_some()
                 && shown
@@ -180,15 +298,33 @@ fn keep_shown_parts(text: &str) -> Result<String, SyncErrorCode> {
                 out.push_str(&value.to_ascii_uppercase());
                 out.push('\n');
             }
+        } else if !shown || stack.is_empty() || line.trim().is_empty() {
+            keeping = false;
+            in_text = false;
+        } else if readable(line) && !(keeping && in_text && !known_name(upper_name)) {
+            keeping = true;
+            in_text = TEXT_PROPERTIES
+                .iter()
+                .any(|p| upper_name.eq_ignore_ascii_case(p));
+            out.push_str(line);
+            out.push('\n');
         } else {
-            keeping = shown && !stack.is_empty() && !line.trim().is_empty();
-            if keeping {
+            skipped = skipped.saturating_add(1);
+            // A property's name alone (`X-MOZ-LASTACK`) is a broken line of
+            // its own, not text.
+            let lone_name = !line.contains(':') && known_name(line.trim());
+            if keeping && in_text && !lone_name {
+                // The next line of the text before: joined as one.
+                out.pop();
+                out.push_str("\\n");
                 out.push_str(line);
                 out.push('\n');
+            } else {
+                keeping = false;
             }
         }
     }
-    Ok(out)
+    Ok((out, skipped))
 }
 
 /// A TEXT value with its escapes (`\n`, `\,`, `\;`, `\\`) undone.
@@ -220,6 +356,23 @@ mod tests {
         assert_eq!(feed.name.as_deref(), Some("Work, home"));
         assert_eq!(feed.events.len(), 1);
         assert_eq!(feed.events[0].value("summary"), Some("Long line"));
+    }
+
+    #[test]
+    fn an_unreadable_line_is_left_out_or_joined_to_the_text_before() {
+        let body = "BEGIN:VCALENDAR\r\nBEGIN:VEVENT\r\nUID:1\r\nDTSTART:20240912T120000Z\r\nthis line has no colon\r\nSUMMARY:Kept\r\nDESCRIPTION:First line\r\nAgenda: budget\r\nand more\r\n  folded\r\nLOCATION:Room 1\r\nEND:VEVENT\r\nBEGIN:VEVENT\r\nUID:2\r\n;no name:x\r\nDTSTART:20240913T120000Z\r\nSUMMARY;CN=\"unclosed:Second\r\nEND:VEVENT\r\nEND:VCALENDAR\r\n";
+        let feed = read(body.as_bytes()).unwrap();
+        assert_eq!(feed.events.len(), 2);
+        assert_eq!(feed.skipped_lines, 5);
+        let first = &feed.events[0];
+        assert_eq!(first.value("SUMMARY"), Some("Kept"));
+        assert_eq!(
+            unescape(first.value("DESCRIPTION").unwrap()),
+            "First line\nAgenda: budget\nand more folded"
+        );
+        assert_eq!(first.value("LOCATION"), Some("Room 1"));
+        assert_eq!(feed.events[1].value("DTSTART"), Some("20240913T120000Z"));
+        assert_eq!(feed.events[1].value("SUMMARY"), None);
     }
 
     #[test]

@@ -107,6 +107,48 @@ pub struct SyncError {
     pub failures: u32,
 }
 
+/// What the last successful sync had to leave out or guess: the feed was
+/// read, but not all of it as written (docs/api.md, "Reading a feed").
+#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize)]
+pub struct SyncWarnings {
+    /// Lines that were not content lines: left out, or joined to the text
+    /// before them as a line the producer did not fold.
+    pub skipped_lines: u32,
+    /// Windows zone names (as Outlook writes them) read as the IANA zone
+    /// CLDR maps them to, the feed defining neither.
+    pub guessed_zones: Vec<GuessedZone>,
+    /// `TZID`s that name no zone, read as UTC.
+    pub unknown_zones: Vec<String>,
+}
+
+/// A zone name the feed used and the zone it was read as.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct GuessedZone {
+    /// The `TZID` as written.
+    pub tzid: String,
+    /// The IANA zone it was read as.
+    pub zone: String,
+}
+
+impl SyncWarnings {
+    /// The warnings of a read, `None` when it read everything as written.
+    pub(crate) fn of(
+        skipped_lines: u32,
+        guessed: std::collections::BTreeMap<String, String>,
+        unknown: std::collections::BTreeSet<String>,
+    ) -> Option<SyncWarnings> {
+        let warnings = SyncWarnings {
+            skipped_lines,
+            guessed_zones: guessed
+                .into_iter()
+                .map(|(tzid, zone)| GuessedZone { tzid, zone })
+                .collect(),
+            unknown_zones: unknown.into_iter().collect(),
+        };
+        (warnings != SyncWarnings::default()).then_some(warnings)
+    }
+}
+
 /// A calendar feed as the API shows it (the address is never shown).
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 pub struct CalendarFeed {
@@ -130,6 +172,9 @@ pub struct CalendarFeed {
     pub last_attempt_at: Option<Timestamp>,
     /// Null while healthy.
     pub sync_error: Option<SyncError>,
+    /// What the last successful sync left out or guessed; null when it
+    /// read the whole feed as written.
+    pub sync_warnings: Option<SyncWarnings>,
     /// When it was added.
     #[serde(with = "crate::time::serde_timestamp")]
     pub created_at: Timestamp,
@@ -152,7 +197,77 @@ pub(crate) struct StoredFeed {
 
 impl Record for StoredFeed {
     const NAME: &'static str = "calendar feed";
-    const FORMAT: u8 = 1;
+    /// 2: with `sync_warnings`.
+    const FORMAT: u8 = 2;
+}
+
+/// A feed as schema 11 stored it (format 1, before `sync_warnings`).
+#[derive(Deserialize)]
+struct StoredFeedV1 {
+    feed: CalendarFeedV1,
+    address: Vec<u8>,
+    #[serde(with = "crate::time::serde_timestamp")]
+    next_sync_at: Timestamp,
+}
+
+/// [`CalendarFeed`] as format 1 had it.
+#[derive(Deserialize)]
+struct CalendarFeedV1 {
+    id: Id,
+    name: String,
+    color: String,
+    address_host: String,
+    source: Option<String>,
+    sync_every: String,
+    #[serde(with = "crate::time::serde_timestamp::option")]
+    last_synced_at: Option<Timestamp>,
+    #[serde(with = "crate::time::serde_timestamp::option")]
+    last_attempt_at: Option<Timestamp>,
+    sync_error: Option<SyncError>,
+    #[serde(with = "crate::time::serde_timestamp")]
+    created_at: Timestamp,
+    #[serde(with = "crate::time::serde_timestamp")]
+    updated_at: Timestamp,
+}
+
+/// Schema 12: every stored feed rewritten in format 2 (no warnings yet:
+/// the next sync says).
+pub(crate) fn store_feeds_with_warnings(tx: &crate::store::WriteTx) -> Result<()> {
+    let mut rows = Vec::new();
+    tx.scan_prefix(FEEDS, &[], crate::store::Dir::Asc, &mut |k, v| {
+        if v.first() == Some(&1) {
+            let old: StoredFeedV1 = postcard::from_bytes(&v[1..]).map_err(|e| {
+                Error::Storage(format!(
+                    "a stored calendar feed of format 1 is malformed: {e}"
+                ))
+            })?;
+            rows.push((k.to_vec(), old));
+        }
+        Ok(true)
+    })?;
+    for (key, old) in rows {
+        let f = old.feed;
+        let feed = StoredFeed {
+            feed: CalendarFeed {
+                id: f.id,
+                name: f.name,
+                color: f.color,
+                address_host: f.address_host,
+                source: f.source,
+                sync_every: f.sync_every,
+                last_synced_at: f.last_synced_at,
+                last_attempt_at: f.last_attempt_at,
+                sync_error: f.sync_error,
+                sync_warnings: None,
+                created_at: f.created_at,
+                updated_at: f.updated_at,
+            },
+            address: old.address,
+            next_sync_at: old.next_sync_at,
+        };
+        tx.put_record(FEEDS, &key, &feed)?;
+    }
+    Ok(())
 }
 
 /// `{calendar_feed: {name?, address, color, sync_every?}}`; all optional
@@ -416,6 +531,7 @@ pub(crate) fn create(cx: &mut WriteCx<'_>, prepared: Prepared) -> Result<Calenda
         last_synced_at: Some(now),
         last_attempt_at: Some(now),
         sync_error: None,
+        sync_warnings: built.warnings.clone(),
         created_at: now,
         updated_at: now,
     };
@@ -452,6 +568,7 @@ pub(crate) fn change(cx: &mut WriteCx<'_>, id: Id, prepared: Prepared) -> Result
         s.feed.last_synced_at = Some(now);
         s.feed.last_attempt_at = Some(now);
         s.feed.sync_error = None;
+        s.feed.sync_warnings = built.warnings.clone();
         events::replace(cx, id, &built)?;
     }
     if s == before {

@@ -1,5 +1,6 @@
 //! Repeat rules (RFC 5545 RRULE, EXDATE, RDATE, RECURRENCE-ID) expanded
-//! with the `rrule` crate. Expansion runs on the event's wall clock (the
+//! with the `rrule` crate; an event with RDATEs and no RRULE repeats on
+//! DTSTART and its RDATEs. Expansion runs on the event's wall clock (the
 //! crate is handed wall times as if they were UTC), and each occurrence's
 //! wall time then becomes an instant in the event's own zone: a 09:00
 //! meeting stays at 09:00 across a daylight-saving change, as the RFC
@@ -98,8 +99,12 @@ fn to_chrono(wall: i64) -> Option<chrono::DateTime<rrule::Tz>> {
     rrule::Tz::UTC.timestamp_opt(wall, 0).single()
 }
 
-/// The rule set of `r` from its start, or why the crate refuses it.
+/// The rule set of `r` from its start; `None` when it has no rule or the
+/// crate refuses it.
 fn rule_set(r: &Repeat, start: i64) -> Option<rrule::RRuleSet> {
+    if r.rule.trim().is_empty() {
+        return None;
+    }
     let start = to_chrono(start)?;
     let mut rule: rrule::RRule<rrule::Unvalidated> = r.rule.parse().ok()?;
     if let Some(until) = r.until {
@@ -108,9 +113,30 @@ fn rule_set(r: &Repeat, start: i64) -> Option<rrule::RRuleSet> {
     rule.build(start).ok()
 }
 
-/// Whether the `rrule` crate accepts the rule of `r`.
+/// Whether the `rrule` crate accepts the rule of `r` (an event that only
+/// RDATEs repeat has none, and repeats as they say).
 pub(crate) fn valid(r: &Repeat) -> bool {
+    if r.rule.trim().is_empty() {
+        return !r.rdates.is_empty();
+    }
     catch_unwind(AssertUnwindSafe(|| rule_set(r, r.start).is_some())).unwrap_or(false)
+}
+
+/// The wall-time starts the rule of `r` gives from DTSTART (DTSTART
+/// itself only when the rule gives it), up to `last` when given, at most
+/// `most` of them; none when the crate refuses the rule.
+pub(crate) fn wall_starts(r: &Repeat, last: Option<i64>, most: u16) -> Vec<i64> {
+    catch_unwind(AssertUnwindSafe(|| {
+        let Some(set) = rule_set(r, r.start) else {
+            return Vec::new();
+        };
+        let set = match last.and_then(to_chrono) {
+            Some(last) => set.before(last),
+            None => set,
+        };
+        set.all(most).dates.iter().map(|d| d.timestamp()).collect()
+    }))
+    .unwrap_or_default()
 }
 
 /// The start the rule can be expanded from for occurrences at or after

@@ -111,6 +111,7 @@ fn record(
             events::replace(cx, id, built)?;
             s.feed.last_synced_at = Some(now);
             s.feed.sync_error = None;
+            s.feed.sync_warnings = built.warnings.clone();
         }
         Err(f) => {
             let failures = before.feed.sync_error.as_ref().map_or(0, |e| e.failures);

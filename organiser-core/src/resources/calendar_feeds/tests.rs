@@ -189,3 +189,105 @@ fn an_hourly_rule_fills_the_window() {
         assert_eq!(range.events.len(), 6, "{day}");
     }
 }
+
+/// A feed as schema 11 stored it: the record of format 1, without
+/// `sync_warnings` (the migration's input).
+#[derive(Serialize)]
+struct FeedOfSchema11<'a> {
+    feed: FeedFieldsOfSchema11<'a>,
+    address: &'a [u8],
+    #[serde(with = "crate::time::serde_timestamp")]
+    next_sync_at: Timestamp,
+}
+
+#[derive(Serialize)]
+struct FeedFieldsOfSchema11<'a> {
+    id: Id,
+    name: &'a str,
+    color: &'a str,
+    address_host: &'a str,
+    source: Option<&'a str>,
+    sync_every: &'a str,
+    #[serde(with = "crate::time::serde_timestamp::option")]
+    last_synced_at: Option<Timestamp>,
+    #[serde(with = "crate::time::serde_timestamp::option")]
+    last_attempt_at: Option<Timestamp>,
+    sync_error: Option<&'a SyncError>,
+    #[serde(with = "crate::time::serde_timestamp")]
+    created_at: Timestamp,
+    #[serde(with = "crate::time::serde_timestamp")]
+    updated_at: Timestamp,
+}
+
+#[test]
+fn a_store_of_schema_11_is_migrated_to_feeds_with_warnings() {
+    let dir = tempfile::tempdir().unwrap();
+    let clock = ManualClock::at("2026-03-02T09:00:00Z");
+    let body = Arc::new(Mutex::new((200, WEEKLY.to_owned())));
+    let served = body.clone();
+    let http = move |r: &HttpRequest| -> std::result::Result<HttpResponse, HttpError> {
+        let (status, text) = served.lock().unwrap().clone();
+        Ok(HttpResponse::new(status, r.url.clone(), text.into_bytes()))
+    };
+    let options = Options {
+        clock: Arc::new(clock.clone()),
+        http: Arc::new(http),
+        ..Options::default()
+    };
+    let before = {
+        let org = Organiser::open_with(dir.path(), options.clone()).unwrap();
+        let feed = org
+            .create_calendar_feed(&input("https://cal.example.com/team.ics"))
+            .unwrap();
+        assert_eq!(feed.sync_warnings, None);
+        feed
+    };
+    // Back to schema 11: the feed in format 1.
+    {
+        use crate::store::{Store, Tables};
+        let store = Store::open(&dir.path().join(crate::STORE_FILE)).unwrap();
+        let tx = store.begin_write().unwrap();
+        let key = before.id.to_bytes();
+        let now: StoredFeed =
+            crate::store::codec::decode(&tx.get(tables::FEEDS, &key).unwrap().unwrap()).unwrap();
+        let f = &now.feed;
+        let old = FeedOfSchema11 {
+            feed: FeedFieldsOfSchema11 {
+                id: f.id,
+                name: &f.name,
+                color: &f.color,
+                address_host: &f.address_host,
+                source: f.source.as_deref(),
+                sync_every: &f.sync_every,
+                last_synced_at: f.last_synced_at,
+                last_attempt_at: f.last_attempt_at,
+                sync_error: f.sync_error.as_ref(),
+                created_at: f.created_at,
+                updated_at: f.updated_at,
+            },
+            address: &now.address,
+            next_sync_at: now.next_sync_at,
+        };
+        let bytes = postcard::to_extend(&old, vec![1u8]).unwrap();
+        tx.insert(tables::FEEDS, &key, &bytes).unwrap();
+        tx.insert(
+            crate::store::schema::META,
+            b"schema_version",
+            &11u32.to_be_bytes(),
+        )
+        .unwrap();
+        tx.commit().unwrap();
+    }
+    let org = Organiser::open_with(dir.path(), options).unwrap();
+    assert_eq!(org.calendar_feed(before.id).unwrap(), before);
+    // The address is still readable: a sync of a feed with an unfolded
+    // line says so.
+    *body.lock().unwrap() = (
+        200,
+        WEEKLY.replace("SUMMARY:Trip\r\n", "SUMMARY:Trip\r\nto the coast\r\n"),
+    );
+    org.sync_calendar_feed(before.id).unwrap();
+    let synced = org.calendar_feed(before.id).unwrap();
+    assert_eq!(synced.sync_error, None);
+    assert_eq!(synced.sync_warnings.map(|w| w.skipped_lines), Some(1));
+}
