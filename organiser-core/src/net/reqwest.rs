@@ -4,7 +4,7 @@
 //! answer that changes between check and connect cannot slip past), and
 //! follows redirects by hand, checking every hop the same way.
 
-use std::io::Read;
+use std::io::Read as _;
 use std::net::{IpAddr, SocketAddr, ToSocketAddrs};
 use std::sync::mpsc;
 use std::time::{Duration, Instant};
@@ -48,12 +48,41 @@ impl Default for ReqwestClient {
 }
 
 impl HttpClient for ReqwestClient {
+    /// The request's `timeout` is a deadline for the whole exchange,
+    /// counted across slow reads: the exchange runs on a thread of its own
+    /// and the caller has its answer, or [`HttpError::Timeout`], when the
+    /// deadline comes (the thread stops at its next read).
     fn send(&self, request: &HttpRequest) -> Result<HttpResponse, HttpError> {
         let now = Instant::now();
         // A timeout too long to add is as good as none: a year.
         let deadline = now
             .checked_add(request.timeout)
             .unwrap_or(now + Duration::from_secs(365 * 24 * 60 * 60));
+        let (tx, rx) = mpsc::channel();
+        let (client, owned) = (*self, request.clone());
+        std::thread::Builder::new()
+            .name("organiser-http".to_owned())
+            .spawn(move || {
+                let _ = tx.send(client.exchange(&owned, deadline));
+            })
+            .map_err(|e| HttpError::Other(format!("could not start a request: {e}")))?;
+        match rx.recv_timeout(deadline.saturating_duration_since(Instant::now())) {
+            Ok(answer) => answer,
+            Err(mpsc::RecvTimeoutError::Timeout) => Err(HttpError::Timeout),
+            Err(mpsc::RecvTimeoutError::Disconnected) => {
+                Err(HttpError::Other("the request's thread failed".to_owned()))
+            }
+        }
+    }
+}
+
+impl ReqwestClient {
+    /// The exchange of [`HttpClient::send`], giving up at `deadline`.
+    fn exchange(
+        &self,
+        request: &HttpRequest,
+        deadline: Instant,
+    ) -> Result<HttpResponse, HttpError> {
         let mut url = parse(&request.url, None)?;
         let mut method = request.method;
         let mut headers = request.headers.clone();
@@ -63,7 +92,7 @@ impl HttpClient for ReqwestClient {
             let addrs = self.checked_addresses(&url, request.allow_private, deadline)?;
             let response = hop(&url, &addrs, method, &headers, body.as_deref(), deadline)?;
             let Some(location) = redirect_location(&response) else {
-                return finish(response, url, request.max_body_bytes);
+                return finish(response, url, request.max_body_bytes, deadline);
             };
             if followed == request.max_redirects {
                 return Err(HttpError::TooManyRedirects {
@@ -83,13 +112,22 @@ impl HttpClient for ReqwestClient {
                         && !name.eq_ignore_ascii_case("content-length")
                 });
             }
-            // Credentials are for the origin they were given to.
+            // Credentials are for the origin they were given to: none
+            // follow a redirect elsewhere, and a redirect's own user and
+            // password are never sent (reqwest would make them a Basic
+            // `Authorization`).
+            let mut next = next;
             if next.origin() != url.origin() {
                 headers.retain(|(name, _)| {
                     ![AUTHORIZATION, COOKIE, PROXY_AUTHORIZATION]
                         .iter()
                         .any(|h| name.eq_ignore_ascii_case(h.as_str()))
                 });
+                let _ = next.set_username("");
+                let _ = next.set_password(None);
+            } else {
+                let _ = next.set_username(url.username());
+                let _ = next.set_password(url.password());
             }
             url = next;
         }
@@ -237,9 +275,15 @@ fn redirect_location(response: &Response) -> Option<String> {
     Some(String::from_utf8_lossy(location.as_bytes()).into_owned())
 }
 
-/// Reads at most `max` bytes of the body: a declared length beyond that is
-/// refused before reading, and the read stops one byte past it.
-fn finish(response: Response, url: Url, max: u64) -> Result<HttpResponse, HttpError> {
+/// Reads at most `max` bytes of the body by `deadline`: a declared length
+/// beyond that is refused before reading, the read stops one byte past
+/// it, and a body still coming at the deadline is a timeout.
+fn finish(
+    response: Response,
+    url: Url,
+    max: u64,
+    deadline: Instant,
+) -> Result<HttpResponse, HttpError> {
     if response.content_length().is_some_and(|n| n > max) {
         return Err(HttpError::BodyTooBig { limit: max });
     }
@@ -253,16 +297,20 @@ fn finish(response: Response, url: Url, max: u64) -> Result<HttpResponse, HttpEr
         })
         .collect();
     let mut body = Vec::new();
-    response
-        .take(max.saturating_add(1))
-        .read_to_end(&mut body)
-        .map_err(|e| {
-            if is_timeout(&e) {
-                HttpError::Timeout
-            } else {
-                HttpError::Read(e.to_string())
-            }
-        })?;
+    let mut reader = response.take(max.saturating_add(1));
+    let mut chunk = [0u8; 16 * 1024];
+    loop {
+        if Instant::now() >= deadline {
+            return Err(HttpError::Timeout);
+        }
+        match reader.read(&mut chunk) {
+            Ok(0) => break,
+            Ok(n) => body.extend_from_slice(&chunk[..n]),
+            Err(e) if e.kind() == std::io::ErrorKind::Interrupted => {}
+            Err(e) if is_timeout(&e) => return Err(HttpError::Timeout),
+            Err(e) => return Err(HttpError::Read(e.to_string())),
+        }
+    }
     if body.len() as u64 > max {
         return Err(HttpError::BodyTooBig { limit: max });
     }

@@ -315,3 +315,74 @@ fn failures_name_their_cause() {
     request.timeout = Duration::from_millis(200);
     assert_eq!(client.send(&request), Err(HttpError::Timeout));
 }
+
+#[test]
+fn a_redirects_own_user_and_password_are_never_sent() {
+    let other = Server::start(|_| reply("200 OK", "", "elsewhere"));
+    let to_other = other
+        .url("/landing")
+        .replacen("http://", "http://user:pw@", 1);
+    let server = Server::start(move |path| match path {
+        "/cross" => redirect("302 Found", &to_other),
+        "/same" => redirect("302 Found", "/landing"),
+        _ => reply("200 OK", "", "here"),
+    });
+    let client = ReqwestClient::new();
+    let cross = client.send(&allowed(&server.url("/cross"))).unwrap();
+    assert_eq!(cross.body, b"elsewhere");
+    let landing = &other.requests()[0];
+    assert!(
+        !landing.to_lowercase().contains("authorization"),
+        "{landing}"
+    );
+
+    // The owner's own credentials go to their origin, and stay there.
+    let with_user = server
+        .url("/same")
+        .replacen("http://", "http://me:secret@", 1);
+    client.send(&allowed(&with_user)).unwrap();
+    let seen = server.requests();
+    assert!(
+        seen.iter()
+            .rev()
+            .take(2)
+            .all(|r| r.contains("authorization: Basic")),
+        "{seen:?}"
+    );
+}
+
+/// A server that sends its head, then a byte every 100 ms (a feed that
+/// answers and then drips).
+fn dripping() -> (SocketAddr, JoinHandle<()>) {
+    let listener = TcpListener::bind((Ipv4Addr::LOCALHOST, 0)).unwrap();
+    let addr = listener.local_addr().unwrap();
+    let thread = std::thread::spawn(move || {
+        let (mut stream, _) = listener.accept().unwrap();
+        read_request(&mut stream);
+        let _ = stream.write_all(b"HTTP/1.1 200 OK\r\nContent-Length: 1000\r\n\r\n");
+        for _ in 0..1000 {
+            if stream.write_all(b"x").is_err() {
+                return;
+            }
+            std::thread::sleep(Duration::from_millis(100));
+        }
+    });
+    (addr, thread)
+}
+
+#[test]
+fn the_timeout_is_a_deadline_across_slow_reads() {
+    let (addr, server) = dripping();
+    let mut request = allowed(&format!("http://{addr}/feed.ics"));
+    request.timeout = Duration::from_secs(1);
+    let started = Instant::now();
+    assert_eq!(ReqwestClient::new().send(&request), Err(HttpError::Timeout));
+    let took = started.elapsed();
+    assert!(
+        took < Duration::from_millis(1_500),
+        "answered after {took:?}"
+    );
+    // The exchange's thread lets go of the connection at its next read.
+    server.join().unwrap();
+    assert!(started.elapsed() < Duration::from_secs(5));
+}
