@@ -1,6 +1,7 @@
 //! A provider's key never leaves: not in any answer, error message or log
 //! line of a real `organiser serve` (issue 14), even when the model
-//! server echoes it back and the background worker fails with it.
+//! server echoes it back (as sent, base64, base64url and URL-encoded:
+//! issue 22) and the background worker fails with it.
 
 use std::time::{Duration, Instant};
 
@@ -9,7 +10,19 @@ use serde_json::{Value, json};
 use crate::model_server::ModelServer;
 use crate::util::Dir;
 
-const KEY: &str = "sk-live-DO-NOT-LEAK-0123456789";
+const KEY: &str = "sk-live/DO+NOT+LEAK=0123456789?";
+
+/// The forms a server may echo the key in.
+fn echoed() -> Vec<String> {
+    use base64::Engine as _;
+    use base64::engine::general_purpose::{STANDARD, URL_SAFE_NO_PAD};
+    vec![
+        KEY.to_owned(),
+        STANDARD.encode(KEY),
+        URL_SAFE_NO_PAD.encode(KEY),
+        "sk-live%2FDO%2BNOT%2BLEAK%3D0123456789%3F".to_owned(),
+    ]
+}
 
 /// A request to the server: the status and the body as text.
 fn send(url: &str, token: &str, method: &str, path: &str, body: Option<Value>) -> (u16, String) {
@@ -37,9 +50,10 @@ fn send(url: &str, token: &str, method: &str, path: &str, body: Option<Value>) -
 fn the_key_never_appears_in_answers_errors_or_logs() {
     let models = ModelServer::start();
     // The server echoes the key it was sent in its refusal.
+    let forms = echoed().join(", ");
     models.fail_with(
         401,
-        &format!(r#"{{"error":{{"message":"Incorrect API key provided: {KEY}"}}}}"#),
+        &format!(r#"{{"error":{{"message":"Incorrect API key provided: {forms}"}}}}"#),
     );
     let dir = Dir::new();
     let server = dir.serve_with(&[("ORGANISER_LOG", "json")]);
@@ -135,7 +149,9 @@ fn the_key_never_appears_in_answers_errors_or_logs() {
     let log = server.stderr();
     assert!(server.stop().success());
     for text in answers.iter().chain([&log]) {
-        assert!(!text.contains(KEY), "the key leaked: {text}");
+        for form in echoed() {
+            assert!(!text.contains(&form), "the key leaked as {form}: {text}");
+        }
     }
     // The key did reach the model server (so the test could have failed).
     assert!(

@@ -324,13 +324,52 @@ fn server_message(body: &[u8]) -> Option<String> {
     Some(text.trim().to_owned()).filter(|t| !t.is_empty())
 }
 
-/// `failure` with every occurrence of the key taken out.
+/// `failure` with every occurrence of the key taken out, in the forms a
+/// server is likely to echo it: as sent, URL-encoded, and base64 and
+/// base64url (padded or not).
 fn redacted(mut failure: Failure, key: Option<&str>) -> Failure {
     if let Some(key) = key.filter(|k| !k.is_empty()) {
-        failure.message = failure.message.replace(key, "[key]");
-        failure.reason = failure.reason.replace(key, "[key]");
+        let forms = key_forms(key);
+        for text in [&mut failure.message, &mut failure.reason] {
+            for form in &forms {
+                *text = text.replace(form.as_str(), "[key]");
+            }
+        }
     }
     failure
+}
+
+/// The forms of `key` [`redacted`] takes out, longest first (so a form
+/// that contains another goes whole).
+fn key_forms(key: &str) -> Vec<String> {
+    use base64::Engine as _;
+    use base64::engine::general_purpose::{STANDARD, STANDARD_NO_PAD, URL_SAFE, URL_SAFE_NO_PAD};
+    let bytes = key.as_bytes();
+    let percent = |upper: bool| -> String {
+        bytes
+            .iter()
+            .map(|&b| match b {
+                b'A'..=b'Z' | b'a'..=b'z' | b'0'..=b'9' | b'-' | b'.' | b'_' | b'~' => {
+                    char::from(b).to_string()
+                }
+                _ if upper => format!("%{b:02X}"),
+                _ => format!("%{b:02x}"),
+            })
+            .collect()
+    };
+    let mut forms = vec![
+        key.to_owned(),
+        percent(true),
+        percent(false),
+        form_urlencoded::byte_serialize(bytes).collect::<String>(),
+        STANDARD.encode(bytes),
+        STANDARD_NO_PAD.encode(bytes),
+        URL_SAFE.encode(bytes),
+        URL_SAFE_NO_PAD.encode(bytes),
+    ];
+    forms.sort_by_key(|f| std::cmp::Reverse(f.len()));
+    forms.dedup();
+    forms
 }
 
 fn json_of(answer: &HttpResponse) -> Result<Value, Failure> {
@@ -360,6 +399,31 @@ mod tests {
         assert_eq!(f.reason, "The server refused the key");
         assert!(!f.message.contains("sk-secret-123"), "{}", f.message);
         assert!(f.message.starts_with("HTTP 401 Unauthorized"));
+    }
+
+    #[test]
+    fn the_key_is_taken_out_in_every_form_a_server_echoes() {
+        use base64::Engine as _;
+        use base64::engine::general_purpose::{STANDARD, URL_SAFE_NO_PAD};
+        let key = "sk-proj/AbC+d=e?f~g_h";
+        let echoes = [
+            key.to_owned(),
+            "sk-proj%2FAbC%2Bd%3De%3Ff~g_h".to_owned(),
+            "sk-proj%2fAbC%2bd%3de%3ff~g_h".to_owned(),
+            form_urlencoded::byte_serialize(key.as_bytes()).collect(),
+            STANDARD.encode(key),
+            URL_SAFE_NO_PAD.encode(key),
+        ];
+        for echo in echoes {
+            let answer = HttpResponse::new(
+                401,
+                "http://x/v1/models",
+                format!(r#"{{"error":{{"message":"bad key {echo} here"}}}}"#).into_bytes(),
+            );
+            let f = redacted(status_failure(&answer), Some(key));
+            assert!(!f.message.contains(&echo), "{echo}: {}", f.message);
+            assert!(f.message.contains("bad key [key] here"), "{}", f.message);
+        }
     }
 
     #[test]
