@@ -174,6 +174,7 @@ fn a_persons_photo_is_set_from_bytes_and_served_to_anyone_with_the_link() {
     let image = anyone.get(&location).send().unwrap();
     assert_eq!(image.status(), 200);
     assert_eq!(image.headers()["content-type"], "image/jpeg");
+    assert_eq!(image.headers()["x-content-type-options"], "nosniff");
     assert!(
         image.headers()["cache-control"]
             .to_str()
@@ -214,5 +215,49 @@ fn a_persons_photo_is_set_from_bytes_and_served_to_anyone_with_the_link() {
     ] {
         let (line, _) = raw_status(&s, &format!("{target}{auth}{head}\r\n"));
         assert!(line.contains(status), "{head}: {line}");
+    }
+}
+
+/// A PDF shown in the browser is sandboxed, and no file is read as
+/// another type than the one it is served as (issue 22).
+#[test]
+fn files_are_served_nosniff_and_pdfs_sandboxed() {
+    let (s, _dir) = on_disk();
+    let upload = s
+        .req("POST", "/uploads?kind=document&filename=invoice.pdf")
+        .header("content-type", "application/pdf")
+        .body(crate::common::fixtures::pdf("invoice"))
+        .send()
+        .unwrap();
+    assert_eq!(upload.status(), 201);
+    let signed: serde_json::Value = upload.json().unwrap();
+    let document = s
+        .post(
+            "/documents",
+            serde_json::json!({"document": {"upload": signed["data"]["signed_id"]}}),
+        )
+        .expect(201);
+    let file = document.data()["file"].clone();
+    for (url, sandboxed) in [
+        (file["url"].as_str().unwrap(), true),
+        (file["download_url"].as_str().unwrap(), true),
+        (file["thumbnail_url"].as_str().unwrap(), false),
+    ] {
+        let answer = reqwest::blocking::Client::new()
+            .get(url)
+            .bearer_auth(&s.token)
+            .send()
+            .unwrap();
+        assert_eq!(answer.status(), 200, "{url}");
+        assert_eq!(
+            answer.headers()["x-content-type-options"],
+            "nosniff",
+            "{url}"
+        );
+        let csp = answer
+            .headers()
+            .get("content-security-policy")
+            .map(|v| v.to_str().unwrap().to_owned());
+        assert_eq!(csp.as_deref(), sandboxed.then_some("sandbox"), "{url}");
     }
 }

@@ -239,7 +239,8 @@ impl Response {
     }
 
     /// `bytes` as they are, of `content_type`, kept by caches for a year
-    /// (a file whose address never names another).
+    /// (a file whose address never names another), never read by a
+    /// browser as any other type (`nosniff`).
     pub fn file(content_type: &str, bytes: Vec<u8>) -> Response {
         Response {
             status: 200,
@@ -251,6 +252,7 @@ impl Response {
                     "cache-control",
                     "public, max-age=31536000, immutable".to_owned(),
                 ),
+                ("x-content-type-options", "nosniff".to_owned()),
             ],
         }
     }

@@ -116,7 +116,9 @@ pub(crate) static ENDPOINTS: &[Endpoint] = {
     ]
 };
 
-/// A private file: the owner's, so no shared cache may keep it.
+/// A private file: the owner's, so no shared cache may keep it. A PDF
+/// shown in the browser is sandboxed (no script, form or navigation of
+/// its own runs with the server's origin).
 fn private_file(content_type: &str, bytes: Vec<u8>) -> Response {
     let mut response = Response::file(content_type, bytes);
     response
@@ -125,6 +127,11 @@ fn private_file(content_type: &str, bytes: Vec<u8>) -> Response {
     response
         .headers
         .push(("cache-control", "private, no-cache".to_owned()));
+    if content_type == "application/pdf" {
+        response
+            .headers
+            .push(("content-security-policy", "sandbox".to_owned()));
+    }
     response
 }
 
