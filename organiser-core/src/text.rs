@@ -13,6 +13,31 @@ pub fn squish(s: &str) -> String {
     out
 }
 
+/// Whether `c` is a character that shows nothing and can only mislead in
+/// a name: a bidirectional override, embedding, isolate or mark, a
+/// zero-width space, word joiner or byte-order mark (`invoice\u{202E}fdp.exe`
+/// reads as `invoiceexe.pdf`). Zero-width joiners and non-joiners stay:
+/// scripts and emoji need them.
+pub(crate) fn is_invisible(c: char) -> bool {
+    matches!(
+        c,
+        '\u{061C}'
+            | '\u{180E}'
+            | '\u{200B}'
+            | '\u{200E}'
+            | '\u{200F}'
+            | '\u{202A}'..='\u{202E}'
+            | '\u{2060}'..='\u{2064}'
+            | '\u{2066}'..='\u{2069}'
+            | '\u{FEFF}'
+    )
+}
+
+/// `s` without its [`is_invisible`] characters.
+pub(crate) fn without_invisible(s: &str) -> String {
+    s.chars().filter(|c| !is_invisible(*c)).collect()
+}
+
 /// The key two names are compared by when case does not matter.
 pub(crate) fn fold_case(s: &str) -> String {
     s.to_lowercase()
@@ -40,7 +65,7 @@ pub(crate) fn search_words(folded: &str) -> impl Iterator<Item = &str> {
         .filter(|w| !w.is_empty())
 }
 
-/// `value` squished, with "can't be blank", "is too long" or "can't
+/// `value` squished and [`without_invisible`] characters, with "can't be blank", "is too long" or "can't
 /// contain control characters" added to `details` under `field` when it is
 /// empty, longer than `max` characters, or holds a control character other
 /// than whitespace (ESC, BEL, NUL...: a name is printed on terminals, where
@@ -51,7 +76,7 @@ pub(crate) fn squished_required(
     value: &str,
     max: usize,
 ) -> String {
-    let value = squish(value);
+    let value = squish(&without_invisible(value));
     if value.is_empty() {
         details.add(field, "can't be blank");
     } else if char_len(&value) > max {
@@ -86,6 +111,28 @@ mod tests {
             squished_required(&mut details, "name", input, 100);
             assert_eq!(details.has("name"), refused, "{input:?}");
         }
+    }
+
+    #[test]
+    fn a_name_loses_its_invisible_characters() {
+        for (input, kept) in [
+            ("invoice\u{202E}fdp.exe", "invoicefdp.exe"),
+            ("\u{2066}Budget\u{2069} 2026\u{200B}", "Budget 2026"),
+            ("\u{FEFF}Notes", "Notes"),
+            // Joiners stay: a family emoji, a Persian word.
+            (
+                "Family 👨\u{200D}👩\u{200D}👧",
+                "Family 👨\u{200D}👩\u{200D}👧",
+            ),
+            ("می\u{200C}خواهم", "می\u{200C}خواهم"),
+        ] {
+            let mut details = crate::error::Details::new();
+            assert_eq!(squished_required(&mut details, "name", input, 100), kept);
+            assert!(details.is_empty(), "{input:?}");
+        }
+        let mut details = crate::error::Details::new();
+        squished_required(&mut details, "name", "\u{202E}\u{200B}", 100);
+        assert!(details.has("name"), "nothing left is blank");
     }
 
     #[test]

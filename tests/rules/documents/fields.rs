@@ -70,6 +70,18 @@ fn the_name_is_squished_and_defaults_to_the_filename() {
         ("Invoice 12.pdf", json!("  Big   plan  "), "Big plan"),
         ("report.final.pdf", json!(null), "report.final"),
         ("scan.pdf", json!("x".repeat(200)), &"x".repeat(200)),
+        // Invisible characters and direction overrides are left out
+        // (issue 22): this name would read "invoiceexe.pdf".
+        (
+            "scan.pdf",
+            json!("invoice\u{202e}fdp.exe"),
+            "invoicefdp.exe",
+        ),
+        (
+            "scan.pdf",
+            json!("\u{2066}Budget\u{200b} 2026\u{2069}"),
+            "Budget 2026",
+        ),
     ] {
         let signed = upload_pdf(&s, filename);
         let mut fields = json!({ "upload": signed });

@@ -54,6 +54,11 @@ fn folders_nest_and_take_a_colour_and_an_icon() {
     let t = id(&top);
     assert_eq!(s.get(&format!("/folders/{t}")).expect(200).data(), &top);
 
+    // A direction override or zero-width space is left out (issue 22).
+    let tricky = new_folder(&s, json!({"name": "Tax\u{202e}fdp.exe\u{200b}"}));
+    assert_eq!(tricky["name"], "Taxfdp.exe");
+    s.delete(&format!("/folders/{}", id(&tricky))).expect(204);
+
     let second = new_folder(&s, json!({"name": "Work", "color": ""}));
     assert_eq!(second["color"], json!(colors[1]), "the first unused");
     let child = new_folder(

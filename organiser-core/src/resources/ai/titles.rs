@@ -192,9 +192,11 @@ fn ask(
     })
 }
 
-/// A model's reply made a title: thinking left out, the first line that
-/// has words, without a `Title:` label, quotes, markup or trailing
-/// punctuation, squished, at most 80 characters cut at a word.
+/// A model's reply made a title: thinking left out; the title line, not a
+/// preamble (`Sure! Here is a title for your note:`); without a label
+/// (`**Title:**`), Markdown emphasis, a heading or list marker, quotes,
+/// invisible characters or trailing punctuation; squished; at most 80
+/// characters cut at a word.
 pub(crate) fn clean(reply: &str) -> String {
     let mut text = reply.to_owned();
     // Reasoning models may think aloud first.
@@ -204,25 +206,8 @@ pub(crate) fn clean(reply: &str) -> String {
         }
         text.replace_range(start..end + "</think>".len(), " ");
     }
-    let line = text
-        .lines()
-        .map(str::trim)
-        .find(|l| l.chars().any(char::is_alphanumeric))
-        .unwrap_or("");
-    let mut line = line
-        .trim_start_matches(['#', '*', '-', '>', ' '])
-        .to_owned();
-    for label in ["title:", "titre:", "titel:", "título:", "titolo:"] {
-        if line.to_lowercase().starts_with(label) {
-            line = line.get(label.len()..).unwrap_or_default().to_owned();
-            break;
-        }
-    }
-    const WRAPPERS: &[char] = &[
-        '"', '\'', '`', '*', '_', '“', '”', '‘', '’', '«', '»', '„', '「', '」', ' ',
-    ];
+    let mut title = text.lines().find_map(title_of_line).unwrap_or_default();
     const TRAILING: &[char] = &['.', ',', ';', ':', '!', '?', '…', '。', '、'];
-    let mut title = crate::text::squish(line.trim_matches(WRAPPERS));
     loop {
         let trimmed = title
             .trim_end_matches(TRAILING)
@@ -233,7 +218,6 @@ pub(crate) fn clean(reply: &str) -> String {
         }
         title = trimmed;
     }
-    title.retain(|c| !c.is_control());
     if title.chars().count() <= TITLE_MAX {
         return title;
     }
@@ -242,6 +226,79 @@ pub(crate) fn clean(reply: &str) -> String {
         Some(space) if space > 0 => cut[..space].trim_end_matches(TRAILING).to_owned(),
         _ => cut,
     }
+}
+
+/// What wraps a title: quotes, emphasis, spaces.
+const WRAPPERS: &[char] = &[
+    '"', '\'', '`', '*', '_', '“', '”', '‘', '’', '«', '»', '„', '「', '」', ' ',
+];
+
+/// Words a chatty reply opens with before it gets to the title.
+const OPENERS: &[&str] = &[
+    "sure",
+    "certainly",
+    "of course",
+    "absolutely",
+    "okay",
+    "ok",
+    "here is",
+    "here's",
+    "here are",
+    "great",
+    "alright",
+    "voici",
+    "bien sûr",
+    "klar",
+    "gerne",
+    "claro",
+];
+
+/// The title in one line of a reply, if it holds one: `None` for a line
+/// without words, and for a preamble (a line that ends in a colon with
+/// nothing after its label, or that only opens the reply).
+fn title_of_line(line: &str) -> Option<String> {
+    let plain: String = crate::text::without_invisible(line)
+        .replace("**", "")
+        .replace("__", "")
+        .chars()
+        .filter(|c| !c.is_control())
+        .collect();
+    // A heading, a quote or a list item: its text.
+    let mut line = plain.trim().trim_start_matches(['#', '>', '-', '•', ' ']);
+    if let Some((number, rest)) = line.split_once(['.', ')'])
+        && !number.is_empty()
+        && number.len() <= 2
+        && number.chars().all(|c| c.is_ascii_digit())
+    {
+        line = rest;
+    }
+    let mut line = line.trim().to_owned();
+    // An opener ("Sure!", "Here's a title for your note:") is left out;
+    // what follows its colon, or its exclamation, is the title.
+    let lower = line.to_lowercase();
+    let opens = OPENERS.iter().any(|o| {
+        lower
+            .strip_prefix(o)
+            .is_some_and(|rest| rest.chars().next().is_none_or(|c| !c.is_alphanumeric()))
+    });
+    if opens {
+        match line.rfind([':', '!']) {
+            Some(at) => line = line[at + 1..].to_owned(),
+            None => return None,
+        }
+    } else if let Some((label, rest)) = line.split_once(':') {
+        // "Title: ...", "Suggested title: ...", "Titre : ...".
+        let label = label.to_lowercase();
+        let labelled = ["title", "titre", "titel", "título", "titolo"]
+            .iter()
+            .any(|t| label.contains(t))
+            && label.split_whitespace().count() <= 4;
+        if labelled {
+            line = rest.to_owned();
+        }
+    }
+    let title = crate::text::squish(line.trim_matches(WRAPPERS));
+    title.chars().any(char::is_alphanumeric).then_some(title)
 }
 
 #[cfg(test)]
@@ -267,6 +324,37 @@ mod tests {
             ("Wocheneinkauf…", "Wocheneinkauf"),
             ("", ""),
             ("...", ""),
+            // What small local models answer (issue 22).
+            ("**Title:** Notes on firewood", "Notes on firewood"),
+            (
+                "Sure! Here is a title for your note:\n\nNotes on firewood",
+                "Notes on firewood",
+            ),
+            (
+                "Sure, here's a short title for the note:\n**Winter Firewood Plan**",
+                "Winter Firewood Plan",
+            ),
+            (
+                "Here's a concise title: \"Firewood for the winter\"",
+                "Firewood for the winter",
+            ),
+            (
+                "Certainly! \"Winter Firewood Plan\"",
+                "Winter Firewood Plan",
+            ),
+            (
+                "Okay, here is a concise title:\n\n1. Winter Firewood Plan",
+                "Winter Firewood Plan",
+            ),
+            ("## Firewood Stock Check", "Firewood Stock Check"),
+            ("Suggested title: Firewood order", "Firewood order"),
+            (
+                "Winter Firewood Plan\n\nThis title captures the main point.",
+                "Winter Firewood Plan",
+            ),
+            ("Titre : Bois pour l'hiver", "Bois pour l'hiver"),
+            ("invoice\u{202E}fdp.exe", "invoicefdp.exe"),
+            ("Meeting: budget review", "Meeting: budget review"),
         ] {
             assert_eq!(clean(reply), title, "{reply:?}");
         }

@@ -345,7 +345,7 @@ fn check_name(details: &mut Details, name: &Field<String>) -> Option<String> {
     let Field::Value(n) = name else {
         return None;
     };
-    let n = squish(n);
+    let n = squish(&crate::text::without_invisible(n));
     if char_len(&n) > limits::text::DOCUMENT_NAME {
         details.add(
             "name",
@@ -368,7 +368,7 @@ fn name_from_file(filename: &str) -> String {
         Some((stem, _)) if !stem.is_empty() => stem,
         _ => filename,
     };
-    let stem = squish(stem);
+    let stem = squish(&crate::text::without_invisible(stem));
     let stem: String = stem.chars().take(limits::text::DOCUMENT_NAME).collect();
     if stem.is_empty() {
         "Untitled document".to_owned()

@@ -283,7 +283,7 @@ pub(crate) fn sanitise_filename(raw: &str) -> String {
     let last = raw.rsplit(['/', '\\']).next().unwrap_or_default();
     let cleaned: String = last
         .chars()
-        .filter(|c| !c.is_control() && !matches!(c, '\u{200B}'..='\u{200F}' | '\u{202A}'..='\u{202E}' | '\u{2066}'..='\u{2069}' | '\u{FEFF}'))
+        .filter(|c| !c.is_control() && !crate::text::is_invisible(*c))
         .collect();
     crate::text::squish(&cleaned)
         .trim_start_matches('.')
