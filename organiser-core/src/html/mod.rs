@@ -8,6 +8,7 @@
 //! `<img data-upload="SIGNED_ID">` (notes only).
 
 mod text;
+pub(crate) mod tokens;
 
 pub(crate) use text::to_text;
 

@@ -310,6 +310,11 @@ pub(crate) static MIGRATIONS: &[Step] = &[
     },
     // 12: calendar feeds with what their last sync left out or guessed.
     calendar_feeds::store_feeds_with_warnings,
+    // 13: tasks by the people their descriptions mention.
+    |tx| {
+        schema::create_tables(tx, &[tasks::tables::TABLES])?;
+        tasks::mentions::index_stored(tx)
+    },
 ];
 
 /// What the engine is wired to.
@@ -331,9 +336,24 @@ pub(crate) static WIRING: Wiring = Wiring {
 /// What every write does before it commits: the search index and the AI
 /// tasks' queues follow the records it touched.
 fn before_commit(cx: &mut crate::engine::WriteCx<'_>) -> Result<()> {
-    let touched = cx.tx.take_touched();
+    let mut touched = cx.tx.take_touched();
     if touched.is_empty() {
         return Ok(());
+    }
+    // Tasks show the names of the people their descriptions mention; what
+    // that writes is followed too.
+    let people = search::watched_index(people::tables::PEOPLE);
+    let written: Vec<crate::ids::Id> = touched
+        .iter()
+        .filter(|(table, _)| Some(*table) == people)
+        .filter_map(|(_, key)| <[u8; 16]>::try_from(key.as_slice()).ok())
+        .map(crate::ids::Id::from_bytes)
+        .collect();
+    if !written.is_empty() {
+        tasks::mentions::follow(cx, &written, &|cx, id| {
+            Ok(people::lookup(cx, id)?.and_then(|(name, live)| live.then_some(name)))
+        })?;
+        touched.extend(cx.tx.take_touched());
     }
     search::follow(cx, &touched)?;
     let notes = search::watched_index(ai::FOLLOWED);

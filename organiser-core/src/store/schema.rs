@@ -48,7 +48,7 @@ pub(crate) const CORE: &[Tbl] = &[
 
 /// The schema this build writes: the number of migration steps, which
 /// the registry of record kinds lists (`registry.rs`, `MIGRATIONS`).
-pub(crate) const VERSION: u32 = 12;
+pub(crate) const VERSION: u32 = 13;
 
 const VERSION_KEY: &[u8] = b"schema_version";
 

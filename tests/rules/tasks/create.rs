@@ -299,6 +299,44 @@ fn descriptions_are_sanitised_and_cleared() {
     }
 }
 
+/// A mention in a description shows the person's name as it is now: a
+/// rename refreshes it, as in notes (issue 22), with a new `updated_at`.
+#[test]
+fn a_renamed_person_is_renamed_in_the_descriptions_mentioning_them() {
+    let s = Core::start();
+    let ada = crate::common::fixtures::person(&s, "Ada Byron");
+    let bob = crate::common::fixtures::person(&s, "Bob");
+    let html = format!(
+        "<p>Ask <span data-mention=\"{ada}\">@Ada Byron</span> and <span data-mention=\"{bob}\">@Bob</span></p>"
+    );
+    let t = new_task(&s, json!({"title": "Call", "description_html": html}));
+    let other = new_task(
+        &s,
+        json!({"title": "Other", "description_html": "<p>no one</p>"}),
+    );
+    s.advance(60);
+    s.patch(
+        &format!("/people/{ada}"),
+        json!({"person": {"name": "Ada Lovelace"}}),
+    )
+    .expect(200);
+    let after = get_task(&s, &id(&t));
+    let html = after["description_html"].as_str().unwrap();
+    assert!(html.contains("@Ada Lovelace"), "{html}");
+    assert!(html.contains(">@Bob</span>"), "{html}");
+    assert_eq!(after["description_text"], "Ask @Ada Lovelace and @Bob");
+    assert_ne!(after["updated_at"], t["updated_at"]);
+    assert_eq!(get_task(&s, &id(&other))["updated_at"], other["updated_at"]);
+    // A task no longer mentioning them is left alone.
+    patch_task(&s, &id(&t), json!({"description_html": "<p>done</p>"})).expect(200);
+    s.patch(
+        &format!("/people/{ada}"),
+        json!({"person": {"name": "Ada King"}}),
+    )
+    .expect(200);
+    assert_eq!(get_task(&s, &id(&t))["description_html"], "<p>done</p>");
+}
+
 /// Spec: a home is "ULID or null", and "a value that is not an id ... is
 /// 422"; docs/api.md lets an empty string stand for null only for dates.
 #[test]

@@ -8,6 +8,7 @@
 //! body when a record it names is renamed, deleted, restored or purged.
 
 use crate::error::Result;
+use crate::html::tokens::{Token, attr, escape, span_text, tokens};
 use crate::ids::Id;
 use crate::resources::tags;
 
@@ -58,130 +59,6 @@ pub(crate) struct Rendered {
     pub(crate) named_projects: Vec<Id>,
     /// The uploads of the images shown.
     pub(crate) images: Vec<Id>,
-}
-
-/// One token of well-formed HTML.
-enum Token<'a> {
-    Text(&'a str),
-    Open {
-        name: String,
-        raw: &'a str,
-        attrs: Vec<(String, String)>,
-    },
-    Close {
-        name: String,
-        raw: &'a str,
-    },
-}
-
-/// Splits sanitised HTML into tokens (quotes in attribute values honoured).
-fn tokens(html: &str) -> Vec<Token<'_>> {
-    let mut out = Vec::new();
-    let bytes = html.as_bytes();
-    let mut i = 0;
-    let mut text_start = 0;
-    while i < bytes.len() {
-        if bytes[i] != b'<' {
-            i += 1;
-            continue;
-        }
-        if text_start < i {
-            out.push(Token::Text(&html[text_start..i]));
-        }
-        let start = i;
-        let mut quote = false;
-        i += 1;
-        while i < bytes.len() && (quote || bytes[i] != b'>') {
-            if bytes[i] == b'"' {
-                quote = !quote;
-            }
-            i += 1;
-        }
-        let end = (i + 1).min(bytes.len());
-        let raw = &html[start..end];
-        let inner = raw.trim_start_matches('<').trim_end_matches('>');
-        if let Some(rest) = inner.strip_prefix('/') {
-            out.push(Token::Close {
-                name: rest.trim().to_ascii_lowercase(),
-                raw,
-            });
-        } else {
-            let name: String = inner
-                .chars()
-                .take_while(|c| c.is_ascii_alphanumeric())
-                .collect::<String>()
-                .to_ascii_lowercase();
-            out.push(Token::Open {
-                attrs: attributes(&inner[name.len()..]),
-                name,
-                raw,
-            });
-        }
-        i = end;
-        text_start = end;
-    }
-    if text_start < bytes.len() {
-        out.push(Token::Text(&html[text_start..]));
-    }
-    out
-}
-
-/// `name="value"` pairs of a start tag (values entity-decoded).
-fn attributes(mut rest: &str) -> Vec<(String, String)> {
-    let mut attrs = Vec::new();
-    loop {
-        rest = rest.trim_start().trim_end_matches('/');
-        let Some(eq) = rest.find('=') else {
-            break;
-        };
-        let name = rest[..eq].trim().to_ascii_lowercase();
-        let after = rest[eq + 1..].trim_start();
-        let Some(after) = after.strip_prefix('"') else {
-            break;
-        };
-        let Some(close) = after.find('"') else {
-            break;
-        };
-        attrs.push((name, decode(&after[..close])));
-        rest = &after[close + 1..];
-    }
-    attrs
-}
-
-/// Text with the entities the serialiser writes decoded.
-fn decode(s: &str) -> String {
-    if !s.contains('&') {
-        return s.to_owned();
-    }
-    s.replace("&lt;", "<")
-        .replace("&gt;", ">")
-        .replace("&quot;", "\"")
-        .replace("&nbsp;", "\u{a0}")
-        .replace("&#39;", "'")
-        .replace("&amp;", "&")
-}
-
-/// Text escaped for HTML.
-pub(crate) fn escape(s: &str) -> String {
-    let mut out = String::with_capacity(s.len());
-    for c in s.chars() {
-        match c {
-            '&' => out.push_str("&amp;"),
-            '<' => out.push_str("&lt;"),
-            '>' => out.push_str("&gt;"),
-            '"' => out.push_str("&quot;"),
-            '\u{a0}' => out.push_str("&nbsp;"),
-            c => out.push(c),
-        }
-    }
-    out
-}
-
-fn attr<'a>(attrs: &'a [(String, String)], name: &str) -> Option<&'a str> {
-    attrs
-        .iter()
-        .find(|(n, _)| n == name)
-        .map(|(_, v)| v.as_str())
 }
 
 /// Elements whose text never becomes a tag.
@@ -253,29 +130,6 @@ pub(crate) fn render(html: &str, r: &mut impl Resolve) -> Result<Rendered> {
         ids.dedup();
     }
     Ok(out)
-}
-
-/// The text inside the span that opens at `tokens[at]`, and the index
-/// after its end.
-fn span_text(tokens: &[Token<'_>], at: usize) -> (String, usize) {
-    let mut depth = 0usize;
-    let mut text = String::new();
-    let mut i = at;
-    while i < tokens.len() {
-        match &tokens[i] {
-            Token::Open { name, .. } if name == "span" => depth += 1,
-            Token::Close { name, .. } if name == "span" => {
-                depth -= 1;
-                if depth == 0 {
-                    return (text, i + 1);
-                }
-            }
-            Token::Text(t) => text.push_str(&decode(t)),
-            _ => {}
-        }
-        i += 1;
-    }
-    (text, i)
 }
 
 fn reference_span(

@@ -127,10 +127,13 @@ pub(crate) fn restore_with_home(cx: &mut WriteCx<'_>, home_id: Id, ids: &[Id]) -
 
 /// Makes a delete permanent: the record goes; its deletion record stays.
 pub(crate) fn purge(cx: &mut WriteCx<'_>, id: Id) -> Result<()> {
-    if let Some(TaskRow {
-        deleted: Some(_), ..
-    }) = load_row(cx, id)?
+    if let Some(
+        row @ TaskRow {
+            deleted: Some(_), ..
+        },
+    ) = load_row(cx, id)?
     {
+        super::mentions::unindex(cx, &row)?;
         cx.remove(TASKS, &id.to_bytes())?;
         documents::target_changed(cx, documents::Target::Task, id, true)?;
     }

@@ -9,6 +9,7 @@ mod home;
 mod index;
 mod input;
 mod lifecycle;
+pub(crate) mod mentions;
 mod placement;
 mod project_counts;
 mod query;
@@ -206,6 +207,7 @@ pub(crate) fn load_live<T: Tables>(cx: &Cx<'_, T>, id: Id) -> Result<Task> {
 }
 
 pub(crate) fn save_row(cx: &WriteCx<'_>, row: &TaskRow) -> Result<()> {
+    mentions::index(cx, row)?;
     cx.put_record(TASKS, &row.task.id.to_bytes(), &TaskRecord::from(row))
 }
 

@@ -34,6 +34,9 @@ pub(crate) const TASKS_COMPLETED_BY_DEADLINE: Tbl = table("tasks_completed_by_de
 /// date, per start date, ...), so counts never scan tasks.
 pub(crate) const TASK_COUNTERS: Tbl = table("task_counters");
 
+/// Stored tasks by the people their descriptions mention: (person, id).
+pub(crate) const TASKS_BY_MENTION: Tbl = table("tasks_by_mention");
+
 /// Every table of this resource.
 pub(crate) const TABLES: &[Tbl] = &[
     TASKS,
@@ -49,4 +52,5 @@ pub(crate) const TABLES: &[Tbl] = &[
     TASKS_TODAY,
     TASK_COUNTERS,
     TASKS_COMPLETED_BY_DEADLINE,
+    TASKS_BY_MENTION,
 ];

@@ -289,3 +289,44 @@ fn completion_counters_older_than_two_days_go_when_the_day_moves() {
     complete_new(&org, "today's", None);
     assert_eq!(completed_today(&org, "view=today"), 1);
 }
+
+#[test]
+fn a_store_of_schema_12_indexes_the_people_descriptions_mention() {
+    let dir = tempfile::tempdir().unwrap();
+    let clock = ManualClock::at("2026-03-10T12:00:00Z");
+    let options = Options {
+        clock: Arc::new(clock.clone()),
+        ..Options::default()
+    };
+    let named = |name: &str| crate::PersonInput {
+        name: Some(name.to_owned()),
+        ..crate::PersonInput::default()
+    };
+    let (ada, task) = {
+        let org = Organiser::open_with(dir.path(), options.clone()).unwrap();
+        let ada = org.create_person(&named("Ada Byron")).unwrap().id;
+        let mut input = TaskInput::titled("Call");
+        input.description_html = crate::input::Field::Value(format!(
+            "<p>Ask <span data-mention=\"{ada}\">@Ada Byron</span></p>"
+        ));
+        (ada, org.create_task(&input).unwrap().id)
+    };
+    // Back to schema 12: no index of mentions.
+    {
+        use crate::store::Store;
+        let store = Store::open(&dir.path().join(crate::STORE_FILE)).unwrap();
+        let tx = store.begin_write().unwrap();
+        tx.drop_table("tasks_by_mention").unwrap();
+        tx.insert(
+            crate::store::schema::META,
+            b"schema_version",
+            &12u32.to_be_bytes(),
+        )
+        .unwrap();
+        tx.commit().unwrap();
+    }
+    let org = Organiser::open_with(dir.path(), options).unwrap();
+    org.change_person(ada, &named("Ada Lovelace")).unwrap();
+    let html = org.task(task).unwrap().description_html.unwrap();
+    assert!(html.contains("@Ada Lovelace"), "{html}");
+}
