@@ -58,9 +58,22 @@ pub(crate) fn data_dir_from(given: Option<&Path>) -> Result<(PathBuf, &'static s
 }
 
 /// Opens the store in `dir` in-process, with errors that say what to do.
+/// Documents' thumbnails are rendered by this binary in a child process
+/// ([`RENDER_PDF`]), under the budget the core gives it.
 pub fn open_store(dir: &Path) -> Result<Organiser, OpenError> {
-    Organiser::open(dir)
+    let mut options = organiser_core::Options::from_env().map_err(OpenError::Config)?;
+    if let Ok(program) = std::env::current_exe() {
+        options.pdf_renderer = organiser_core::pdf::PdfRenderer::Command {
+            program,
+            args: vec![RENDER_PDF.to_owned()],
+        };
+    }
+    Organiser::open_with(dir, options)
 }
+
+/// The hidden first argument that makes this binary a PDF renderer
+/// (`organiser __render-pdf-thumbnail SIDE`, the PDF on standard input).
+pub const RENDER_PDF: &str = "__render-pdf-thumbnail";
 
 /// Phrases an open error for people.
 pub fn open_error(dir: &Path, e: OpenError) -> CliError {

@@ -145,6 +145,9 @@ fn version() -> &'static str {
 /// `--json` as one JSON object there), 2 for a usage mistake. A closed
 /// pipe on standard output is not an error.
 pub fn main() -> ExitCode {
+    if let Some(code) = render_pdf() {
+        return code;
+    }
     // `COMPLETE=bash organiser ...`: the shell asks for completions.
     completion::answer();
     let json = std::env::args_os().skip(1).any(|a| a == "--json");
@@ -175,6 +178,32 @@ pub fn main() -> ExitCode {
         Err(CliError::BrokenPipe) => ExitCode::SUCCESS,
         Err(e) => fail(&e, json),
     }
+}
+
+/// `organiser __render-pdf-thumbnail SIDE`: this process renders one PDF
+/// thumbnail for the core, within the budget it sets itself
+/// (`organiser_core::pdf::child_main`); not a command for people.
+fn render_pdf() -> Option<ExitCode> {
+    let mut args = std::env::args_os().skip(1);
+    if args.next()? != backend::RENDER_PDF {
+        return None;
+    }
+    let side = args
+        .next()
+        .and_then(|s| s.into_string().ok())
+        .unwrap_or_default();
+    let rendered = organiser_core::pdf::child_main(
+        &side,
+        &mut std::io::stdin().lock(),
+        &mut std::io::stdout().lock(),
+    );
+    Some(match rendered {
+        Ok(()) => ExitCode::SUCCESS,
+        Err(e) => {
+            let _ = writeln!(std::io::stderr(), "error: {e}");
+            ExitCode::from(1)
+        }
+    })
 }
 
 /// Says `e` on standard error and gives its exit status.

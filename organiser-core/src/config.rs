@@ -155,6 +155,10 @@ pub struct Options {
     /// The longest an AI provider call may take (document 1, "Limits":
     /// 90 seconds; tests shorten it).
     pub ai_call_wait: std::time::Duration,
+    /// How documents' thumbnails are rendered: in this process (the
+    /// default), or in a child process under a memory and time budget
+    /// (what the `organiser` binary does; see [`crate::pdf`]).
+    pub pdf_renderer: crate::pdf::PdfRenderer,
 }
 
 impl std::fmt::Debug for Options {
@@ -180,6 +184,7 @@ impl Default for Options {
             allow_private_feeds: false,
             search_plan: SearchPlan::default(),
             ai_call_wait: std::time::Duration::from_secs(crate::limits::AI_CALL_WAIT_SECS),
+            pdf_renderer: crate::pdf::PdfRenderer::InProcess,
         }
     }
 }

@@ -10,6 +10,15 @@
 //!
 //! Rendering a page is slow work (milliseconds to hundreds of
 //! milliseconds on a heavy page): call these off the request path.
+//!
+//! A hostile PDF (an image that claims 65,500 by 65,500 pixels, one
+//! compressed twice, millions of path operators) can take gigabytes and
+//! minutes of any renderer, so the `organiser` binary renders in a child
+//! process ([`PdfRenderer::Command`], whose side is [`child_main`]) that
+//! limits its own memory ([`CHILD_MEMORY_BYTES`]) and CPU time
+//! ([`CHILD_CPU_SECONDS`]) and is killed after [`CHILD_WAIT`]; a render
+//! that fails, or runs out of budget, gives the generic icon. At most
+//! [`RENDERS_AT_ONCE`] renders run at a time in the process.
 
 use std::panic::{AssertUnwindSafe, catch_unwind};
 
@@ -22,6 +31,160 @@ use hayro::vello_cpu::{Pixmap, RasterizerSettings, RenderContext, Resources, Tar
 use hayro::{RenderCache, RenderSettings, render_into};
 use image::codecs::webp::WebPEncoder;
 use image::{DynamicImage, RgbImage, Rgba, RgbaImage};
+
+/// How documents' thumbnails are rendered (`Options::pdf_renderer`).
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+#[non_exhaustive]
+pub enum PdfRenderer {
+    /// In this process: for trusted files only, as a hostile PDF can take
+    /// the process's memory and time (the default for embedders, whose
+    /// program cannot be run as a renderer).
+    #[default]
+    InProcess,
+    /// In a child process for each render: `program args... SIDE`, the PDF
+    /// on its standard input and the WebP on its standard output (what
+    /// [`child_main`] does), under its budget. The `organiser` binary
+    /// runs itself this way.
+    Command {
+        /// The program.
+        program: std::path::PathBuf,
+        /// Its arguments before the side.
+        args: Vec<String>,
+    },
+}
+
+/// The most memory (heap) a render in a child process may take.
+pub const CHILD_MEMORY_BYTES: u64 = 256 * 1024 * 1024;
+/// The most CPU time a render in a child process may take, in seconds.
+pub const CHILD_CPU_SECONDS: u64 = 10;
+/// How long a child process may take before it is killed.
+pub const CHILD_WAIT: std::time::Duration = std::time::Duration::from_secs(15);
+/// The most renders at once in the process.
+pub const RENDERS_AT_ONCE: usize = 2;
+/// The largest answer read from a child (a thumbnail is far smaller).
+const MOST_CHILD_OUTPUT: u64 = 16 * 1024 * 1024;
+
+static RENDERING: crate::gate::Gate = crate::gate::Gate::new(RENDERS_AT_ONCE);
+
+/// The thumbnail of `pdf` as `renderer` renders it, or the generic icon
+/// when it cannot be rendered within its budget. Never fails, never
+/// panics; waits for its turn ([`RENDERS_AT_ONCE`]).
+pub(crate) fn thumbnail(renderer: &PdfRenderer, pdf: &[u8], max_side: u32) -> Vec<u8> {
+    let _turn = RENDERING.enter();
+    match renderer {
+        PdfRenderer::InProcess => thumbnail_or_icon(pdf, max_side),
+        PdfRenderer::Command { program, args } => match in_child(program, args, pdf, max_side) {
+            Ok(webp) => webp,
+            Err(e) => {
+                tracing::info!(reason = %e, "a PDF thumbnail falls back to the generic icon");
+                generic_icon_webp(max_side)
+            }
+        },
+    }
+}
+
+/// Renders in a child process: `program args... SIDE`, killed after
+/// [`CHILD_WAIT`].
+fn in_child(
+    program: &std::path::Path,
+    args: &[String],
+    pdf: &[u8],
+    max_side: u32,
+) -> Result<Vec<u8>, String> {
+    use std::io::{Read as _, Write as _};
+    use std::process::{Command, Stdio};
+    let started = std::time::Instant::now();
+    let mut child = Command::new(program)
+        .args(args)
+        .arg(max_side.to_string())
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::null())
+        // Running out of memory aborts it; a backtrace would map the
+        // binary's debug information first.
+        .env("RUST_BACKTRACE", "0")
+        .env("RUST_LIB_BACKTRACE", "0")
+        .spawn()
+        .map_err(|e| format!("the renderer could not start: {e}"))?;
+    let mut stdin = child.stdin.take().ok_or("no standard input")?;
+    let mut stdout = child.stdout.take().ok_or("no standard output")?;
+    let input = pdf.to_vec();
+    // Fed and read on threads of their own, so a child that stops reading
+    // or writing cannot hold this one past the deadline.
+    let feeder = std::thread::spawn(move || {
+        let _ = stdin.write_all(&input);
+    });
+    let reader = std::thread::spawn(move || {
+        let mut out = Vec::new();
+        let _ = (&mut stdout).take(MOST_CHILD_OUTPUT).read_to_end(&mut out);
+        out
+    });
+    let status = loop {
+        match child.try_wait() {
+            Ok(Some(status)) => break status,
+            Ok(None) if started.elapsed() < CHILD_WAIT => {
+                std::thread::sleep(std::time::Duration::from_millis(10));
+            }
+            Ok(None) => {
+                let _ = child.kill();
+                let _ = child.wait();
+                return Err(format!(
+                    "the renderer ran out of time ({} s)",
+                    CHILD_WAIT.as_secs()
+                ));
+            }
+            Err(e) => return Err(format!("the renderer could not be waited for: {e}")),
+        }
+    };
+    let _ = feeder.join();
+    let out = reader
+        .join()
+        .map_err(|_| "the renderer's output was lost")?;
+    if !status.success() {
+        return Err(format!("the renderer failed ({status})"));
+    }
+    if !(out.starts_with(b"RIFF") && out.get(8..12) == Some(b"WEBP")) {
+        return Err("the renderer's answer is not WebP".to_owned());
+    }
+    Ok(out)
+}
+
+/// The child's side of [`PdfRenderer::Command`]: limits this process's
+/// memory ([`CHILD_MEMORY_BYTES`]) and CPU time ([`CHILD_CPU_SECONDS`]),
+/// reads a PDF from `input` and writes its first page's WebP thumbnail,
+/// `side` pixels on its longer side, to `output`.
+///
+/// # Errors
+///
+/// The reason, when the limits cannot be set, `side` is not a size, or
+/// the PDF cannot be rendered (its memory running out ends the process).
+pub fn child_main(
+    side: &str,
+    input: &mut dyn std::io::Read,
+    output: &mut dyn std::io::Write,
+) -> Result<(), String> {
+    use std::io::Read as _;
+    rlimit::Resource::DATA
+        .set(CHILD_MEMORY_BYTES, CHILD_MEMORY_BYTES)
+        .map_err(|e| format!("cannot limit the memory: {e}"))?;
+    rlimit::Resource::CPU
+        .set(CHILD_CPU_SECONDS, CHILD_CPU_SECONDS + 1)
+        .map_err(|e| format!("cannot limit the time: {e}"))?;
+    let side: u32 = side
+        .trim()
+        .parse()
+        .map_err(|_| format!("{side:?} is not a size in pixels"))?;
+    let mut pdf = Vec::new();
+    input
+        .take(crate::limits::uploads::DOCUMENT_MAX_BYTES + 1)
+        .read_to_end(&mut pdf)
+        .map_err(|e| format!("cannot read the PDF: {e}"))?;
+    let webp = first_page_webp(&pdf, side).map_err(|e| e.to_string())?;
+    output
+        .write_all(&webp)
+        .and_then(|()| output.flush())
+        .map_err(|e| format!("cannot write the thumbnail: {e}"))
+}
 
 /// The largest thumbnail side asked for, in pixels.
 pub(crate) const MAX_THUMB_SIDE: u32 = 4096;
@@ -370,6 +533,32 @@ mod tests {
 
     fn is_white(p: Rgb<u8>) -> bool {
         p.0.iter().all(|&c| c >= 250)
+    }
+
+    #[test]
+    fn a_renderer_that_fails_or_cannot_start_gives_the_icon() {
+        let icon = generic_icon_webp(64);
+        for (program, args) in [
+            ("/nonexistent/renderer", vec![]),
+            (
+                "sh",
+                vec!["-c".to_owned(), "cat >/dev/null; exit 3".to_owned()],
+            ),
+            (
+                "sh",
+                vec!["-c".to_owned(), "cat >/dev/null; echo not-webp".to_owned()],
+            ),
+        ] {
+            let renderer = PdfRenderer::Command {
+                program: program.into(),
+                args,
+            };
+            assert_eq!(
+                thumbnail(&renderer, &rectangle_pdf(), 64),
+                icon,
+                "{program}"
+            );
+        }
     }
 
     #[test]

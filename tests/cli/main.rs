@@ -8,6 +8,10 @@ mod util;
 #[allow(dead_code, unreachable_pub)]
 #[path = "../common/loopback.rs"]
 mod loopback;
+// The hostile files of tests/common.
+#[allow(dead_code, unreachable_pub)]
+#[path = "../common/hostile.rs"]
+mod hostile;
 // The fake model server of tests/common.
 #[allow(dead_code, unreachable_pub)]
 #[path = "../common/model_server.rs"]
@@ -30,6 +34,7 @@ mod documents;
 mod errors;
 mod feed_server;
 mod hints;
+mod hostile_files;
 mod init;
 mod licence;
 mod lists;

@@ -18,13 +18,16 @@
 //! - [`FeedServer`] and [`Vcal`]: a stand-in calendar server and the
 //!   iCalendar text it serves;
 //! - [`ModelServer`]: a stand-in AI model server speaking both provider
-//!   protocols.
+//!   protocols;
+//! - `hostile`: images and PDFs of a few kilobytes that claim gigapixels,
+//!   thousands of frames or minutes of rendering.
 // Each test crate uses its own part of this module.
 #![allow(dead_code, unreachable_pub, unused_imports)]
 
 pub mod check;
 pub mod feed_server;
 pub mod fixtures;
+pub mod hostile;
 pub mod in_process;
 pub mod loopback;
 pub mod model_server;

@@ -307,3 +307,120 @@ fn a_replayed_upload_answers_the_same_upload() {
     call.raw = Some(("image/png".into(), png()));
     check(&s, call, Expect::error(422, "idempotency_key_reused", None));
 }
+
+/// Hostile images of a few kilobytes (issue 22): a size claimed in the
+/// header is checked before a pixel is decoded, and an animation is
+/// walked, not decoded frame by frame; nothing is kept of a refused one.
+#[test]
+fn hostile_images_are_refused_or_read_within_the_budget() {
+    use crate::common::hostile::{gif_of_frames, png_claiming};
+    use std::time::{Duration, Instant};
+    let s = Core::start();
+    // 12,000 by 12,000 16-bit RGBA: 1.15 GB decoded; 10,000 by 10,000 RGB:
+    // 100 megapixels.
+    for bytes in [
+        png_claiming(12_000, 12_000, 16, 6),
+        png_claiming(10_000, 10_000, 8, 2),
+    ] {
+        for kind in ["avatar", "note_image"] {
+            let started = Instant::now();
+            let reply = check(
+                &s,
+                Call::upload(
+                    &format!("kind={kind}&filename=x.png"),
+                    "image/png",
+                    bytes.clone(),
+                ),
+                Expect::invalid("file"),
+            );
+            assert!(started.elapsed() < Duration::from_secs(1), "{kind}");
+            let said = reply.body["error"]["details"]["file"][0]
+                .as_str()
+                .unwrap()
+                .to_owned();
+            assert!(said.contains("too large"), "{said}");
+        }
+    }
+    assert_eq!(s.org.stored_files().unwrap(), Vec::<String>::new());
+    // 3,000 one-pixel frames on a 4,000 by 4,000 canvas (60 KB): the
+    // first frame is the picture, the rest are walked.
+    let frames = gif_of_frames(4_000, 3_000);
+    assert!(frames.len() < 70_000);
+    for kind in ["avatar", "note_image"] {
+        let started = Instant::now();
+        check(
+            &s,
+            Call::upload(
+                &format!("kind={kind}&filename=x.gif"),
+                "image/gif",
+                frames.clone(),
+            ),
+            Expect::status(201),
+        );
+        assert!(
+            started.elapsed() < Duration::from_secs(5),
+            "{kind}: {:?}",
+            started.elapsed()
+        );
+    }
+    // Too many frames, or cut short: refused.
+    check(
+        &s,
+        Call::upload(
+            "kind=note_image&filename=x.gif",
+            "image/gif",
+            gif_of_frames(2, 5_001),
+        ),
+        Expect::invalid("file"),
+    );
+    let whole = gif_of_frames(2, 3);
+    check(
+        &s,
+        Call::upload(
+            "kind=note_image&filename=x.gif",
+            "image/gif",
+            whole[..whole.len() - 4].to_vec(),
+        ),
+        Expect::invalid("file"),
+    );
+}
+
+/// The hostile PDFs' streams are what they claim (a stream of gigabytes
+/// written without compressing anything).
+#[test]
+fn the_hostile_files_are_what_they_say() {
+    use crate::common::hostile::*;
+    for (pattern, total, tail) in [
+        (&b"ab"[..], 2, &b""[..]),
+        (b"0 0 m ", 1_000, b"S"),
+        (b"x", 259, b""),
+        (b"x", 260, b""),
+        (b"x", 261, b"yz"),
+        (b"abc", 10_001, b""),
+    ] {
+        let z = zlib_repeating(pattern, total, tail);
+        let plain = miniz_oxide::inflate::decompress_to_vec_zlib(&z).expect("valid zlib");
+        let mut want: Vec<u8> = pattern
+            .iter()
+            .copied()
+            .cycle()
+            .take(total as usize)
+            .collect();
+        want.extend_from_slice(tail);
+        assert_eq!(plain, want, "{pattern:?} {total}");
+    }
+    for (what, pdf) in [
+        ("a huge JPEG", pdf_with_a_huge_jpeg()),
+        (
+            "a twice-compressed image",
+            pdf_with_a_twice_compressed_image(),
+        ),
+        ("millions of paths", pdf_with_millions_of_paths()),
+    ] {
+        assert!(
+            pdf.starts_with(b"%PDF-") && pdf.len() < 16 * 1024,
+            "{what}: {} bytes",
+            pdf.len()
+        );
+    }
+}

@@ -84,11 +84,12 @@ fn made(cx: &mut crate::engine::WriteCx<'_>, input: &DocumentInput) -> Result<Do
     let (upload, _, _) = file_of(cx, doc.id)?;
     cx.on_commit(move |inner| {
         let files = inner.files.clone();
+        let renderer = inner.options.pdf_renderer.clone();
         std::thread::spawn(move || {
             let Ok(pdf) = files.read(&uploads::file_name(upload)) else {
                 return;
             };
-            let webp = crate::pdf::thumbnail_or_icon(&pdf, THUMBNAIL_SIDE);
+            let webp = crate::pdf::thumbnail(&renderer, &pdf, THUMBNAIL_SIDE);
             if let Ok(staged) = files.stage(uploads::DIR, &webp) {
                 let _ = files.rename(&staged, &uploads::thumbnail_name(upload, THUMBNAIL_SIDE));
             }
