@@ -163,9 +163,20 @@ pub fn main() -> ExitCode {
                 .kind()
                 .as_str()
                 .unwrap_or("the command line is not understood");
-            let first = e.to_string();
-            let first = first.lines().next().unwrap_or(said);
-            let error = CliError::usage(first.trim_start_matches("error: "));
+            // The message with what it names (the missing arguments are
+            // on the lines after the first), without the usage and tips.
+            let text = e.to_string();
+            let named: Vec<&str> = text
+                .lines()
+                .map(str::trim)
+                .take_while(|l| !l.starts_with("Usage:") && !l.starts_with("tip:"))
+                .filter(|l| !l.is_empty())
+                .collect();
+            let message = match named.join(" ") {
+                m if m.is_empty() => said.to_owned(),
+                m => m,
+            };
+            let error = CliError::usage(message.trim_start_matches("error: "));
             return fail(&error, true);
         }
         Err(e) => {

@@ -118,6 +118,27 @@ pub(crate) fn spinner(message: &str) -> Option<indicatif::ProgressBar> {
     Some(spinner)
 }
 
+/// Whether a person is at the keyboard: standard input and standard
+/// error are terminals (a script's pipes never are).
+pub(crate) fn interactive() -> bool {
+    std::io::stdin().is_terminal() && std::io::stderr().is_terminal()
+}
+
+/// Asks `question` (`[y/N]` added) on standard error and reads the answer
+/// from standard input: yes only for `y` or `yes`. Not on a terminal, or
+/// with `--yes` (`assumed`), nobody is asked and the answer is yes.
+pub(crate) fn confirm(question: &str, assumed: bool) -> Result<bool, CliError> {
+    if assumed || !interactive() {
+        return Ok(true);
+    }
+    let mut stderr = std::io::stderr().lock();
+    write!(stderr, "{} [y/N] ", clean(question))?;
+    stderr.flush()?;
+    let mut answer = String::new();
+    std::io::stdin().read_line(&mut answer)?;
+    Ok(matches!(answer.trim().to_lowercase().as_str(), "y" | "yes"))
+}
+
 /// A table in the house style.
 pub(crate) fn table(header: &[&str]) -> Table {
     let mut table = Table::new();

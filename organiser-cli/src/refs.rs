@@ -17,7 +17,13 @@
 //! saw); otherwise it is matched against every record, and when it fits
 //! more than one the command fails and lists them. A record that was just
 //! deleted is named the same way by `restore`: its row in the listing it
-//! was deleted from, its ID, or part of an ID the CLI deleted lately.
+//! was deleted from, its ID, part of an ID the CLI deleted lately, or the
+//! name it had.
+//!
+//! Names are matched as search matches them (case and accents aside:
+//! `zoe` is Zoë): a whole name, else the one name it begins, else, for the
+//! families search finds, the search's matches when there is one (a word
+//! of the name: `turing` is Alan Turing, `o'brien` is Niamh O'Brien).
 
 use std::path::PathBuf;
 
@@ -49,6 +55,9 @@ pub(crate) trait Family: Sized {
     /// Whether people name them by name as well (lists, people,
     /// projects; not tasks, whose titles repeat).
     const NAMED: bool;
+    /// The search type that finds them by the words of their names, if
+    /// search finds them (people, projects, lists, folders, documents).
+    const SEARCHED: Option<organiser_core::SearchType> = None;
     /// How a message asks whether one was deleted: "was it" (people:
     /// "were they").
     const DELETED_ASK: &'static str = "was it";
@@ -147,6 +156,9 @@ pub(crate) struct Memory {
 struct Kept {
     family: String,
     ids: Vec<Id>,
+    /// The deleted records' names, one for each ID (none in a listing).
+    #[serde(default)]
+    names: Vec<String>,
 }
 
 impl Memory {
@@ -180,17 +192,39 @@ impl Memory {
     }
 
     fn load<F: Family>(&self, what: &str) -> Vec<Id> {
-        self.path::<F>(what)
+        self.load_named::<F>(what)
+            .into_iter()
+            .map(|(id, _)| id)
+            .collect()
+    }
+
+    /// The IDs kept with their names (empty where none was kept).
+    fn load_named<F: Family>(&self, what: &str) -> Vec<(Id, String)> {
+        let Some(kept) = self
+            .path::<F>(what)
             .and_then(|path| std::fs::read_to_string(path).ok())
             .and_then(|text| serde_json::from_str::<Kept>(&text).ok())
             .filter(|kept| kept.family == F::MANY)
-            .map(|kept| kept.ids)
-            .unwrap_or_default()
+        else {
+            return Vec::new();
+        };
+        let mut names = kept.names.into_iter();
+        kept.ids
+            .into_iter()
+            .map(|id| (id, names.next().unwrap_or_default()))
+            .collect()
     }
 
     /// Best effort: a command still works when its memory cannot be kept
     /// (and the store's directory is only made by the store).
     fn save<F: Family>(&self, what: &str, ids: Vec<Id>) {
+        self.save_named::<F>(
+            what,
+            ids.into_iter().map(|id| (id, String::new())).collect(),
+        );
+    }
+
+    fn save_named<F: Family>(&self, what: &str, kept: Vec<(Id, String)>) {
         let (Some(dir), Some(path)) = (&self.dir, self.path::<F>(what)) else {
             return;
         };
@@ -198,8 +232,13 @@ impl Memory {
             return;
         }
         let _ = std::fs::create_dir_all(dir);
+        let (ids, names): (Vec<Id>, Vec<String>) = kept.into_iter().unzip();
         let kept = Kept {
             family: F::MANY.to_owned(),
+            names: match names.iter().all(String::is_empty) {
+                true => Vec::new(),
+                false => names,
+            },
             ids,
         };
         if let Ok(text) = serde_json::to_string(&kept) {
@@ -231,14 +270,62 @@ impl<'a> Refs<'a> {
             .save::<F>("listing", records.iter().map(F::id).collect());
     }
 
-    /// Remembers that `id` was deleted, for `restore`.
-    pub(crate) fn deleted<F: Family>(&self, id: Id) {
-        let mut ids = self.memory.load::<F>("deleted");
-        ids.retain(|kept| *kept != id);
-        ids.push(id);
-        let extra = ids.len().saturating_sub(REMEMBERED_DELETIONS);
-        ids.drain(..extra);
-        self.memory.save::<F>("deleted", ids);
+    /// Remembers that `id`, called `name`, was deleted, for `restore`.
+    pub(crate) fn deleted<F: Family>(&self, id: Id, name: &str) {
+        let mut kept = self.memory.load_named::<F>("deleted");
+        kept.retain(|(kept, _)| *kept != id);
+        kept.push((id, name.to_owned()));
+        let extra = kept.len().saturating_sub(REMEMBERED_DELETIONS);
+        kept.drain(..extra);
+        self.memory.save_named::<F>("deleted", kept);
+    }
+
+    /// The record of family `F` that `restore` brings back: the one
+    /// `reference` names among those deleted lately (its row, ID, part of
+    /// its ID, or the name it had), or without one, the one the CLI
+    /// deleted last.
+    pub(crate) fn to_restore<F: Family>(&self, reference: Option<&str>) -> Result<Id, CliError> {
+        let Some(reference) = reference.map(str::trim).filter(|r| !r.is_empty()) else {
+            return self.last_deleted::<F>().ok_or_else(|| {
+                CliError::msg(format!(
+                    "no {} was deleted here lately: name the one to restore by its ID, as `{}` printed it",
+                    F::ONE,
+                    self.global.command(&format!("{} rm", F::MANY))
+                ))
+            });
+        };
+        let by_name = |names: Vec<(Id, String)>| -> Vec<(Id, Option<String>)> {
+            let folded = organiser_core::fold(reference);
+            let matching: Vec<&(Id, String)> = names
+                .iter()
+                .filter(|(_, name)| {
+                    !name.is_empty() && organiser_core::fold(name).starts_with(&folded)
+                })
+                .collect();
+            let whole: Vec<&&(Id, String)> = matching
+                .iter()
+                .filter(|(_, name)| organiser_core::fold(name) == folded)
+                .collect();
+            let chosen: Vec<(Id, String)> = match whole.is_empty() {
+                true => matching.into_iter().cloned().collect(),
+                false => whole.into_iter().map(|k| (*k).clone()).collect(),
+            };
+            let mut chosen: Vec<(Id, Option<String>)> = chosen
+                .into_iter()
+                .map(|(id, name)| (id, Some(name)))
+                .collect();
+            // The latest deletion of a name comes first.
+            chosen.reverse();
+            chosen.dedup_by_key(|(id, _)| *id);
+            chosen
+        };
+        // A name (or title) it had: the latest deletion of it.
+        if !looks_like_an_id(reference)
+            && let Some((id, _)) = by_name(self.memory.load_named::<F>("deleted")).first()
+        {
+            return Ok(*id);
+        }
+        self.deleted_id::<F>(reference)
     }
 
     /// The ID of the record of family `F` the CLI deleted last, if any
@@ -318,10 +405,10 @@ impl<'a> Refs<'a> {
                     None => every::<F>(self.client)?,
                 },
             };
-            let folded = reference.to_lowercase();
+            let folded = organiser_core::fold(reference);
             let (exact, prefixed): (Vec<F>, Vec<F>) = candidates
                 .into_iter()
-                .filter(|r| r.name().to_lowercase().starts_with(&folded))
+                .filter(|r| organiser_core::fold(r.name()).starts_with(&folded))
                 .partition(|r| same_name(r.name(), reference));
             // A whole name first; else a name it begins, when only one does.
             let named = if exact.is_empty() { prefixed } else { exact };
@@ -334,6 +421,29 @@ impl<'a> Refs<'a> {
                 _ => {
                     let found = named.iter().map(|r| (r.id(), Some(r.name().to_owned())));
                     return Err(self.ambiguous::<F>(reference, found.collect()));
+                }
+            }
+            // As search finds them: a word of the name, a misspelling.
+            if let Some(kind) = F::SEARCHED
+                && !looks_like_an_id(reference)
+            {
+                let query = organiser_core::SearchQuery {
+                    q: reference.to_owned(),
+                    types: vec![kind],
+                    limit: CANDIDATES_SHOWN + 1,
+                };
+                let found: Vec<(Id, Option<String>)> = self
+                    .client
+                    .search(&query)?
+                    .data
+                    .into_iter()
+                    .flat_map(|g| g.results)
+                    .map(|r| (r.id, Some(r.title)))
+                    .collect();
+                match found.len() {
+                    0 => {}
+                    1 => return Ok((found[0].0, None)),
+                    _ => return Err(self.ambiguous::<F>(reference, found)),
                 }
             }
         }
@@ -467,5 +577,13 @@ fn fits(part: &str, id: Id) -> bool {
 }
 
 fn same_name(name: &str, reference: &str) -> bool {
-    name.to_lowercase() == reference.to_lowercase()
+    organiser_core::fold(name) == organiser_core::fold(reference)
+}
+
+/// Whether `reference` could be (part of) an ID: letters and digits of
+/// the ID alphabet only, with a digit.
+fn looks_like_an_id(reference: &str) -> bool {
+    reference.len() >= 2
+        && reference.bytes().all(|b| b.is_ascii_alphanumeric())
+        && reference.bytes().any(|b| b.is_ascii_digit())
 }

@@ -59,7 +59,7 @@ pub use organiser::{Compaction, STORE_FILE};
 pub use resources::*;
 pub use secrets::{KEY_FILE as SECRET_KEY_FILE, SecretKey, write_private};
 pub use store::{OpenError, RawExport};
-pub use text::squish;
+pub use text::{fold_search as fold, squish};
 
 /// The date and time library whose types the API uses (`Timestamp`,
 /// `civil::Date`, `SignedDuration`, `tz::TimeZone`, `Zoned`), re-exported

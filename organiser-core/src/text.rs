@@ -43,9 +43,9 @@ pub(crate) fn fold_case(s: &str) -> String {
     s.to_lowercase()
 }
 
-/// The key text is searched by: lower case, accents dropped (`Élan` and
-/// `elan` are the same).
-pub(crate) fn fold_search(s: &str) -> String {
+/// The key text is searched and names are matched by: lower case, accents
+/// dropped (`Élan` and `elan` are the same).
+pub fn fold_search(s: &str) -> String {
     use unicode_normalization::UnicodeNormalization;
     // ASCII has nothing to decompose (most text): lower case is all.
     if s.is_ascii() {

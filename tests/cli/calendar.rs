@@ -649,3 +649,24 @@ fn the_feeds_names_are_completed_and_the_commands_documented() {
         ["15_minutes", "30_minutes", "hourly", "6_hours", "daily"]
     );
 }
+
+/// `calendar month`, `calendar next week` (the words unquoted) and `next
+/// month` name their days (issue 22).
+#[test]
+fn calendar_takes_month_and_next_week() {
+    let setup = Setup::new();
+    for (words, from, to) in [
+        (&["month"][..], "2026-03-01", "2026-03-31"),
+        (&["next", "week"], "2026-03-16", "2026-03-22"),
+        (&["next", "month"], "2026-04-01", "2026-04-30"),
+    ] {
+        let mut args = vec!["calendar"];
+        args.extend_from_slice(words);
+        let json = setup.json(&args);
+        assert_eq!(
+            (json["data"]["from"].as_str(), json["data"]["to"].as_str()),
+            (Some(from), Some(to)),
+            "{words:?}"
+        );
+    }
+}

@@ -30,6 +30,7 @@ mod config;
 mod control;
 mod data_dir;
 mod dates;
+mod deletes;
 mod documents;
 mod errors;
 mod feed_server;

@@ -232,6 +232,26 @@ impl Cmd {
         self
     }
 
+    /// Runs it on a terminal, as a person at the keyboard would: under
+    /// `script(1)` (util-linux, always on Debian), whose pseudo-terminal
+    /// is its standard input, output and error; what it reads comes from
+    /// [`Cmd::stdin`], and all it says arrives on standard output.
+    pub(crate) fn on_terminal(mut self) -> Cmd {
+        let quoted: Vec<String> = std::iter::once(&self.program)
+            .chain(&self.args)
+            .map(|a| format!("'{}'", a.to_string_lossy().replace('\'', "'\\''")))
+            .collect();
+        self.program = "script".into();
+        self.args = vec![
+            "-q".into(),
+            "-e".into(),
+            "-c".into(),
+            quoted.join(" ").into(),
+            "/dev/null".into(),
+        ];
+        self
+    }
+
     /// Sends standard output here instead of capturing it.
     pub(crate) fn stdout(mut self, stdout: impl Into<Stdio>) -> Cmd {
         self.stdout = Some(stdout.into());

@@ -9,7 +9,7 @@
 use clap::Args;
 use jiff::civil::Date;
 use jiff::tz::TimeZone;
-use jiff::{SignedDuration, Timestamp, ToSpan, Zoned};
+use jiff::{SignedDuration, Timestamp, Zoned};
 use organiser_core::{CalendarEvent, CalendarQuery, CalendarRange, TaskStatus};
 
 use crate::commands::Global;
@@ -21,31 +21,33 @@ use crate::output;
 #[derive(Debug, Args)]
 pub(crate) struct Calendar {
     /// Which days: `today` (the default), `week` (today and the six days
-    /// after it), one date, or `DATE..DATE` (both included); dates as
-    /// `tasks add --deadline` takes them: `2026-03-09`, `tomorrow`,
-    /// `friday`, `+3d`, `today..+2w`.
-    #[arg(value_name = "today|week|DATE..DATE")]
-    days: Option<String>,
+    /// after it), `next week` (its Monday to Sunday), `month` or `next
+    /// month` (the whole month), one date, or `DATE..DATE` (both
+    /// included); dates as `tasks add --deadline` takes them:
+    /// `2026-03-09`, `tomorrow`, `friday`, `dec 15`, `+3d`, `today..+2w`.
+    #[arg(value_name = "today|week|month|DATE..DATE")]
+    days: Vec<String>,
 }
 
 /// The days the argument names, before any date is read.
 #[derive(Debug, PartialEq, Eq)]
 enum Span<'a> {
     Today,
-    Week,
+    /// `week`, `next week`, `month`, `next month` (the core reads them).
+    Words(&'a str),
     One(&'a str),
     Between(&'a str, &'a str),
 }
 
 impl<'a> Span<'a> {
-    fn of(text: Option<&'a str>) -> Span<'a> {
-        let Some(text) = text.map(str::trim) else {
+    fn of(text: Option<&'a str>, today: Date) -> Span<'a> {
+        let Some(text) = text.map(str::trim).filter(|t| !t.is_empty()) else {
             return Span::Today;
         };
         if text.eq_ignore_ascii_case("today") {
             Span::Today
-        } else if text.eq_ignore_ascii_case("week") {
-            Span::Week
+        } else if organiser_core::time::parse_span_words(text, today).is_some() {
+            Span::Words(text)
         } else if let Some((from, to)) = text.split_once("..") {
             Span::Between(from.trim(), to.trim())
         } else {
@@ -54,28 +56,22 @@ impl<'a> Span<'a> {
     }
 }
 
-/// The days after today that `week` adds.
-const WEEK_AFTER_TODAY: i64 = 6;
-
 impl Calendar {
     pub(crate) fn run(self, global: &Global) -> Result<(), CliError> {
         let client = global.reader()?;
         let me = client.me()?.data;
         let today = me.today;
         let mut days = Days::knowing(&client, today);
-        let (from, to) = match Span::of(self.days.as_deref()) {
+        let days_arg = self.days.join(" ");
+        let (from, to) = match Span::of(Some(days_arg.as_str()), today) {
             Span::Today => (today, today),
-            Span::Week => {
-                let last = today
-                    .checked_add(WEEK_AFTER_TODAY.days())
-                    .map_err(|_| CliError::msg("the week after today is past the calendar"))?;
-                (today, last)
-            }
+            Span::Words(text) => organiser_core::time::parse_span_words(text, today)
+                .ok_or_else(|| CliError::msg(format!("{text:?} names no days")))?,
             Span::One(text) => {
-                let day = days.date(text)?;
+                let day = days.date("the days", text)?;
                 (day, day)
             }
-            Span::Between(from, to) => (days.date(from)?, days.date(to)?),
+            Span::Between(from, to) => (days.date("the days", from)?, days.date("the days", to)?),
         };
         let reply = client.calendar(CalendarQuery { from, to })?;
         if global.json {
@@ -323,16 +319,19 @@ mod tests {
 
     #[test]
     fn the_argument_names_days() {
-        assert_eq!(Span::of(None), Span::Today);
-        assert_eq!(Span::of(Some(" Today ")), Span::Today);
-        assert_eq!(Span::of(Some("WEEK")), Span::Week);
-        assert_eq!(Span::of(Some("friday")), Span::One("friday"));
+        let today = jiff::civil::date(2026, 3, 11);
+        assert_eq!(Span::of(None, today), Span::Today);
+        assert_eq!(Span::of(Some(" Today "), today), Span::Today);
+        assert_eq!(Span::of(Some("WEEK"), today), Span::Words("WEEK"));
+        assert_eq!(Span::of(Some("next week"), today), Span::Words("next week"));
+        assert_eq!(Span::of(Some("month"), today), Span::Words("month"));
+        assert_eq!(Span::of(Some("friday"), today), Span::One("friday"));
         assert_eq!(
-            Span::of(Some("2026-03-01..2026-03-31")),
+            Span::of(Some("2026-03-01..2026-03-31"), today),
             Span::Between("2026-03-01", "2026-03-31")
         );
         assert_eq!(
-            Span::of(Some("today .. +2w")),
+            Span::of(Some("today .. +2w"), today),
             Span::Between("today", "+2w")
         );
     }

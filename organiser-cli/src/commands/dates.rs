@@ -1,14 +1,15 @@
 //! Dates as people type them (docs/cli.md, "Dates people type"), one
 //! reading for every command that takes a date (`tasks add --deadline`,
 //! `projects add --deadline`, ...): `YYYY-MM-DD`, `today`, `tomorrow`, a
-//! weekday, `+3d`, `next week`; `none` (or `-`) clears. Words count from
+//! weekday, `dec 15`, `+3d`, `in 2 weeks`, `next week`; `none` (or `-`)
+//! clears. A mistake names the flag it was given to. Words count from
 //! the owner's today, asked of the store once, and only when a word needs
 //! it. And how `add` and `edit` echo the dates they worked out.
 
 use jiff::Timestamp;
 use jiff::civil::Date;
 use organiser_core::Field;
-use organiser_core::time::parse_date_words;
+use organiser_core::time::read_date_words;
 
 use crate::client::Client;
 use crate::error::CliError;
@@ -35,43 +36,55 @@ impl<'c> Days<'c> {
         }
     }
 
-    /// The date `text` names; an error when it names none (`none` and
-    /// `-` too: here a date is wanted, not a clear).
-    pub(crate) fn date(&mut self, text: &str) -> Result<Date, CliError> {
-        match self.field(text)? {
+    /// The date `text`, given as `flag`, names; an error when it names
+    /// none (`none` and `-` too: here a date is wanted, not a clear).
+    pub(crate) fn date(&mut self, flag: &str, text: &str) -> Result<Date, CliError> {
+        match self.field(flag, text)? {
             Field::Value(day) => Ok(day),
-            _ => Err(not_a_date(text)),
+            _ => Err(not_a_date(
+                flag,
+                text,
+                &organiser_core::time::DateWordsError::NotADate,
+            )),
         }
     }
 
-    /// The field `text` sets: null for `none`, `-` or nothing (a clear),
-    /// else the date it names; an error when it names none.
-    pub(crate) fn field(&mut self, text: &str) -> Result<Field<Date>, CliError> {
+    /// The field `text`, given as `flag`, sets: null for `none`, `-` or
+    /// nothing (a clear), else the date it names; an error, naming `flag`,
+    /// when it names none.
+    pub(crate) fn field(&mut self, flag: &str, text: &str) -> Result<Field<Date>, CliError> {
         if matches!(text.trim().to_lowercase().as_str(), "none" | "-" | "") {
             return Ok(Field::Null);
         }
-        let today = match self.today {
+        let today = self.today()?;
+        read_date_words(text, today)
+            .map(Field::Value)
+            .map_err(|e| not_a_date(flag, text, &e))
+    }
+
+    /// The owner's today, asked of the store once.
+    pub(crate) fn today(&mut self) -> Result<Date, CliError> {
+        Ok(match self.today {
             Some(day) => day,
             None => *self.today.insert(self.client.me()?.data.today),
-        };
-        parse_date_words(text, today)
-            .map(Field::Value)
-            .ok_or_else(|| not_a_date(text))
+        })
     }
 
     /// [`Days::field`] of a flag that may be absent.
-    pub(crate) fn given(&mut self, text: Option<&str>) -> Result<Field<Date>, CliError> {
+    pub(crate) fn given(
+        &mut self,
+        flag: &str,
+        text: Option<&str>,
+    ) -> Result<Field<Date>, CliError> {
         match text {
-            Some(text) => self.field(text),
+            Some(text) => self.field(flag, text),
             None => Ok(Field::Absent),
         }
     }
 }
 
-fn not_a_date(text: &str) -> CliError {
-    CliError::msg(format!(
-        "{text:?} is not a date: use YYYY-MM-DD, today, tomorrow, a weekday, +3d, +2w or next week"
-    ))
+fn not_a_date(flag: &str, text: &str, why: &organiser_core::time::DateWordsError) -> CliError {
+    CliError::msg(format!("{flag}: {text:?} {why}"))
 }
 
 /// One date a command was given, as it was worked out.

@@ -20,6 +20,7 @@ pub(crate) mod notes;
 pub(crate) mod password;
 pub(crate) mod people;
 pub(crate) mod projects;
+pub(crate) mod restore;
 pub(crate) mod search;
 pub(crate) mod serve;
 pub(crate) mod system;

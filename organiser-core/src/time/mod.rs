@@ -5,7 +5,7 @@
 mod words;
 mod zones;
 
-pub use words::parse_date_words;
+pub use words::{DateWordsError, parse_date_words, parse_span_words, read_date_words};
 pub use zones::{Zone, ZoneInfo, zones};
 
 use jiff::Timestamp;

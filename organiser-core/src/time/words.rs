@@ -1,7 +1,13 @@
 //! Dates as people type them (the CLI's `--start tomorrow`): `YYYY-MM-DD`,
 //! `today`, `tomorrow`, `yesterday`, weekday names (the next such day after
-//! today), `+3d`, `+2w`, `-1d`, `next week` (Monday of next week) and `next
-//! month` (its first day), relative to today in the owner's zone.
+//! today), `+3d`, `+2w`, `-1d`, `in 2 weeks`, `in a month`, `next week`
+//! (Monday of next week), `next month` (its first day), and a day of a
+//! month by name (`dec 15`, `15 December`, `15 dec 2027`: the next one
+//! from today when no year is given), relative to today in the owner's
+//! zone. A date written with numbers and slashes or dots is read only when
+//! it cannot be taken two ways (`25/12`); `12/11` is refused with the
+//! forms that say it plainly. And spans of days (`week`, `next week`,
+//! `month`, `next month`) for views such as the calendar.
 
 use jiff::civil::{Date, Weekday};
 use jiff::{Span, ToSpan};
@@ -18,29 +24,129 @@ const WEEKDAYS: [(Weekday, &[&str]); 7] = [
     (Weekday::Sunday, &["sunday", "sun"]),
 ];
 
+const MONTHS: [&[&str]; 12] = [
+    &["january", "jan"],
+    &["february", "feb"],
+    &["march", "mar"],
+    &["april", "apr"],
+    &["may"],
+    &["june", "jun"],
+    &["july", "jul"],
+    &["august", "aug"],
+    &["september", "sep", "sept"],
+    &["october", "oct"],
+    &["november", "nov"],
+    &["december", "dec"],
+];
+
+/// Why typed words name no date, in words for the person who typed them.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum DateWordsError {
+    /// Words that name no date.
+    NotADate,
+    /// Numbers that could be read as two dates (`12/11`): the two, so the
+    /// person can say which.
+    Ambiguous(Date, Date),
+}
+
+impl std::fmt::Display for DateWordsError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            DateWordsError::NotADate => f.write_str(
+                "is not a date: use YYYY-MM-DD, today, tomorrow, a weekday, dec 15, +3d, in 2 weeks or next week",
+            ),
+            DateWordsError::Ambiguous(a, b) => write!(
+                f,
+                "could be {} or {}: write {} or {}",
+                a.strftime("%-d %B %Y"),
+                b.strftime("%-d %B %Y"),
+                a.strftime("%-d %b"),
+                b.strftime("%-d %b"),
+            ),
+        }
+    }
+}
+
 /// The date `text` names, counting from `today`; `None` when it names none.
 pub fn parse_date_words(text: &str, today: Date) -> Option<Date> {
-    let text = text.trim().to_lowercase();
+    read_date_words(text, today).ok()
+}
+
+/// The date `text` names, counting from `today`, or why it names none.
+///
+/// # Errors
+///
+/// [`DateWordsError::NotADate`] for words that name no date,
+/// [`DateWordsError::Ambiguous`] for numbers that name two.
+pub fn read_date_words(text: &str, today: Date) -> Result<Date, DateWordsError> {
+    let text = squished_lower(text);
     if let Some(date) = parse_date(&text) {
-        return Some(date);
+        return Ok(date);
     }
+    relative(&text, today)
+        .or_else(|| day_of_month(&text, today))
+        .map_or_else(|| numeric(&text, today), Ok)
+}
+
+/// The days a span of words names (`week`: today and the six days after
+/// it; `next week`: its Monday to Sunday; `month` and `next month`: the
+/// whole month), counting from `today`.
+pub fn parse_span_words(text: &str, today: Date) -> Option<(Date, Date)> {
+    let text = squished_lower(text);
     match text.as_str() {
+        "week" | "this week" => Some((today, add_days(today, 6))),
+        "next week" => {
+            let monday = today.nth_weekday(1, Weekday::Monday).ok()?;
+            Some((monday, add_days(monday, 6)))
+        }
+        "month" | "this month" => Some((today.first_of_month(), today.last_of_month())),
+        "next month" => {
+            let next = today.first_of_month().checked_add(1.month()).ok()?;
+            Some((next, next.last_of_month()))
+        }
+        _ => None,
+    }
+}
+
+fn squished_lower(text: &str) -> String {
+    text.split_whitespace()
+        .collect::<Vec<_>>()
+        .join(" ")
+        .to_lowercase()
+}
+
+/// Words counted from today: `today`, weekdays, `+3d`, `in 2 weeks`.
+fn relative(text: &str, today: Date) -> Option<Date> {
+    match text {
         "today" | "tod" => return Some(today),
         "tomorrow" | "tom" | "tmr" => return Some(add_days(today, 1)),
         "yesterday" => return Some(add_days(today, -1)),
-        "next week" => {
-            let monday = today.nth_weekday(1, Weekday::Monday).ok()?;
-            return Some(monday);
-        }
+        "next week" => return today.nth_weekday(1, Weekday::Monday).ok(),
         "next month" => {
             let next = today.checked_add(1.month()).ok()?;
             return next.first_of_month().into();
         }
         _ => {}
     }
-    let name = text.strip_prefix("next ").unwrap_or(&text);
+    let name = text.strip_prefix("next ").unwrap_or(text);
     if let Some((weekday, _)) = WEEKDAYS.iter().find(|(_, names)| names.contains(&name)) {
         return today.nth_weekday(1, *weekday).ok();
+    }
+    if let Some(rest) = text.strip_prefix("in ") {
+        // "in 2 weeks", "in a month", "in 3 days".
+        let (n, unit) = rest.split_once(' ')?;
+        let n: i64 = match n {
+            "a" | "an" | "one" => 1,
+            n => n.parse().ok()?,
+        };
+        let unit = match unit.trim_end_matches('s') {
+            "day" => 'd',
+            "week" | "wk" => 'w',
+            "month" | "mo" => 'm',
+            "year" | "yr" => 'y',
+            _ => return None,
+        };
+        return offset(today, n, unit);
     }
     let (sign, rest) = match text.as_bytes().first()? {
         b'+' => (1, &text[1..]),
@@ -49,16 +155,99 @@ pub fn parse_date_words(text: &str, today: Date) -> Option<Date> {
     };
     let unit = rest.chars().last()?;
     let n: i64 = rest[..rest.len() - unit.len_utf8()].parse().ok()?;
-    let n = n.checked_mul(sign)?;
-    // An offset past the calendar jiff knows (years -9999 to 9999) is no
-    // date: `None`, never a panic.
+    offset(today, n.checked_mul(sign)?, unit)
+}
+
+/// `today` plus `n` days, weeks, months or years; `None` past the
+/// calendar jiff knows (years -9999 to 9999), never a panic.
+fn offset(today: Date, n: i64, unit: char) -> Option<Date> {
     let span = match unit {
         'd' => Span::new().try_days(n),
         'w' => Span::new().try_weeks(n),
         'm' => Span::new().try_months(n),
+        'y' => Span::new().try_years(n),
         _ => return None,
     };
     today.checked_add(span.ok()?).ok()
+}
+
+/// The number of the month `word` names.
+fn month_named(word: &str) -> Option<i8> {
+    let word = word.trim_end_matches('.');
+    MONTHS
+        .iter()
+        .position(|names| names.contains(&word))
+        .map(|i| i as i8 + 1)
+}
+
+/// `dec 15`, `december 15th`, `15 dec`, `15 december 2027`, `dec 15,
+/// 2027`: without a year, the next such day from today.
+fn day_of_month(text: &str, today: Date) -> Option<Date> {
+    let words: Vec<&str> = text.split([' ', ',']).filter(|w| !w.is_empty()).collect();
+    let day_of = |w: &str| -> Option<i8> {
+        let digits = w.trim_end_matches(|c: char| c.is_ascii_alphabetic());
+        let suffix = &w[digits.len()..];
+        if !matches!(suffix, "" | "st" | "nd" | "rd" | "th") {
+            return None;
+        }
+        digits.parse().ok().filter(|d| (1..=31).contains(d))
+    };
+    let (month, day, year) = match words.as_slice() {
+        [a, b] | [a, b, _] if month_named(a).is_some() => {
+            (month_named(a)?, day_of(b)?, words.get(2))
+        }
+        [a, b] | [a, b, _] if month_named(b).is_some() => {
+            (month_named(b)?, day_of(a)?, words.get(2))
+        }
+        _ => return None,
+    };
+    match year {
+        Some(year) => Date::new(year.parse().ok()?, month, day).ok(),
+        None => {
+            let this = Date::new(today.year(), month, day).ok();
+            match this {
+                Some(d) if d >= today => Some(d),
+                // Passed this year (or 29 February of another year): the
+                // next one.
+                _ => (1..=8).find_map(|n| Date::new(today.year() + n, month, day).ok()),
+            }
+        }
+    }
+}
+
+/// `25/12`, `25.12.2026`, `12/25`: read when only one reading is a date;
+/// refused, with both readings, when either could be the month.
+fn numeric(text: &str, today: Date) -> Result<Date, DateWordsError> {
+    let parts: Vec<&str> = text.split(['/', '.']).filter(|p| !p.is_empty()).collect();
+    if !(2..=3).contains(&parts.len())
+        || !parts.iter().all(|p| p.bytes().all(|b| b.is_ascii_digit()))
+    {
+        return Err(DateWordsError::NotADate);
+    }
+    let number = |p: &str| p.parse::<i16>().map_err(|_| DateWordsError::NotADate);
+    let (a, b) = (number(parts[0])?, number(parts[1])?);
+    let year = match parts.get(2) {
+        Some(y) => Some(match number(y)? {
+            y @ 0..=99 => 2000 + y,
+            y => y,
+        }),
+        None => None,
+    };
+    let on = |month: i16, day: i16| -> Option<Date> {
+        let (month, day) = (i8::try_from(month).ok()?, i8::try_from(day).ok()?);
+        match year {
+            Some(y) => Date::new(y, month, day).ok(),
+            None => Date::new(today.year(), month, day)
+                .ok()
+                .filter(|d| *d >= today)
+                .or_else(|| Date::new(today.year() + 1, month, day).ok()),
+        }
+    };
+    match (on(b, a), on(a, b)) {
+        (Some(x), Some(y)) if x != y => Err(DateWordsError::Ambiguous(x, y)),
+        (Some(x), _) | (None, Some(x)) => Ok(x),
+        (None, None) => Err(DateWordsError::NotADate),
+    }
 }
 
 #[cfg(test)]
@@ -95,10 +284,63 @@ mod tests {
             ("+d", None),
             ("2026-02-30", None),
             ("", None),
+            // Issue 22: what a newcomer types on day one.
+            ("in 2 weeks", Some("2026-03-25")),
+            ("in a week", Some("2026-03-18")),
+            ("in 3 days", Some("2026-03-14")),
+            ("in 1 month", Some("2026-04-11")),
+            ("in 2 years", Some("2028-03-11")),
+            ("dec 15", Some("2026-12-15")),
+            ("Dec 15", Some("2026-12-15")),
+            ("15 dec", Some("2026-12-15")),
+            ("15 December", Some("2026-12-15")),
+            ("december 15th", Some("2026-12-15")),
+            ("15 dec 2027", Some("2027-12-15")),
+            ("dec 15, 2027", Some("2027-12-15")),
+            ("mar 11", Some("2026-03-11")),
+            ("mar 10", Some("2027-03-10")),
+            ("feb 29", Some("2028-02-29")),
+            ("feb 30", None),
+            ("25/12", Some("2026-12-25")),
+            ("12/25", Some("2026-12-25")),
+            ("25.12.2027", Some("2027-12-25")),
+            ("12/12", Some("2026-12-12")),
+            ("12/11", None),
+            ("1/2/2027", None),
+            ("in soon", None),
         ];
         for (text, expected) in cases {
             let got = parse_date_words(text, today).map(|d| d.to_string());
             assert_eq!(got.as_deref(), expected, "{text}");
         }
+    }
+
+    #[test]
+    fn an_ambiguous_date_is_refused_with_both_readings() {
+        let today: Date = "2026-03-11".parse().unwrap();
+        let said = read_date_words("12/11", today).unwrap_err().to_string();
+        assert_eq!(
+            said,
+            "could be 12 November 2026 or 11 December 2026: write 12 Nov or 11 Dec"
+        );
+        assert_eq!(
+            read_date_words("soon", today),
+            Err(DateWordsError::NotADate)
+        );
+    }
+
+    #[test]
+    fn spans_of_days() {
+        // 2026-03-11 is a Wednesday.
+        let today: Date = "2026-03-11".parse().unwrap();
+        let span = |t: &str| parse_span_words(t, today).map(|(a, b)| format!("{a}..{b}"));
+        assert_eq!(span("week").as_deref(), Some("2026-03-11..2026-03-17"));
+        assert_eq!(span("next week").as_deref(), Some("2026-03-16..2026-03-22"));
+        assert_eq!(span("month").as_deref(), Some("2026-03-01..2026-03-31"));
+        assert_eq!(
+            span("Next  Month").as_deref(),
+            Some("2026-04-01..2026-04-30")
+        );
+        assert_eq!(span("friday"), None);
     }
 }

@@ -49,7 +49,7 @@ impl Rm {
                 },
                 other => no_category(id)(other),
             })?;
-        s.refs.deleted::<Category>(id);
+        s.refs.deleted::<Category>(id, &category.name);
         s.global.said(
             &Data {
                 data: Deleted { deleted: id },

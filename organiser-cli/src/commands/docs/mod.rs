@@ -7,7 +7,6 @@ mod edit;
 mod link;
 mod list;
 mod open;
-mod restore;
 mod rm;
 
 use clap::{Args, Subcommand};
@@ -61,7 +60,7 @@ enum DocsAction {
     Rm(rm::Rm),
     /// Restore a document deleted in the last 20 seconds (the one deleted
     /// last, unless one is named).
-    Restore(restore::Restore),
+    Restore(crate::commands::restore::Restore),
 }
 
 impl DocsCommand {
@@ -96,7 +95,7 @@ impl DocsCommand {
             Some(DocsAction::Link(c)) => c.run(&s),
             Some(DocsAction::Unlink(c)) => c.run(&s),
             Some(DocsAction::Rm(c)) => c.run(&s),
-            Some(DocsAction::Restore(c)) => c.run(&s),
+            Some(DocsAction::Restore(c)) => c.run::<Document>(&s),
         }
     }
 }
@@ -108,6 +107,7 @@ impl Family for Document {
     const ONE: &'static str = "document";
     const MANY: &'static str = "docs";
     const NAMED: bool = true;
+    const SEARCHED: Option<organiser_core::SearchType> = Some(organiser_core::SearchType::Document);
 
     fn id(&self) -> Id {
         self.id
@@ -223,5 +223,22 @@ impl TargetArgs {
             targets.push(Target::Note(s.refs.id::<NoteSummary>(note)?));
         }
         Ok(targets)
+    }
+}
+
+impl crate::commands::restore::Restorable for Document {
+    type Record = organiser_core::Document;
+    const LABEL: &'static str = "document ";
+
+    fn live(client: &Client, id: Id) -> Result<crate::client::Reply<Self::Record>, CliError> {
+        client.document(id)
+    }
+
+    fn restore(client: &Client, id: Id) -> Result<crate::client::Reply<Self::Record>, CliError> {
+        client.restore_document(id)
+    }
+
+    fn called(record: &Self::Record) -> &str {
+        &record.name
     }
 }

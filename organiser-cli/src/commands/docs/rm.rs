@@ -27,7 +27,7 @@ impl Rm {
         let document = s.refs.record::<Document>(&self.document)?;
         let id = document.id;
         s.client.delete_document(id).map_err(no_document(id))?;
-        s.refs.deleted::<Document>(id);
+        s.refs.deleted::<Document>(id, &document.name);
         s.global.said(
             &Data {
                 data: Deleted { deleted: id },

@@ -57,6 +57,7 @@ impl Family for Folder {
     const ONE: &'static str = "folder";
     const MANY: &'static str = "folders";
     const NAMED: bool = true;
+    const SEARCHED: Option<organiser_core::SearchType> = Some(organiser_core::SearchType::Folder);
 
     fn id(&self) -> Id {
         self.id

@@ -4,7 +4,6 @@
 mod add;
 mod r#move;
 mod rename;
-mod restore;
 mod rm;
 mod show;
 
@@ -33,7 +32,7 @@ enum ListsAction {
     /// Delete a list with its tasks (it can be restored for 20 seconds).
     Rm(rm::Rm),
     /// Restore a list deleted in the last 20 seconds.
-    Restore(restore::Restore),
+    Restore(crate::commands::restore::Restore),
 }
 
 impl ListsCommand {
@@ -53,7 +52,7 @@ impl ListsCommand {
             Some(ListsAction::Rename(c)) => c.run(&s),
             Some(ListsAction::Move(c)) => c.run(&s),
             Some(ListsAction::Rm(c)) => c.run(&s),
-            Some(ListsAction::Restore(c)) => c.run(&s),
+            Some(ListsAction::Restore(c)) => c.run::<TaskList>(&s),
         }
     }
 }
@@ -71,6 +70,7 @@ impl Family for TaskList {
     const ONE: &'static str = "list";
     const MANY: &'static str = "lists";
     const NAMED: bool = true;
+    const SEARCHED: Option<organiser_core::SearchType> = Some(organiser_core::SearchType::TaskList);
 
     fn id(&self) -> Id {
         self.id
@@ -93,5 +93,22 @@ impl Family for TaskList {
 
     fn get(client: &Client, id: Id) -> Result<TaskList, CliError> {
         Ok(client.task_list(id)?.data)
+    }
+}
+
+impl crate::commands::restore::Restorable for TaskList {
+    type Record = organiser_core::TaskList;
+    const LABEL: &'static str = "list ";
+
+    fn live(client: &Client, id: Id) -> Result<crate::client::Reply<Self::Record>, CliError> {
+        client.task_list(id)
+    }
+
+    fn restore(client: &Client, id: Id) -> Result<crate::client::Reply<Self::Record>, CliError> {
+        client.restore_task_list(id)
+    }
+
+    fn called(record: &Self::Record) -> &str {
+        &record.name
     }
 }

@@ -12,7 +12,11 @@ use crate::output::Data;
 #[derive(Debug, Args)]
 pub(super) struct Rm {
     /// The list: its row number, name, short ID or ID.
-    list: String,
+    #[arg(required = true, value_name = "LIST")]
+    list: Vec<String>,
+    /// Do not ask first (on a terminal, a list with tasks is asked about).
+    #[arg(long, short = 'y')]
+    yes: bool,
 }
 
 /// What `--json` says: `{data: {deleted: ID}}` (the API answers a delete
@@ -24,7 +28,7 @@ struct Deleted {
 
 impl Rm {
     pub(super) fn run(self, s: &Session<'_>) -> Result<(), CliError> {
-        let list = s.refs.record::<TaskList>(&self.list)?;
+        let list = s.refs.record::<TaskList>(&self.list.join(" "))?;
         let id = list.id;
         // Every task of the list goes with it, whatever its status.
         let of_list = TaskQuery {
@@ -38,8 +42,19 @@ impl Rm {
             ..TaskQuery::default()
         };
         let taken = s.client.tasks(&of_list)?.data.total_count.unwrap_or(0);
+        let asked = format!(
+            "Delete list {} and its {taken} {}?",
+            list.name,
+            if taken == 1 { "task" } else { "tasks" }
+        );
+        if taken > 0 && !crate::output::confirm(&asked, self.yes)? {
+            return Err(CliError::msg(format!(
+                "nothing deleted: {} is kept",
+                list.name
+            )));
+        }
         s.client.delete_task_list(id)?;
-        s.refs.deleted::<TaskList>(id);
+        s.refs.deleted::<TaskList>(id, &list.name);
         s.global.said(
             &Data {
                 data: Deleted { deleted: id },

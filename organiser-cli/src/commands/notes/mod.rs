@@ -12,7 +12,6 @@ mod list;
 mod markdown;
 mod pin;
 mod render;
-mod restore;
 mod rm;
 mod show;
 
@@ -75,7 +74,7 @@ enum NotesAction {
     Rm(rm::Rm),
     /// Restore a note deleted in the last 20 seconds (the one deleted
     /// last, unless one is named).
-    Restore(restore::Restore),
+    Restore(crate::commands::restore::Restore),
 }
 
 impl NotesCommand {
@@ -118,7 +117,7 @@ impl NotesCommand {
             Some(NotesAction::Pin(c)) => c.run(&s, true),
             Some(NotesAction::Unpin(c)) => c.run(&s),
             Some(NotesAction::Rm(c)) => c.run(&s),
-            Some(NotesAction::Restore(c)) => c.run(&s),
+            Some(NotesAction::Restore(c)) => c.run::<NoteSummary>(&s),
         }
     }
 }
@@ -227,4 +226,21 @@ fn body_html(s: &Session<'_>, markdown: &str, known: Option<&Note>) -> Result<St
             .collect();
     }
     Ok(markdown::to_html(markdown, &names))
+}
+
+impl crate::commands::restore::Restorable for NoteSummary {
+    type Record = organiser_core::Note;
+    const LABEL: &'static str = "note ";
+
+    fn live(client: &Client, id: Id) -> Result<crate::client::Reply<Self::Record>, CliError> {
+        client.note(id)
+    }
+
+    fn restore(client: &Client, id: Id) -> Result<crate::client::Reply<Self::Record>, CliError> {
+        client.restore_note(id)
+    }
+
+    fn called(record: &Self::Record) -> &str {
+        &record.name
+    }
 }

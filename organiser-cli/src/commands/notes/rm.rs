@@ -27,7 +27,7 @@ impl Rm {
         let note = s.refs.record::<NoteSummary>(&self.note)?;
         let id = note.id;
         s.client.delete_note(id).map_err(no_note(id))?;
-        s.refs.deleted::<NoteSummary>(id);
+        s.refs.deleted::<NoteSummary>(id, &note.name);
         s.global.said(
             &Data {
                 data: Deleted { deleted: id },

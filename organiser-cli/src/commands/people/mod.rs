@@ -7,7 +7,6 @@ pub(crate) mod birthdays;
 mod edit;
 mod link;
 mod list;
-mod restore;
 mod rm;
 mod show;
 
@@ -52,7 +51,7 @@ enum PeopleAction {
     /// Delete a person (it can be restored for 20 seconds).
     Rm(rm::Rm),
     /// Restore a person deleted in the last 20 seconds.
-    Restore(restore::Restore),
+    Restore(crate::commands::restore::Restore),
 }
 
 impl PeopleCommand {
@@ -84,7 +83,7 @@ impl PeopleCommand {
             Some(PeopleAction::Edit(c)) => c.run(&s),
             Some(PeopleAction::Link(c)) => c.run(&s),
             Some(PeopleAction::Rm(c)) => c.run(&s),
-            Some(PeopleAction::Restore(c)) => c.run(&s),
+            Some(PeopleAction::Restore(c)) => c.run::<Person>(&s),
         }
     }
 }
@@ -94,6 +93,7 @@ impl Family for Person {
     const ONE: &'static str = "person";
     const MANY: &'static str = "people";
     const NAMED: bool = true;
+    const SEARCHED: Option<organiser_core::SearchType> = Some(organiser_core::SearchType::Person);
     const DELETED_ASK: &'static str = "were they";
 
     fn id(&self) -> Id {
@@ -289,5 +289,22 @@ mod tests {
             let e = Birthday::parse(bad).unwrap_err();
             assert_eq!(e.exit_code(), 2, "{bad}");
         }
+    }
+}
+
+impl crate::commands::restore::Restorable for Person {
+    type Record = organiser_core::Person;
+    const LABEL: &'static str = "";
+
+    fn live(client: &Client, id: Id) -> Result<crate::client::Reply<Self::Record>, CliError> {
+        client.person(id)
+    }
+
+    fn restore(client: &Client, id: Id) -> Result<crate::client::Reply<Self::Record>, CliError> {
+        client.restore_person(id)
+    }
+
+    fn called(record: &Self::Record) -> &str {
+        &record.name
     }
 }

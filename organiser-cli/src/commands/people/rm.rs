@@ -12,7 +12,12 @@ use crate::output::Data;
 #[derive(Debug, Args)]
 pub(super) struct Rm {
     /// The person: their row number, name, short ID or ID.
-    person: String,
+    #[arg(required = true, value_name = "PERSON")]
+    person: Vec<String>,
+    /// Do not ask first (on a terminal, a person linked to others is
+    /// asked about).
+    #[arg(long, short = 'y')]
+    yes: bool,
 }
 
 /// What `--json` says: `{data: {deleted: ID}}` (the API answers a delete
@@ -24,7 +29,7 @@ struct Deleted {
 
 impl Rm {
     pub(super) fn run(self, s: &Session<'_>) -> Result<(), CliError> {
-        let person = s.refs.record::<Person>(&self.person)?;
+        let person = s.refs.record::<Person>(&self.person.join(" "))?;
         let id = person.id;
         // Their links go with them.
         let links = PersonLinkQuery {
@@ -36,8 +41,19 @@ impl Rm {
             },
         };
         let taken = s.client.person_links(&links)?.data.total_count.unwrap_or(0);
+        let asked = format!(
+            "Delete {} and their {taken} {}?",
+            person.name,
+            if taken == 1 { "link" } else { "links" }
+        );
+        if taken > 0 && !crate::output::confirm(&asked, self.yes)? {
+            return Err(CliError::msg(format!(
+                "nothing deleted: {} is kept",
+                person.name
+            )));
+        }
         s.client.delete_person(id).map_err(super::no_person(id))?;
-        s.refs.deleted::<Person>(id);
+        s.refs.deleted::<Person>(id, &person.name);
         s.global.said(
             &Data {
                 data: Deleted { deleted: id },

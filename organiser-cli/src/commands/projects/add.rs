@@ -46,8 +46,8 @@ impl Add {
             status: self
                 .status
                 .map_or(Field::Absent, |st| Field::Value(st.key().to_owned())),
-            start_date: days.given(self.start.as_deref())?,
-            deadline: days.given(self.deadline.as_deref())?,
+            start_date: days.given("--start", self.start.as_deref())?,
+            deadline: days.given("--deadline", self.deadline.as_deref())?,
             my_role: text(self.role),
             external_reference: text(self.reference),
             external_url: text(self.url),

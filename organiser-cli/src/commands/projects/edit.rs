@@ -90,8 +90,8 @@ impl Edit {
             status: self
                 .status
                 .map_or(Field::Absent, |st| Field::Value(st.key().to_owned())),
-            start_date: days.given(start)?,
-            deadline: days.given(deadline)?,
+            start_date: days.given("--start", start)?,
+            deadline: days.given("--deadline", deadline)?,
             my_role: text(self.role),
             external_reference: text(self.reference),
             external_url: text(self.url),

@@ -8,7 +8,6 @@ pub(crate) mod deadlines;
 mod edit;
 mod list;
 mod member;
-mod restore;
 mod rm;
 mod show;
 
@@ -58,7 +57,7 @@ enum ProjectsAction {
     Rm(rm::Rm),
     /// Restore a project deleted in the last 20 seconds (the one deleted
     /// last, unless one is named).
-    Restore(restore::Restore),
+    Restore(crate::commands::restore::Restore),
     /// Add a person to a project, or remove them.
     #[command(subcommand)]
     Member(member::MemberAction),
@@ -92,7 +91,7 @@ impl ProjectsCommand {
             Some(ProjectsAction::Add(c)) => c.run(&s),
             Some(ProjectsAction::Edit(c)) => c.run(&s),
             Some(ProjectsAction::Rm(c)) => c.run(&s),
-            Some(ProjectsAction::Restore(c)) => c.run(&s),
+            Some(ProjectsAction::Restore(c)) => c.run::<Project>(&s),
             Some(ProjectsAction::Member(c)) => c.run(&s),
         }
     }
@@ -104,6 +103,7 @@ impl Family for Project {
     const ONE: &'static str = "project";
     const MANY: &'static str = "projects";
     const NAMED: bool = true;
+    const SEARCHED: Option<organiser_core::SearchType> = Some(organiser_core::SearchType::Project);
 
     fn id(&self) -> Id {
         self.id
@@ -341,5 +341,22 @@ mod tests {
             description_html("a < b & c\nnext\n\nsecond\r\n"),
             "<p>a &lt; b &amp; c<br>next</p><p>second</p>"
         );
+    }
+}
+
+impl crate::commands::restore::Restorable for Project {
+    type Record = organiser_core::Project;
+    const LABEL: &'static str = "project ";
+
+    fn live(client: &Client, id: Id) -> Result<crate::client::Reply<Self::Record>, CliError> {
+        client.project(id)
+    }
+
+    fn restore(client: &Client, id: Id) -> Result<crate::client::Reply<Self::Record>, CliError> {
+        client.restore_project(id)
+    }
+
+    fn called(record: &Self::Record) -> &str {
+        &record.name
     }
 }

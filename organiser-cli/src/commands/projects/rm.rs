@@ -13,7 +13,12 @@ use crate::output::Data;
 #[derive(Debug, Args)]
 pub(super) struct Rm {
     /// The project: its row number, name, short ID or ID.
-    project: String,
+    #[arg(required = true, value_name = "PROJECT")]
+    project: Vec<String>,
+    /// Do not ask first (on a terminal, a project with tasks is asked
+    /// about).
+    #[arg(long, short = 'y')]
+    yes: bool,
 }
 
 /// What `--json` says: `{data: {deleted: ID}}` (the API answers a delete
@@ -25,7 +30,7 @@ struct Deleted {
 
 impl Rm {
     pub(super) fn run(self, s: &Session<'_>) -> Result<(), CliError> {
-        let project = s.refs.record::<Project>(&self.project)?;
+        let project = s.refs.record::<Project>(&self.project.join(" "))?;
         let id = project.id;
         // Every task of the project goes with it, whatever its status.
         let of_project = TaskQuery {
@@ -39,8 +44,19 @@ impl Rm {
             ..TaskQuery::default()
         };
         let taken = s.client.tasks(&of_project)?.data.total_count.unwrap_or(0);
+        let asked = format!(
+            "Delete project {} and its {taken} {}?",
+            project.name,
+            if taken == 1 { "task" } else { "tasks" }
+        );
+        if taken > 0 && !crate::output::confirm(&asked, self.yes)? {
+            return Err(CliError::msg(format!(
+                "nothing deleted: {} is kept",
+                project.name
+            )));
+        }
         s.client.delete_project(id).map_err(no_project(id))?;
-        s.refs.deleted::<Project>(id);
+        s.refs.deleted::<Project>(id, &project.name);
         s.global.said(
             &Data {
                 data: Deleted { deleted: id },

@@ -30,7 +30,7 @@ impl Merge {
             .client
             .merge_tag(tag.id, into.id)
             .map_err(|e| no_tag(tag.id)(e).naming(&[("into_id", "INTO")]))?;
-        s.refs.deleted::<Tag>(tag.id);
+        s.refs.deleted::<Tag>(tag.id, &tag.name);
         let count = note_count(s, into.id)?;
         s.global.said(
             &merged.body,

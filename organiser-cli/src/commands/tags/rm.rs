@@ -27,7 +27,7 @@ impl Rm {
         let tag = s.refs.record::<Tag>(typed(&self.tag))?;
         let count = note_count(s, tag.id)?;
         s.client.delete_tag(tag.id).map_err(no_tag(tag.id))?;
-        s.refs.deleted::<Tag>(tag.id);
+        s.refs.deleted::<Tag>(tag.id, &tag.name);
         s.global.said(
             &Data {
                 data: Deleted { deleted: tag.id },

@@ -7,7 +7,6 @@ mod add;
 mod default_view;
 mod edit;
 mod r#move;
-mod restore;
 mod rm;
 mod show;
 mod status;
@@ -81,7 +80,7 @@ enum TasksAction {
     /// Delete a task (it can be restored for 20 seconds).
     Rm(rm::Rm),
     /// Restore a task deleted in the last 20 seconds.
-    Restore(restore::Restore),
+    Restore(crate::commands::restore::Restore),
     /// One task whole, with its description.
     Show(show::Show),
 }
@@ -125,7 +124,7 @@ impl TasksCommand {
             A::Edit(c) => c.run(&s),
             A::Move(c) => c.run(&s),
             A::Rm(c) => c.run(&s),
-            A::Restore(c) => c.run(&s),
+            A::Restore(c) => c.run::<Task>(&s),
             A::Show(c) => c.run(&s),
         }
     }
@@ -188,9 +187,9 @@ impl DateArgs {
     /// only when a word needs it.
     fn apply(&self, client: &Client, input: &mut TaskInput) -> Result<(), CliError> {
         let mut days = Days::new(client);
-        input.start_on = days.given(self.start.as_deref())?;
-        input.deadline_on = days.given(self.deadline.as_deref())?;
-        input.expires_on = days.given(self.expires.as_deref())?;
+        input.start_on = days.given("--start", self.start.as_deref())?;
+        input.deadline_on = days.given("--deadline", self.deadline.as_deref())?;
+        input.expires_on = days.given("--expires", self.expires.as_deref())?;
         Ok(())
     }
 
@@ -271,4 +270,22 @@ impl HomeArgs {
 /// A 404 about task `id` said plainly.
 fn no_task(id: Id) -> impl Fn(CliError) -> CliError {
     crate::refs::gone::<Task>(id)
+}
+
+impl crate::commands::restore::Restorable for Task {
+    type Record = organiser_core::Task;
+    const LABEL: &'static str = "";
+    const ALSO: &'static str = " (a task deleted with its list or project comes back with it)";
+
+    fn live(client: &Client, id: Id) -> Result<crate::client::Reply<Self::Record>, CliError> {
+        client.task(id)
+    }
+
+    fn restore(client: &Client, id: Id) -> Result<crate::client::Reply<Self::Record>, CliError> {
+        client.restore_task(id)
+    }
+
+    fn called(record: &Self::Record) -> &str {
+        &record.title
+    }
 }

@@ -28,7 +28,7 @@ impl Rm {
         let id = s.refs.id::<Task>(&self.task)?;
         let before = s.client.task(id).map_err(no_task(id))?.data;
         s.client.delete_task(id)?;
-        s.refs.deleted::<Task>(id);
+        s.refs.deleted::<Task>(id, &before.title);
         s.global.said(
             &Data {
                 data: Deleted { deleted: id },
