@@ -263,6 +263,23 @@ impl Birthday {
     }
 }
 
+impl crate::commands::restore::Restorable for Person {
+    type Record = organiser_core::Person;
+    const LABEL: &'static str = "";
+
+    fn live(client: &Client, id: Id) -> Result<crate::client::Reply<Self::Record>, CliError> {
+        client.person(id)
+    }
+
+    fn restore(client: &Client, id: Id) -> Result<crate::client::Reply<Self::Record>, CliError> {
+        client.restore_person(id)
+    }
+
+    fn called(record: &Self::Record) -> &str {
+        &record.name
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -289,22 +306,5 @@ mod tests {
             let e = Birthday::parse(bad).unwrap_err();
             assert_eq!(e.exit_code(), 2, "{bad}");
         }
-    }
-}
-
-impl crate::commands::restore::Restorable for Person {
-    type Record = organiser_core::Person;
-    const LABEL: &'static str = "";
-
-    fn live(client: &Client, id: Id) -> Result<crate::client::Reply<Self::Record>, CliError> {
-        client.person(id)
-    }
-
-    fn restore(client: &Client, id: Id) -> Result<crate::client::Reply<Self::Record>, CliError> {
-        client.restore_person(id)
-    }
-
-    fn called(record: &Self::Record) -> &str {
-        &record.name
     }
 }

@@ -284,6 +284,23 @@ fn date(day: Option<jiff::civil::Date>) -> String {
     day.map(crate::output::date).unwrap_or_default()
 }
 
+impl crate::commands::restore::Restorable for Project {
+    type Record = organiser_core::Project;
+    const LABEL: &'static str = "project ";
+
+    fn live(client: &Client, id: Id) -> Result<crate::client::Reply<Self::Record>, CliError> {
+        client.project(id)
+    }
+
+    fn restore(client: &Client, id: Id) -> Result<crate::client::Reply<Self::Record>, CliError> {
+        client.restore_project(id)
+    }
+
+    fn called(record: &Self::Record) -> &str {
+        &record.name
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -341,22 +358,5 @@ mod tests {
             description_html("a < b & c\nnext\n\nsecond\r\n"),
             "<p>a &lt; b &amp; c<br>next</p><p>second</p>"
         );
-    }
-}
-
-impl crate::commands::restore::Restorable for Project {
-    type Record = organiser_core::Project;
-    const LABEL: &'static str = "project ";
-
-    fn live(client: &Client, id: Id) -> Result<crate::client::Reply<Self::Record>, CliError> {
-        client.project(id)
-    }
-
-    fn restore(client: &Client, id: Id) -> Result<crate::client::Reply<Self::Record>, CliError> {
-        client.restore_project(id)
-    }
-
-    fn called(record: &Self::Record) -> &str {
-        &record.name
     }
 }
