@@ -41,6 +41,7 @@ mod licence;
 mod lists;
 mod noops;
 mod notes;
+mod notes_text;
 mod people;
 mod projects;
 mod search;

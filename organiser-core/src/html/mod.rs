@@ -53,6 +53,8 @@ fn builder(images: bool) -> ammonia::Builder<'static> {
     let mut attributes: HashMap<&'static str, HashSet<&'static str>> = HashMap::new();
     attributes.insert("a", ["href"].into_iter().collect());
     attributes.insert("span", REFERENCE_ATTRIBUTES.iter().copied().collect());
+    // A code block's language (`<code class="language-rust">`).
+    attributes.insert("code", ["class"].into_iter().collect());
     if images {
         tags.insert("img");
         attributes.insert("img", ["data-upload"].into_iter().collect());
@@ -72,11 +74,25 @@ fn builder(images: bool) -> ammonia::Builder<'static> {
             );
             if id_attribute && crate::ids::Id::parse(value).is_none() {
                 None
+            } else if (element, attribute) == ("code", "class") {
+                code_language(value).map(|l| format!("language-{l}").into())
             } else {
                 Some(value.into())
             }
         });
     b
+}
+
+/// The language a code block's `class` names (`language-rust`): one
+/// class, a name of at most 40 letters, digits and `+ # . _ -`.
+fn code_language(class: &str) -> Option<&str> {
+    let language = class.trim().strip_prefix("language-")?;
+    let fits = !language.is_empty()
+        && language.len() <= 40
+        && language
+            .bytes()
+            .all(|b| b.is_ascii_alphanumeric() || b"+#._-".contains(&b));
+    fits.then_some(language)
 }
 
 /// Sanitises a note body: images kept as `<img data-upload="…">` (the
@@ -125,6 +141,14 @@ mod tests {
             ),
             ("<div><iframe src=x></iframe>text</div>", "text"),
             ("<!-- secret --><em>e</em>", "<em>e</em>"),
+            (
+                "<pre><code class=\"language-rust\">fn main() {}</code></pre>",
+                "<pre><code class=\"language-rust\">fn main() {}</code></pre>",
+            ),
+            (
+                "<pre><code class=\"evil language-x\" style=\"x\">y</code></pre>",
+                "<pre><code>y</code></pre>",
+            ),
         ];
         for (input, expected) in cases {
             assert_eq!(sanitise_without_images(input), expected, "{input}");

@@ -38,10 +38,20 @@ impl Add {
     pub(super) fn run(self, global: &Global) -> Result<(), CliError> {
         let title = self.title.join(" ");
         let mut draft = None;
+        let empty = |markdown: String| -> Result<String, CliError> {
+            // An empty standard input (a script with nothing to say) makes
+            // no note.
+            if markdown.trim().is_empty() && title.trim().is_empty() {
+                return Err(CliError::msg(
+                    "standard input was empty and there is no title: nothing was added",
+                ));
+            }
+            Ok(markdown)
+        };
         let markdown = match self.body.as_deref() {
-            Some("-") => stdin()?,
+            Some("-") => empty(stdin()?)?,
             Some(body) => body.to_owned(),
-            None if !self.edit && !std::io::stdin().is_terminal() => stdin()?,
+            None if !self.edit && !std::io::stdin().is_terminal() => empty(stdin()?)?,
             None => {
                 let file = Draft::new("note", "")?;
                 let text = file.edit()?;

@@ -59,6 +59,11 @@ pub(super) fn to_html(markdown: &str, names: &Names) -> String {
                     Event::Text(t) if code_block > 0 => Event::Text(restore_typed(&t).into()),
                     Event::Text(t) => Event::Text(restore_plain(&t).into()),
                     Event::Code(t) => Event::Code(restore_typed(&t).into()),
+                    // What the owner types is text: HTML only where `notes
+                    // edit` wrote it (an image, an underline).
+                    Event::Html(t) | Event::InlineHtml(t) if !ours(&t) => {
+                        Event::Text(restore_plain(&t).into())
+                    }
                     Event::Html(t) => Event::Html(restore_typed(&t).into()),
                     Event::InlineHtml(t) => Event::InlineHtml(restore_typed(&t).into()),
                     other => other,
@@ -70,6 +75,17 @@ pub(super) fn to_html(markdown: &str, names: &Names) -> String {
     let mut html = String::new();
     pulldown_cmark::html::push_html(&mut html, events.into_iter());
     html.trim_end().to_owned()
+}
+
+/// Whether raw HTML in the Markdown is what [`from_html`] writes for
+/// what Markdown cannot say: an underline's tags, or a note's image.
+fn ours(html: &str) -> bool {
+    let html = html.trim();
+    html == "<u>"
+        || html == "</u>"
+        || (html.starts_with("<img data-upload=\"")
+            && html.ends_with("\">")
+            && html.matches('"').count() == 2)
 }
 
 /// The placeholders as the characters they stand for (outside code).
@@ -330,11 +346,21 @@ fn blocks(nodes: &[Node]) -> Vec<String> {
             "pre" => {
                 let code = text_of(&e.children);
                 let code = code.strip_suffix('\n').unwrap_or(&code);
+                // The language of its code, as the fence said it.
+                let language = e
+                    .children
+                    .iter()
+                    .find_map(|n| match n {
+                        Node::Element(c) if c.name == "code" => c.attr("class"),
+                        _ => None,
+                    })
+                    .and_then(|class| class.strip_prefix("language-"))
+                    .unwrap_or("");
                 let mut fence = "```".to_owned();
                 while code.contains(&fence) {
                     fence.push('`');
                 }
-                out.push(format!("{fence}\n{code}\n{fence}"));
+                out.push(format!("{fence}{language}\n{code}\n{fence}"));
             }
             _ => out.push("---".to_owned()),
         }
@@ -454,43 +480,93 @@ fn code(text: &str) -> String {
     format!("{ticks}{pad}{text}{pad}{ticks}")
 }
 
-/// Text as Markdown that reads back as that text: its punctuation that
-/// Markdown reads escaped, `@` and `^` too (a name left as text stays
-/// text), and what would begin a block at the start of a line.
+/// Text as Markdown that reads back as that text, escaping only what
+/// Markdown (or the mentions) would read otherwise, so `notes edit` shows
+/// what the owner typed: `sam@example.org` and `5 * 3` stay as they are;
+/// `@Ada` left as text, `*stars*`, `_this_`, a `#` or `- ` at the start of
+/// a line are escaped.
 fn escape_text(text: &str, mut line_start: bool) -> String {
+    let chars: Vec<char> = text.chars().collect();
     let mut out = String::with_capacity(text.len());
-    let mut chars = text.chars().peekable();
-    while let Some(c) = chars.next() {
-        match c {
-            '\\' | '*' | '_' | '`' | '[' | ']' | '<' | '>' | '&' | '@' | '^' | '~' | '#' | '!'
-            | '|' => {
+    let mut i = 0;
+    while i < chars.len() {
+        let c = chars[i];
+        let prev = i.checked_sub(1).map(|j| chars[j]);
+        let next = chars.get(i + 1).copied();
+        let word = |c: Option<char>| c.is_some_and(char::is_alphanumeric);
+        let space = |c: Option<char>| c.is_none_or(char::is_whitespace);
+        let escape = match c {
+            '\\' => next.is_some_and(|n| n.is_ascii_punctuation()) || next.is_none(),
+            '`' | '[' | ']' => true,
+            // A mention or reference would be read from a name after it.
+            '@' | '^' => !word(prev) && word(next),
+            // Emphasis opens or closes only beside a non-space; `_` never
+            // inside a word.
+            '*' => !(space(prev) && space(next)) || (line_start && space(next)),
+            '_' => !((word(prev) && word(next)) || (space(prev) && space(next))),
+            '~' => next == Some('~') || prev == Some('~') || !(space(prev) || space(next)),
+            // HTML the owner typed is text; only what `notes edit` writes
+            // as HTML, and autolinks, would be read as more.
+            '<' => {
+                let rest: String = chars[i + 1..].iter().take(6).collect();
+                rest.starts_with("u>")
+                    || rest.starts_with("/u>")
+                    || rest.starts_with("img")
+                    || autolink(&chars[i + 1..])
+            }
+            '&' => entity(&chars[i + 1..]),
+            '!' => next == Some('['),
+            '#' => line_start,
+            '>' => line_start,
+            '-' | '+' | '=' => line_start,
+            _ => false,
+        };
+        if c.is_ascii_digit() && line_start {
+            // "1." or "1)" at the start of a line begins a list.
+            let mut j = i;
+            while j < chars.len() && chars[j].is_ascii_digit() {
+                out.push(chars[j]);
+                j += 1;
+            }
+            if let Some(&d @ ('.' | ')')) = chars.get(j) {
                 out.push('\\');
-                out.push(c);
+                out.push(d);
+                j += 1;
             }
-            '-' | '+' | '=' if line_start => {
-                out.push('\\');
-                out.push(c);
-            }
-            c if line_start && c.is_ascii_digit() => {
-                out.push(c);
-                while let Some(&d) = chars.peek() {
-                    if !d.is_ascii_digit() {
-                        break;
-                    }
-                    out.push(d);
-                    chars.next();
-                }
-                if let Some(&d @ ('.' | ')')) = chars.peek() {
-                    out.push('\\');
-                    out.push(d);
-                    chars.next();
-                }
-            }
-            c => out.push(c),
+            line_start = false;
+            i = j;
+            continue;
         }
+        if escape {
+            out.push('\\');
+        }
+        out.push(c);
         line_start = c == '\n' || (line_start && c == ' ');
+        i += 1;
     }
     out
+}
+
+/// Whether what follows a `<` reads as an autolink (`<https://…>`,
+/// `<a@b.org>`).
+fn autolink(after: &[char]) -> bool {
+    let Some(end) = after.iter().position(|c| *c == '>') else {
+        return false;
+    };
+    let inside: String = after[..end].iter().collect();
+    !inside.contains(char::is_whitespace) && (inside.contains(':') || inside.contains('@'))
+}
+
+/// Whether what follows a `&` reads as an entity (`&amp;`, `&#38;`).
+fn entity(after: &[char]) -> bool {
+    let Some(end) = after.iter().take(32).position(|c| *c == ';') else {
+        return false;
+    };
+    end > 0
+        && after[..end]
+            .iter()
+            .enumerate()
+            .all(|(i, c)| c.is_ascii_alphanumeric() || (i == 0 && *c == '#'))
 }
 
 #[cfg(test)]
@@ -562,6 +638,38 @@ mod tests {
     }
 
     #[test]
+    fn what_the_owner_typed_is_not_escaped_where_markdown_needs_nothing() {
+        for (text, written) in [
+            ("sam@example.org", "sam@example.org"),
+            ("5 * 3", "5 * 3"),
+            ("50% off <maybe>.", "50% off <maybe>."),
+            ("snake_case", "snake_case"),
+            ("@Ada", "\\@Ada"),
+            ("*stars*", "\\*stars\\*"),
+        ] {
+            assert_eq!(escape_text(text, true), written, "{text}");
+        }
+    }
+
+    #[test]
+    fn typed_html_is_text_and_a_fence_keeps_its_language() {
+        assert_eq!(
+            to_html("50% off <maybe>.", &Names::default()),
+            "<p>50% off &lt;maybe&gt;.</p>"
+        );
+        assert_eq!(
+            to_html("<div>raw</div>\n", &Names::default()),
+            "&lt;div&gt;raw&lt;/div&gt;"
+        );
+        let html = to_html("```rust\nfn main() {}\n```\n", &Names::default());
+        assert_eq!(
+            html,
+            "<pre><code class=\"language-rust\">fn main() {}\n</code></pre>"
+        );
+        assert_eq!(from_html(&parse(&html)), "```rust\nfn main() {}\n```\n");
+    }
+
+    #[test]
     fn what_edit_writes_reads_back_as_the_same_body() {
         let names = names();
         for markdown in [
@@ -583,7 +691,26 @@ mod tests {
     #[test]
     fn escaped_text_reads_back_as_text() {
         for text in [
-            "- a", "+ b", "3. c", "# d", "a*b*_c_", "x\\y", "[z](w)", "=", "a @b ^c",
+            "- a",
+            "+ b",
+            "3. c",
+            "# d",
+            "a*b*_c_",
+            "x\\y",
+            "[z](w)",
+            "=",
+            "a @b ^c",
+            "sam@example.org",
+            "5 * 3 = 15",
+            "50% off <maybe>.",
+            "snake_case_name",
+            "AT&T and &amp; and &#38;",
+            "<https://example.org> and <u>x</u> and <img src=x>",
+            "~5 minutes ~~gone~~",
+            "* star",
+            "> quote",
+            "_private and __init__",
+            "a\\",
         ] {
             let md = escape_text(text, true);
             let html = to_html(&md, &names());
