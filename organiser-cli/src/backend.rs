@@ -229,8 +229,48 @@ impl Backend {
     }
 
     /// Sends one request, as [`Backend::call`]; a raw body (an upload's
-    /// bytes) sent to a server moves `progress` on as it goes.
+    /// bytes) sent to a server moves `progress` on as it goes. A POST to a
+    /// server goes with an `Idempotency-Key`, so that it is safe to send
+    /// again; a request that is safe to send again (a read, or such a
+    /// POST) and is refused with 429 is sent again when the server's
+    /// `Retry-After` says, a few times.
     pub(crate) fn call_with_progress(
+        &self,
+        mut request: Request,
+        progress: Option<&indicatif::ProgressBar>,
+    ) -> Result<Response, CliError> {
+        if matches!(self, Backend::Remote { .. })
+            && request.method == organiser_core::Method::Post
+            && request.idempotency_key.is_none()
+        {
+            request.idempotency_key = Some(idempotency_key());
+        }
+        let repeatable = request.raw.is_none()
+            && (request.method == organiser_core::Method::Get || request.idempotency_key.is_some());
+        let mut waited = Duration::ZERO;
+        loop {
+            let again = repeatable.then(|| request.clone());
+            let response = self.send(request, progress)?;
+            let wait = retry_after(&response);
+            match (again, wait) {
+                (Some(again), Some(wait)) if waited + wait <= MOST_RATE_WAIT => {
+                    if std::io::IsTerminal::is_terminal(&std::io::stderr()) {
+                        eprintln!(
+                            "The server asks to wait {} s before the next request; waiting.",
+                            wait.as_secs()
+                        );
+                    }
+                    std::thread::sleep(wait);
+                    waited += wait;
+                    request = again;
+                }
+                _ => return Ok(response),
+            }
+        }
+    }
+
+    /// Sends one request as it is.
+    fn send(
         &self,
         mut request: Request,
         progress: Option<&indicatif::ProgressBar>,
@@ -250,6 +290,9 @@ impl Backend {
                 if let Some(body) = &request.body {
                     builder = builder.json(body);
                 }
+                if let Some(key) = &request.idempotency_key {
+                    builder = builder.header("idempotency-key", key);
+                }
                 if let Some(raw) = request.raw.take() {
                     // Sized, so that it goes with a Content-Length (the
                     // API refuses an upload without one).
@@ -267,6 +310,12 @@ impl Backend {
                     CliError::msg(format!("cannot reach the server at {url}: {}", chain(&e)))
                 })?;
                 let status = response.status().as_u16();
+                let headers: Vec<(&'static str, String)> = response
+                    .headers()
+                    .get(reqwest::header::RETRY_AFTER)
+                    .and_then(|v| v.to_str().ok())
+                    .map(|v| vec![("retry-after", v.to_owned())])
+                    .unwrap_or_default();
                 let body = response.bytes().map_err(|e| {
                     CliError::msg(format!("the server at {url} broke off its answer: {e}"))
                 })?;
@@ -278,11 +327,43 @@ impl Backend {
                         Some(body.to_vec())
                     },
                     replayed: false,
-                    headers: Vec::new(),
+                    headers,
                 })
             }
         }
     }
+}
+
+/// The most a command waits in all on a server's `Retry-After`.
+const MOST_RATE_WAIT: Duration = Duration::from_secs(120);
+
+/// How long a 429's `Retry-After` asks to wait; `None` for any other answer.
+fn retry_after(response: &Response) -> Option<Duration> {
+    if response.status != 429 {
+        return None;
+    }
+    let seconds = response
+        .headers
+        .iter()
+        .find(|(name, _)| *name == "retry-after")
+        .and_then(|(_, v)| v.trim().parse::<u64>().ok())
+        .unwrap_or(1);
+    Some(Duration::from_secs(seconds.clamp(1, 60)))
+}
+
+/// A key no other request of this machine has: the process, the time and
+/// a count.
+fn idempotency_key() -> String {
+    use std::sync::atomic::{AtomicU64, Ordering};
+    static COUNT: AtomicU64 = AtomicU64::new(0);
+    let nanos = std::time::SystemTime::now()
+        .duration_since(std::time::UNIX_EPOCH)
+        .map_or(0, |d| d.as_nanos());
+    format!(
+        "cli-{}-{nanos}-{}",
+        std::process::id(),
+        COUNT.fetch_add(1, Ordering::Relaxed)
+    )
 }
 
 /// For completing words in a shell, which must be quick and change

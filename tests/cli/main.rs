@@ -44,6 +44,7 @@ mod notes;
 mod notes_text;
 mod people;
 mod projects;
+mod retries;
 mod search;
 mod serve;
 mod show;

@@ -27,10 +27,12 @@ use crate::error::CliError;
 use crate::output::{self, Data};
 use crate::refs;
 
-/// How often the queue is looked at while this process works it.
-const LOCAL_POLL: Duration = Duration::from_millis(200);
-/// How often the queue is looked at while a server works it.
-const REMOTE_POLL: Duration = Duration::from_millis(500);
+/// How often this process sees whether its worker is done.
+const LOCAL_POLL: Duration = Duration::from_millis(50);
+/// How often the queue is asked for while the progress bar shows it: at
+/// most once a second, here or of a server (a display must not crowd out
+/// the server's other clients).
+const PROGRESS_POLL: Duration = Duration::from_secs(1);
 /// How long a queue may stand still while its provider is failing before
 /// the command gives up on it: longer than one model call may wait.
 const PATIENCE: Duration = Duration::from_secs(100);
@@ -172,11 +174,14 @@ fn work(
         let before = left;
         let wrote = std::thread::scope(|scope| {
             let worker = scope.spawn(|| s.client.run_ai_tasks());
+            let mut asked = Instant::now();
             while !worker.is_finished() {
                 std::thread::sleep(LOCAL_POLL);
                 if bar.is_some()
+                    && asked.elapsed() >= PROGRESS_POLL
                     && let Ok(now) = s.client.ai_task_queue(key)
                 {
+                    asked = Instant::now();
                     show(bar, now.data.queued);
                 }
             }
@@ -211,7 +216,7 @@ fn watch(
 ) -> Result<Option<u64>, CliError> {
     let mut moved = Instant::now();
     while left > 0 {
-        std::thread::sleep(REMOTE_POLL);
+        std::thread::sleep(PROGRESS_POLL);
         let before = left;
         left = waiting(s, key)?;
         show(bar, left);
