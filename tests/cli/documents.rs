@@ -310,3 +310,43 @@ fn documents_work_through_a_running_server() {
     dir.ok(&["docs", "restore"]);
     drop(server);
 }
+
+/// `docs open` on a machine where no viewer can be started (`xdg-open`
+/// failing, as on a headless server): says so and prints the path, never
+/// "Opened" (issue 22).
+#[test]
+fn docs_open_says_when_no_viewer_could_be_started() {
+    let dir = Dir::new();
+    let made = add(&dir, &pdf(&dir, "Plan.pdf"), &[]);
+    let bin = dir.root().join("bin");
+    std::fs::create_dir_all(&bin).unwrap();
+    let opener = |code: i32| {
+        let path = bin.join("xdg-open");
+        std::fs::write(&path, format!("#!/bin/sh\nexit {code}\n")).unwrap();
+        #[cfg(unix)]
+        {
+            use std::os::unix::fs::PermissionsExt;
+            std::fs::set_permissions(&path, std::fs::Permissions::from_mode(0o755)).unwrap();
+        }
+    };
+    let path = format!(
+        "{}:{}",
+        bin.display(),
+        std::env::var("PATH").unwrap_or_default()
+    );
+    let open = || {
+        dir.cmd(&["docs", "open", id(&made)])
+            .env("XDG_CACHE_HOME", dir.root().join("cache"))
+            .env("PATH", &path)
+            .run()
+            .success()
+    };
+    opener(3);
+    let out = open();
+    assert!(!out.stdout.contains("Opened"), "{out:?}");
+    assert!(out.stdout.trim_end().ends_with("Plan.pdf"), "{out:?}");
+    assert!(out.stderr.contains("No viewer could be started"), "{out:?}");
+    opener(0);
+    let out = open();
+    assert!(out.stdout.starts_with("Opened Plan"), "{out:?}");
+}

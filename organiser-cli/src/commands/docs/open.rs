@@ -42,7 +42,14 @@ impl Open {
             .document_file(&document.file.url)
             .map_err(super::no_document(document.id))?;
         let path = write_cached(&document, &bytes)?;
-        let opened = !self.print_path && open_with_system(&path);
+        let opened = match self.print_path {
+            true => Ok(false),
+            false => open_with_system(&path).map(|()| true),
+        };
+        let (opened, failure) = match opened {
+            Ok(opened) => (opened, None),
+            Err(why) => (false, Some(why)),
+        };
         if s.global.json {
             return output::json(&Data {
                 data: Opened {
@@ -55,8 +62,8 @@ impl Open {
         if opened {
             output::line(format!("Opened {} ({})", document.name, path.display()))
         } else {
-            if !self.print_path {
-                eprintln!("no program to open it with ({OPENER}): its file is");
+            if let Some(why) = failure {
+                eprintln!("No viewer could be started ({why}); the file is at:");
             }
             output::line(path.display())
         }
@@ -110,9 +117,14 @@ const OPENER: &str = if cfg!(target_os = "macos") {
     "xdg-open"
 };
 
-/// Starts the system's opener on `path` without waiting for it; false
-/// when it cannot be started.
-fn open_with_system(path: &Path) -> bool {
+/// How long the opener is given to fail (it either hands the file to a
+/// viewer and exits, or runs on as the viewer).
+const OPENER_GRACE: std::time::Duration = std::time::Duration::from_secs(3);
+
+/// Starts the system's opener on `path`; why it did not open it when it
+/// could not be started, or exited with a failure (`xdg-open` on a
+/// machine with no viewer exits 3).
+fn open_with_system(path: &Path) -> Result<(), String> {
     let mut command = if cfg!(windows) {
         let mut c = Command::new("cmd");
         c.args(["/C", "start", ""]);
@@ -120,13 +132,24 @@ fn open_with_system(path: &Path) -> bool {
     } else {
         Command::new(OPENER)
     };
-    command
+    let mut child = command
         .arg(path)
         .stdin(Stdio::null())
         .stdout(Stdio::null())
         .stderr(Stdio::null())
         .spawn()
-        .is_ok()
+        .map_err(|e| format!("{OPENER} could not be run: {e}"))?;
+    let started = std::time::Instant::now();
+    while started.elapsed() < OPENER_GRACE {
+        match child.try_wait() {
+            Ok(Some(status)) if status.success() => return Ok(()),
+            Ok(Some(status)) => return Err(format!("{OPENER} failed: {status}")),
+            Ok(None) => std::thread::sleep(std::time::Duration::from_millis(25)),
+            Err(e) => return Err(format!("{OPENER} could not be waited for: {e}")),
+        }
+    }
+    // Still running: it is the viewer.
+    Ok(())
 }
 
 #[cfg(test)]
