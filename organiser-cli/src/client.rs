@@ -427,6 +427,9 @@ impl Client {
         query: &CalendarFeedQuery,
     ) -> Result<Reply<Page<CalendarFeed>>, CliError> {
         let mut pairs = Vec::new();
+        if let Some(address) = &query.address {
+            pairs.push(("address", address.clone()));
+        }
         list_params(&query.params, query.params.order.as_deref(), &mut pairs);
         let query = Query::from_pairs(pairs);
         read(self.send(request(Get, "/calendar_feeds").with_query(query))?)

@@ -570,7 +570,7 @@ fn feeds_add_refuses_an_address_it_cannot_read() {
         .run();
     assert_eq!(
         out.error(),
-        "The address points to a private or local network, which calendar feeds may not use"
+        "The address points to a private or local network, which calendar feeds may not use: to allow addresses on your own network, run the server and the organiser commands with ORGANISER_ALLOW_PRIVATE_FEEDS=1"
     );
     // The flags' mistakes: clap's for --every, the API's for --color.
     let address = setup.server.address("work.ics");
@@ -582,7 +582,7 @@ fn feeds_add_refuses_an_address_it_cannot_read() {
         "{out:?}"
     );
     setup.add_feed("work.ics", &[]);
-    let out = setup.run(&["feeds", "add", &address, "--name", "work"]);
+    let out = setup.run(&["feeds", "add", &address, "--name", "work", "--again"]);
     assert_eq!(out.error(), "--name has already been taken");
     assert_eq!(
         setup.json(&["feeds"])["data"].as_array().unwrap().len(),

@@ -34,6 +34,7 @@ mod deletes;
 mod documents;
 mod errors;
 mod feed_server;
+mod feeds;
 mod hints;
 mod hostile_files;
 mod init;

@@ -87,10 +87,17 @@ fn a_loopback_feed_is_refused_by_default() {
         )
         .expect(422);
     assert_eq!(refused.body["error"]["code"], "validation_failed");
-    assert_eq!(
-        refused.body["error"]["details"]["address"][0],
-        "The address points to a private or local network, which calendar feeds may not use"
+    // The reason, and how to allow such addresses (issue 22).
+    let said = refused.body["error"]["details"]["address"][0]
+        .as_str()
+        .unwrap();
+    assert!(
+        said.starts_with(
+            "The address points to a private or local network, which calendar feeds may not use"
+        ),
+        "{said}"
     );
+    assert!(said.contains("ORGANISER_ALLOW_PRIVATE_FEEDS=1"), "{said}");
     assert_eq!(feeds.hits("/team.ics"), 0, "nothing was sent to it");
     let list = server.get("/calendar_feeds").expect(200);
     assert_eq!(list.body["data"], json!([]));

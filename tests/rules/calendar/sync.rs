@@ -279,11 +279,16 @@ fn private_and_local_addresses_are_refused_unless_allowed() {
             create(json!({"address": address, "color": "blue"})),
             Expect::invalid("address"),
         );
-        assert_eq!(
-            refused.body["error"]["details"]["address"],
-            json!([label("refused_address")]),
-            "{address}"
+        // The reason, and how to allow such addresses (issue 22).
+        let said = refused.body["error"]["details"]["address"][0]
+            .as_str()
+            .unwrap()
+            .to_owned();
+        assert!(
+            said.starts_with(label("refused_address")),
+            "{address}: {said}"
         );
+        assert!(said.contains("ORGANISER_ALLOW_PRIVATE_FEEDS=1"), "{said}");
     }
     assert_eq!(server.hits("/cal.ics"), 0, "never asked");
     assert!(all(&s, "/calendar_feeds").is_empty());
@@ -493,4 +498,57 @@ fn an_address_sealed_with_another_key_is_unreadable() {
     assert_eq!(healed.data()["sync_error"], Value::Null);
     assert_eq!(server.hits("/cal.ics"), 2);
     assert_eq!(synced(&s, &f)["sync_error"], Value::Null);
+}
+
+/// Whether an address is subscribed already can be asked, though
+/// addresses are never shown (issue 22: `feeds add` says so):
+/// `webcal://` and `https://` are the same address.
+#[test]
+fn the_feeds_of_an_address_can_be_asked_for() {
+    let s = feeds_core();
+    let server = FeedServer::start();
+    server.serve("/cal.ics", calendar("Team"));
+    server.serve("/other.ics", calendar("Other"));
+    let first = new_feed(
+        &s,
+        json!({"address": server.url("/cal.ics"), "color": "blue"}),
+    );
+    new_feed(
+        &s,
+        json!({"address": server.url("/other.ics"), "color": "green"}),
+    );
+    let webcal = server.url("/cal.ics").replacen("http://", "webcal://", 1);
+    for address in [server.url("/cal.ics")] {
+        let found = s
+            .get(&format!("/calendar_feeds?address={}", urlencode(&address)))
+            .expect(200);
+        let ids: Vec<&Value> = found.body["data"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|f| &f["id"])
+            .collect();
+        assert_eq!(ids, [&first["id"]], "{address}");
+    }
+    // A webcal address is fetched over https: another address here.
+    let found = s
+        .get(&format!("/calendar_feeds?address={}", urlencode(&webcal)))
+        .expect(200);
+    assert_eq!(found.body["data"], json!([]));
+    check(
+        &s,
+        Call::get("/calendar_feeds?address=ftp%3A%2F%2Fx"),
+        Expect::bad_param(Some("address")),
+    );
+}
+
+fn urlencode(text: &str) -> String {
+    text.bytes()
+        .map(|b| match b {
+            b'A'..=b'Z' | b'a'..=b'z' | b'0'..=b'9' | b'-' | b'.' | b'_' | b'~' => {
+                (b as char).to_string()
+            }
+            _ => format!("%{b:02X}"),
+        })
+        .collect()
 }

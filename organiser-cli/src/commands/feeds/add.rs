@@ -4,7 +4,7 @@
 //! refuses one it cannot read with the reason.
 
 use clap::Args;
-use organiser_core::{CalendarFeedInput, Field};
+use organiser_core::{CalendarFeedInput, CalendarFeedQuery, Field};
 
 use super::{FLAGS, every_parser};
 use crate::commands::Session;
@@ -26,10 +26,31 @@ pub(super) struct Add {
     /// How often it is synced (default: the API's, hourly).
     #[arg(long, value_name = "EVERY", value_parser = every_parser())]
     every: Option<String>,
+    /// Subscribe even when the address is subscribed already.
+    #[arg(long)]
+    again: bool,
 }
 
 impl Add {
     pub(super) fn run(self, s: &Session<'_>) -> Result<(), CliError> {
+        // An address subscribed already says so.
+        if !self.again {
+            let same = CalendarFeedQuery {
+                address: Some(self.address.clone()),
+                ..CalendarFeedQuery::default()
+            };
+            let found = s
+                .client
+                .calendar_feeds(&same)
+                .map_err(|e| e.naming(FLAGS))?;
+            if let Some(feed) = found.data.items.first() {
+                return Err(CliError::msg(format!(
+                    "you subscribe to this address already, as {} ({}); add --again to subscribe twice",
+                    feed.name,
+                    output::short_id(feed.id)
+                )));
+            }
+        }
         // The API wants a colour; the CLI offers the vocabulary's first.
         let color = match self.color {
             Some(color) => color,

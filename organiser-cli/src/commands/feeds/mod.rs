@@ -69,6 +69,7 @@ impl Family for CalendarFeed {
 
     fn page(client: &Client, cursor: Option<String>) -> Result<Page<CalendarFeed>, CliError> {
         let query = CalendarFeedQuery {
+            address: None,
             params: ListParams {
                 cursor,
                 limit: 100,

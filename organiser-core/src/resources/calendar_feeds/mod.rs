@@ -193,6 +193,10 @@ pub(crate) struct StoredFeed {
     /// When the schedule next syncs it.
     #[serde(with = "crate::time::serde_timestamp")]
     pub(crate) next_sync_at: Timestamp,
+    /// Whether its address may be on a private network: subscribed (or
+    /// its address changed) while `ORGANISER_ALLOW_PRIVATE_FEEDS` allowed
+    /// them, so every later sync may reach it, whichever process syncs.
+    pub(crate) private_allowed: bool,
 }
 
 impl Record for StoredFeed {
@@ -231,7 +235,8 @@ struct CalendarFeedV1 {
 }
 
 /// Schema 12: every stored feed rewritten in format 2 (no warnings yet:
-/// the next sync says).
+/// the next sync says; private addresses as the syncing process allows
+/// them).
 pub(crate) fn store_feeds_with_warnings(tx: &crate::store::WriteTx) -> Result<()> {
     let mut rows = Vec::new();
     tx.scan_prefix(FEEDS, &[], crate::store::Dir::Asc, &mut |k, v| {
@@ -264,6 +269,7 @@ pub(crate) fn store_feeds_with_warnings(tx: &crate::store::WriteTx) -> Result<()
             },
             address: old.address,
             next_sync_at: old.next_sync_at,
+            private_allowed: false,
         };
         tx.put_record(FEEDS, &key, &feed)?;
     }
@@ -463,9 +469,19 @@ pub(crate) fn prepare(
                 .map_or(true, |old| old != a.written.as_bytes())
         })
     });
+    let allow_private = inner.options.allow_private_feeds;
     let fetched = match new_address {
-        Some(a) => match sync::read_address(inner, &a.fetched) {
+        Some(a) => match sync::read_address(inner, &a.fetched, allow_private) {
             Ok(built) => Some(built),
+            Err(failure) if failure.code == SyncErrorCode::RefusedAddress => {
+                return Err(Error::invalid(
+                    "address",
+                    format!(
+                        "{}: to allow addresses on your own network, run the server and the organiser commands with ORGANISER_ALLOW_PRIVATE_FEEDS=1",
+                        failure.code.label()
+                    ),
+                ));
+            }
             Err(failure) => {
                 return Err(Error::invalid("address", failure.code.label()));
             }
@@ -538,6 +554,7 @@ pub(crate) fn create(cx: &mut WriteCx<'_>, prepared: Prepared) -> Result<Calenda
     let s = StoredFeed {
         next_sync_at: next_sync(&feed),
         address: cx.org.secret.seal(address.written.as_bytes()),
+        private_allowed: cx.org.options.allow_private_feeds,
         feed,
     };
     events::replace(cx, id, &built)?;
@@ -563,6 +580,7 @@ pub(crate) fn change(cx: &mut WriteCx<'_>, id: Id, prepared: Prepared) -> Result
     let now = cx.now();
     if let (Some(address), Some(built)) = (checked.address, fetched) {
         s.address = cx.org.secret.seal(address.written.as_bytes());
+        s.private_allowed = cx.org.options.allow_private_feeds;
         s.feed.address_host = address.host.clone();
         s.feed.source = fetch::source(&address.host).map(str::to_owned);
         s.feed.last_synced_at = Some(now);
@@ -602,6 +620,10 @@ pub(crate) fn all<T: Tables>(cx: &Cx<'_, T>) -> Result<Vec<CalendarFeed>> {
 /// `GET /calendar_feeds` parameters.
 #[derive(Debug, Clone, Default, PartialEq, Eq)]
 pub struct CalendarFeedQuery {
+    /// Only the feeds of this address (as written on create; `webcal://`
+    /// and `https://` are the same): to learn whether it is subscribed
+    /// already, though addresses are never shown.
+    pub address: Option<String>,
     /// `name` (default; ignoring case and accents), `id`, `updated_at`;
     /// direction, updated_since, cursor, limit, count.
     pub params: ListParams,
@@ -609,7 +631,16 @@ pub struct CalendarFeedQuery {
 
 impl CalendarFeedQuery {
     pub(crate) fn parse(query: &Query) -> Result<CalendarFeedQuery> {
+        let address = match query.get("address") {
+            Some(text) => Some(
+                fetch::address(text)
+                    .map_err(|phrase| Error::bad_param("address", phrase))?
+                    .fetched,
+            ),
+            None => None,
+        };
         Ok(CalendarFeedQuery {
+            address,
             params: LISTING.params(query)?,
         })
     }
@@ -642,8 +673,26 @@ static LISTING: Listing = Listing {
 
 /// `GET /calendar_feeds`.
 pub(crate) fn list<T: Tables>(cx: &Cx<'_, T>, q: &CalendarFeedQuery) -> Result<Page<CalendarFeed>> {
-    let load = |k: &[u8]| Ok(load(cx, tail_id(k))?.map(|s| s.feed));
-    LISTING.page(&cx.tx, &cx.org.secret, &q.params, &Filter::default(), load)
+    // An address is compared with each feed's, opened (feeds are few).
+    let of_address = |s: &StoredFeed| match &q.address {
+        None => true,
+        Some(address) => cx
+            .org
+            .secret
+            .open(&s.address)
+            .ok()
+            .and_then(|written| fetch::address(&String::from_utf8_lossy(&written)).ok())
+            .is_some_and(|theirs| theirs.fetched == *address),
+    };
+    let load = |k: &[u8]| Ok(load(cx, tail_id(k))?.filter(of_address).map(|s| s.feed));
+    let filter = match &q.address {
+        Some(address) => {
+            let digest = crate::secrets::to_hex(&crate::secrets::sha256(address.as_bytes()));
+            Filter::default().skipping(&format!("address={digest}"))
+        }
+        None => Filter::default(),
+    };
+    LISTING.page(&cx.tx, &cx.org.secret, &q.params, &filter, load)
 }
 
 #[cfg(test)]

@@ -31,13 +31,14 @@ fn lock_of(inner: &Inner, id: Id) -> Arc<Mutex<()>> {
     map.entry(id).or_default().clone()
 }
 
-/// Fetches and reads the feed at `url` (waits up to 30 s).
-pub(crate) fn read_address(inner: &Inner, url: &str) -> std::result::Result<Built, Failure> {
-    let (status, body) = fetch::fetch(
-        inner.options.http.as_ref(),
-        url,
-        inner.options.allow_private_feeds,
-    )?;
+/// Fetches and reads the feed at `url` (waits up to 30 s), private
+/// addresses allowed when `allow_private`.
+pub(crate) fn read_address(
+    inner: &Inner,
+    url: &str,
+    allow_private: bool,
+) -> std::result::Result<Built, Failure> {
+    let (status, body) = fetch::fetch(inner.options.http.as_ref(), url, allow_private)?;
     let with_status = |code| Failure {
         code,
         http_status: Some(status),
@@ -71,8 +72,11 @@ fn attempt(inner: &Inner, id: Id) -> Result<()> {
     let outcome = match inner.secret.open(&before.address) {
         Ok(address) => {
             let written = String::from_utf8_lossy(&address).into_owned();
+            // A feed subscribed while private addresses were allowed keeps
+            // that, whichever process syncs it.
+            let allow = inner.options.allow_private_feeds || before.private_allowed;
             match fetch::address(&written) {
-                Ok(a) => read_address(inner, &a.fetched),
+                Ok(a) => read_address(inner, &a.fetched, allow),
                 Err(_) => Err(Failure::new(SyncErrorCode::AddressUnreadable)),
             }
         }
