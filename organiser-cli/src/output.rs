@@ -168,6 +168,37 @@ pub(crate) fn table(header: &[&str]) -> Table {
     table
 }
 
+/// The longest word a column keeps unbroken when a table is fitted to a
+/// terminal (longer ones are cut to fit).
+const LONGEST_UNBROKEN: usize = 24;
+
+/// Keeps each of `columns` of `table` whole, never wrapped to fit a
+/// terminal: commands to paste, e-mail addresses, hosts (the other
+/// columns wrap at their spaces instead).
+pub(crate) fn keep_whole(table: &mut Table, columns: &[usize]) {
+    for &i in columns {
+        if let Some(column) = table.column_mut(i) {
+            column.set_constraint(comfy_table::ColumnConstraint::ContentWidth);
+        }
+    }
+}
+
+/// A link (or any text without spaces) longer than `most` characters,
+/// shortened in the middle (`https://example.org/a/…/plan.pdf`), so a
+/// table need not break it; other text as it is.
+pub(crate) fn shortened(text: &str, most: usize) -> String {
+    let count = text.chars().count();
+    if count <= most || text.contains(char::is_whitespace) || most < 5 {
+        return text.to_owned();
+    }
+    let keep = most - 1;
+    let head = keep.div_ceil(2);
+    let tail = keep - head;
+    let start: String = text.chars().take(head).collect();
+    let end: String = text.chars().skip(count - tail).collect();
+    format!("{start}…{end}")
+}
+
 /// `text` with every control character shown escaped (`\x1b`, `\u{9b}`):
 /// names and titles come from anyone holding a token, and a raw ESC, BEL
 /// or NUL would drive the owner's terminal.
@@ -223,8 +254,45 @@ pub(crate) struct Data<T> {
 /// trailing spaces.
 pub(crate) fn print_table(table: &Table) -> Result<(), CliError> {
     let mut table = table.clone();
-    for column in table.column_iter_mut() {
+    // Fitted to a terminal, a column of single words (IDs, numbers,
+    // dates, addresses, hosts) is never wrapped; a column of text wraps
+    // at its spaces, and is never narrower than its heading or its
+    // longest word (up to a limit) while the terminal has room.
+    let header: Vec<String> = table
+        .header()
+        .map(|h| h.cell_iter().map(|c| c.content()).collect())
+        .unwrap_or_default();
+    let mut single_words: Vec<bool> = vec![true; header.len()];
+    let mut widest: Vec<usize> = header.iter().map(|h| h.chars().count()).collect();
+    for row in table.row_iter() {
+        for (i, cell) in row.cell_iter().enumerate() {
+            if widest.len() <= i {
+                widest.resize(i + 1, 0);
+                single_words.resize(i + 1, true);
+            }
+            let content = cell.content();
+            single_words[i] &= !content.trim().contains(char::is_whitespace);
+            let word = content
+                .split_whitespace()
+                .map(|w| w.chars().count())
+                .max()
+                .unwrap_or(0)
+                .min(LONGEST_UNBROKEN);
+            widest[i] = widest[i].max(word);
+        }
+    }
+    for (i, column) in table.column_iter_mut().enumerate() {
         column.set_padding((0, 2));
+        if column.constraint().is_some() {
+            continue;
+        }
+        let constraint = match single_words.get(i) {
+            Some(true) => comfy_table::ColumnConstraint::ContentWidth,
+            _ => comfy_table::ColumnConstraint::LowerBoundary(comfy_table::Width::Fixed(
+                u16::try_from(widest.get(i).copied().unwrap_or(0)).unwrap_or(u16::MAX),
+            )),
+        };
+        column.set_constraint(constraint);
     }
     let mut out = std::io::stdout().lock();
     for row in table.lines() {
@@ -252,6 +320,20 @@ pub(crate) fn short_id(id: impl std::fmt::Display) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn long_links_are_shortened_in_the_middle() {
+        assert_eq!(
+            shortened("https://calendar.example.org/private/abc/basic.ics", 30),
+            "https://calenda…/abc/basic.ics"
+        );
+        assert_eq!(shortened("short", 30), "short");
+        assert_eq!(
+            shortened("two words that are long enough", 10),
+            "two words that are long enough"
+        );
+        assert_eq!(shortened("https://a.b/c", 13).chars().count(), 13);
+    }
 
     /// Records written before the core refused control characters in names
     /// (or by another program) still print escaped.

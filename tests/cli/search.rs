@@ -134,3 +134,41 @@ fn search_on_a_directory_without_a_store_makes_none() {
     assert!(said.contains("there is no store"), "{said}");
     assert!(!dir.data().join("organiser.redb").exists());
 }
+
+/// At 80 columns the table wraps at spaces and never breaks the command
+/// to paste, an e-mail address or a link in the middle (issue 22).
+#[test]
+fn at_80_columns_commands_addresses_and_links_stay_whole() {
+    let dir = Dir::new();
+    dir.ok(&[
+        "people",
+        "add",
+        "Ada",
+        "Lovelace",
+        "--email",
+        "ada.lovelace@analytical-engines.example.org",
+    ]);
+    let out = dir
+        .cmd(&["search", "ada"])
+        .env("NO_COLOR", "1")
+        .on_terminal_of(Some(80))
+        .run()
+        .success();
+    let text = out.stdout.replace('\r', "");
+    let command = format!("--data-dir {} people show", dir.data().display());
+    assert!(
+        text.lines().any(|l| l.contains(&command)),
+        "the command whole on one line:\n{text}"
+    );
+    let out = dir
+        .cmd(&["people"])
+        .env("NO_COLOR", "1")
+        .on_terminal_of(Some(80))
+        .run()
+        .success();
+    let text = out.stdout.replace('\r', "");
+    assert!(
+        text.contains("ada.lovelace@analytical-engines.example.org"),
+        "the address whole:\n{text}"
+    );
+}

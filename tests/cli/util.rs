@@ -236,17 +236,26 @@ impl Cmd {
     /// `script(1)` (util-linux, always on Debian), whose pseudo-terminal
     /// is its standard input, output and error; what it reads comes from
     /// [`Cmd::stdin`], and all it says arrives on standard output.
-    pub(crate) fn on_terminal(mut self) -> Cmd {
+    pub(crate) fn on_terminal(self) -> Cmd {
+        self.on_terminal_of(None)
+    }
+
+    /// [`Cmd::on_terminal`], on a terminal `columns` wide.
+    pub(crate) fn on_terminal_of(mut self, columns: Option<u16>) -> Cmd {
         let quoted: Vec<String> = std::iter::once(&self.program)
             .chain(&self.args)
             .map(|a| format!("'{}'", a.to_string_lossy().replace('\'', "'\\''")))
             .collect();
+        let size = match columns {
+            Some(n) => format!("stty cols {n} rows 50; "),
+            None => String::new(),
+        };
         self.program = "script".into();
         self.args = vec![
             "-q".into(),
             "-e".into(),
             "-c".into(),
-            quoted.join(" ").into(),
+            format!("{size}{}", quoted.join(" ")).into(),
             "/dev/null".into(),
         ];
         self

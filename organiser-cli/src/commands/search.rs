@@ -69,6 +69,10 @@ fn kind(type_: &str) -> (&'static str, &'static str) {
     }
 }
 
+/// The most characters of a link or address in the details (shortened in
+/// the middle; `people show` has it whole).
+const LINK_MOST: usize = 24;
+
 /// The matches as one table, group after group, and what more there is.
 fn print(global: &Global, q: &str, groups: &[SearchGroup]) -> Result<(), CliError> {
     let words: Vec<String> = q.split_whitespace().map(super::shell_quote).collect();
@@ -85,7 +89,7 @@ fn print(global: &Global, q: &str, groups: &[SearchGroup]) -> Result<(), CliErro
             table.add_row(vec![
                 output::cell(label),
                 output::cell(&result.title),
-                output::cell(&result.subtitle),
+                output::cell(output::shortened(&result.subtitle, LINK_MOST)),
                 output::cell(global.command(&format!("{open} {}", output::short_id(result.id)))),
             ]);
         }
@@ -98,6 +102,8 @@ fn print(global: &Global, q: &str, groups: &[SearchGroup]) -> Result<(), CliErro
             more.push(format!("More {label}s: {hint}"));
         }
     }
+    // A command to paste is never broken.
+    output::keep_whole(&mut table, &[3]);
     output::print_table(&table)?;
     for line in more {
         output::line(line)?;

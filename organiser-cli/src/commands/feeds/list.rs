@@ -64,5 +64,7 @@ pub(super) fn run(s: &Session<'_>) -> Result<(), CliError> {
             },
         ]);
     }
+    // A host is never broken.
+    output::keep_whole(&mut table, &[3]);
     output::print_table(&table)
 }

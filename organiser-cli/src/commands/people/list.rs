@@ -56,6 +56,8 @@ impl List {
                 output::cell(phone.unwrap_or_default()),
             ]);
         }
+        // An e-mail address or a phone number is never broken.
+        output::keep_whole(&mut table, &[4, 5]);
         output::print_table(&table)?;
         if total > people.len() as u64 {
             output::line(format!(
