@@ -76,6 +76,19 @@ pub(crate) fn date(day: jiff::civil::Date) -> String {
     }
 }
 
+/// An instant as every screen prints it: its date (as [`date`] prints
+/// dates) and time of day in the owner's zone, `2026-11-27 07:45`.
+pub(crate) fn moment(at: jiff::Timestamp, zone: &jiff::tz::TimeZone) -> String {
+    let local = at.to_zoned(zone.clone());
+    format!("{} {}", date(local.date()), local.strftime("%H:%M"))
+}
+
+/// The owner's zone, asked of `client` (UTC when it cannot be read).
+pub(crate) fn owner_zone(client: &crate::client::Client) -> Result<jiff::tz::TimeZone, CliError> {
+    let me = client.me()?.data;
+    Ok(jiff::tz::TimeZone::get(&me.time_zone_iana).unwrap_or(jiff::tz::TimeZone::UTC))
+}
+
 /// A day as headings print it: its weekday, then the date as tables print
 /// it ("Mon 2026-03-09"); without the weekday when `date_format` already
 /// shows one.

@@ -34,3 +34,44 @@ fn tasks_show_shows_one_task_whole() {
     assert_eq!(json["data"]["title"], "Post the parcel");
     dir.run(&["tasks", "show", "nothing-like-it"]).failure(1);
 }
+
+/// Instants are shown in the owner's zone, to the minute, with the
+/// configuration's `date_format` (issue 22): never raw UTC.
+#[test]
+fn times_are_local_to_the_owner() {
+    let dir = Dir::empty();
+    let at = |cmd: crate::util::Cmd| cmd.env("ORGANISER_NOW", "2026-11-27T06:45:10.876Z");
+    at(dir.cmd(&[
+        "init",
+        "--name",
+        "Ada",
+        "--username",
+        "ada",
+        "--time-zone",
+        "Paris",
+    ]))
+    .run()
+    .success();
+    at(dir.cmd(&["tasks", "add", "Post the parcel"]))
+        .run()
+        .success();
+    at(dir.cmd(&["token", "create", "phone"])).run().success();
+    let task = dir.json(&["tasks", "inbox"])["data"][0]["id"]
+        .as_str()
+        .unwrap()
+        .to_owned();
+    let out = dir.ok(&["tasks", "show", &task]);
+    let created = out
+        .stdout
+        .lines()
+        .find(|l| l.starts_with("Created"))
+        .unwrap_or_default()
+        .to_owned();
+    assert!(created.ends_with("2026-11-27 07:45"), "{created}");
+    assert!(!out.stdout.contains("06:45:10"), "{}", out.stdout);
+    let out = dir.ok(&["token", "list"]);
+    assert!(out.stdout.contains("2026-11-27 07:45"), "{}", out.stdout);
+    dir.config("date_format = \"%d/%m/%Y\"\n");
+    let out = dir.ok(&["tasks", "show", &task]);
+    assert!(out.stdout.contains("27/11/2026 07:45"), "{}", out.stdout);
+}

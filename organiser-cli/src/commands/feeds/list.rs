@@ -43,10 +43,7 @@ pub(super) fn run(s: &Session<'_>) -> Result<(), CliError> {
     let mut table = output::table(&["#", "ID", "NAME", "HOST", "EVERY", "LAST SYNCED", "HEALTH"]);
     for (row, feed) in feeds.iter().enumerate() {
         let synced = match feed.last_synced_at {
-            Some(at) => {
-                let local = at.to_zoned(zone.clone());
-                format!("{} {}", output::date(local.date()), local.strftime("%H:%M"))
-            }
+            Some(at) => output::moment(at, &zone),
             None => "never".to_owned(),
         };
         let health = health(feed);

@@ -41,10 +41,9 @@ impl Show {
                 .unwrap_or_else(|_| format!("project {p}")),
         };
         let date = |d: Option<jiff::civil::Date>| d.map(output::date).unwrap_or_default();
-        let instant = |t: Option<jiff::Timestamp>| {
-            t.map(organiser_core::time::format_timestamp)
-                .unwrap_or_default()
-        };
+        let zone = output::owner_zone(s.client)?;
+        let instant =
+            |t: Option<jiff::Timestamp>| t.map(|t| output::moment(t, &zone)).unwrap_or_default();
         let mut rows = vec![
             ("Title", task.title.clone()),
             ("Status", task.status.as_str().to_owned()),

@@ -1,7 +1,6 @@
 //! `organiser token list`: the tokens, without their secrets.
 
 use clap::Args;
-use organiser_core::time::format_timestamp;
 
 use crate::commands::Global;
 use crate::error::CliError;
@@ -17,13 +16,16 @@ impl List {
         if global.json {
             return output::json(&tokens.body);
         }
-        let when = |t: Option<jiff::Timestamp>| t.map_or_else(|| "-".to_owned(), format_timestamp);
+        let zone = output::owner_zone(&client)?;
+        let when = |t: Option<jiff::Timestamp>| {
+            t.map_or_else(|| "-".to_owned(), |t| output::moment(t, &zone))
+        };
         let mut table = output::table(&["ID", "NAME", "CREATED", "EXPIRES", "LAST USED"]);
         for t in &tokens.data {
             table.add_row(vec![
                 output::cell(t.id),
                 output::cell(&t.name),
-                output::cell(format_timestamp(t.created_at)),
+                output::cell(output::moment(t.created_at, &zone)),
                 output::cell(when(t.expires_at)),
                 output::cell(when(t.last_used_at)),
             ]);
