@@ -162,7 +162,7 @@ pub enum Error {
     #[error("Content-Length is required")]
     LengthRequired,
     /// 413 `payload_too_large`.
-    #[error("The body is too large (at most {limit} bytes)")]
+    #[error("The body is too large (at most {})", crate::limits::size(*limit))]
     PayloadTooLarge {
         /// The largest body accepted, in bytes.
         limit: u64,

@@ -93,6 +93,22 @@ pub fn route_limit(method: &str, path: &str) -> Option<&'static RouteLimit> {
     })
 }
 
+/// A byte count as every message and screen says it, in binary units
+/// with one decimal: `512 B`, `10.0 MiB`, `1.5 GiB`.
+pub fn size(bytes: u64) -> String {
+    const UNITS: [&str; 4] = ["KiB", "MiB", "GiB", "TiB"];
+    if bytes < 1024 {
+        return format!("{bytes} B");
+    }
+    let mut value = bytes as f64 / 1024.0;
+    let mut unit = 0;
+    while value >= 1024.0 && unit + 1 < UNITS.len() {
+        value /= 1024.0;
+        unit += 1;
+    }
+    format!("{value:.1} {}", UNITS[unit])
+}
+
 /// Text lengths (the vocabulary's `limits`).
 pub mod text {
     /// Tag name.
@@ -138,6 +154,14 @@ pub mod uploads {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn sizes_are_said_in_binary_units() {
+        assert_eq!(size(512), "512 B");
+        assert_eq!(size(10 * 1024 * 1024), "10.0 MiB");
+        assert_eq!(size(1536), "1.5 KiB");
+        assert_eq!(size(160 * 1024 * 1024), "160.0 MiB");
+    }
 
     #[test]
     fn routes_find_their_limits() {

@@ -147,3 +147,27 @@ fn a_refused_init_makes_nothing() {
     assert!(!dir.data().exists(), "no data directory was made");
     dir.init("Ada", "ada", "London");
 }
+
+/// A zone typed as people say it is answered with the picker names it
+/// could mean (issue 22).
+#[test]
+fn a_zone_not_in_the_picker_offers_the_names_it_could_mean() {
+    let dir = Dir::empty();
+    let out = dir
+        .run(&[
+            "init",
+            "--name",
+            "Ada",
+            "--username",
+            "ada",
+            "--time-zone",
+            "New York",
+        ])
+        .failure(1);
+    assert!(
+        out.error()
+            .contains("did you mean \"Eastern Time (US & Canada)\"?"),
+        "{out:?}"
+    );
+    assert!(out.error().starts_with("--time-zone"), "{out:?}");
+}

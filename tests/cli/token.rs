@@ -67,8 +67,15 @@ fn create_prints_the_token_alone_and_list_shows_it() {
         let cells: Vec<&str> = line.split_whitespace().collect();
         assert_eq!(cells[0], item["id"].to_string(), "{out:?}");
         assert_eq!(cells[1], item["name"], "{out:?}");
-        assert_eq!(cells[2], item["created_at"], "{out:?}");
-        assert_eq!(&cells[3..], ["-", "-"], "{out:?}");
+        // When it was made, in the owner's zone (UTC here) to the minute
+        // (issue 22: not the raw instant).
+        let made = item["created_at"].as_str().unwrap();
+        assert_eq!(
+            format!("{} {}", cells[2], cells[3]),
+            format!("{} {}", &made[..10], &made[11..16]),
+            "{out:?}"
+        );
+        assert_eq!(&cells[4..], ["-", "-"], "{out:?}");
     }
 }
 

@@ -48,19 +48,10 @@ impl Compact {
     }
 }
 
-/// A byte count as people read it: `512 B`, `3.4 KiB`, `223.0 MiB`.
+/// A byte count as every screen and message says it (the core's one
+/// style, binary units): `512 B`, `3.4 KiB`, `223.0 MiB`.
 pub(crate) fn size(bytes: u64) -> String {
-    const UNITS: [&str; 4] = ["KiB", "MiB", "GiB", "TiB"];
-    if bytes < 1024 {
-        return format!("{bytes} B");
-    }
-    let mut value = bytes as f64 / 1024.0;
-    let mut unit = 0;
-    while value >= 1024.0 && unit + 1 < UNITS.len() {
-        value /= 1024.0;
-        unit += 1;
-    }
-    format!("{value:.1} {}", UNITS[unit])
+    organiser_core::limits::size(bytes)
 }
 
 #[cfg(test)]

@@ -223,6 +223,28 @@ impl Zone {
         Some(Zone { info, tz })
     }
 
+    /// The picker names that `text` could mean, for a suggestion: those
+    /// whose name, or IANA zone's city, contains it (ignoring case and
+    /// `_`; "New York" offers "Eastern Time (US & Canada)"), at most
+    /// `most`, in the picker's order.
+    pub fn suggestions(text: &str, most: usize) -> Vec<&'static str> {
+        let wanted = text.trim().to_lowercase().replace('_', " ");
+        if wanted.len() < 2 {
+            return Vec::new();
+        }
+        let mut found: Vec<&'static str> = Vec::new();
+        for z in zones() {
+            let city = z.iana.to_lowercase().replace('_', " ");
+            if (z.name.to_lowercase().contains(&wanted) || city.contains(&wanted))
+                && !found.contains(&z.name)
+            {
+                found.push(z.name);
+            }
+        }
+        found.truncate(most);
+        found
+    }
+
     /// UTC, the zone of a new store.
     pub fn utc() -> Zone {
         Zone::find("UTC").expect("UTC is in the picker list")

@@ -228,9 +228,17 @@ pub(crate) fn check_username(details: &mut Details, username: &str) -> String {
 fn check_zone(details: &mut Details, zone: &str) -> Option<Zone> {
     let found = Zone::find(zone);
     if found.is_none() {
+        let offered = Zone::suggestions(zone, 5);
+        let hint = match offered.as_slice() {
+            [] => "try a name such as \"London\" or \"Eastern Time (US & Canada)\"".to_owned(),
+            names => {
+                let quoted: Vec<String> = names.iter().map(|n| format!("{n:?}")).collect();
+                format!("did you mean {}?", quoted.join(", "))
+            }
+        };
         details.add(
             "time_zone",
-            format!("{zone:?} is not a zone of the picker list (try a name such as \"London\" or \"Eastern Time (US & Canada)\")"),
+            format!("{zone:?} is not a zone of the picker list ({hint})"),
         );
     }
     found

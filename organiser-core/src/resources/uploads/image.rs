@@ -70,9 +70,9 @@ pub(crate) struct Unusable(pub(crate) String);
 
 fn too_large() -> Unusable {
     Unusable(format!(
-        "is too large an image to process (at most {MAX_SIDE} pixels a side, {} megapixels and {} MB decoded)",
+        "is too large an image to process (at most {MAX_SIDE} pixels a side, {} megapixels and {} decoded)",
         MAX_PIXELS / 1_000_000,
-        MAX_DECODED_BYTES / (1024 * 1024)
+        crate::limits::size(MAX_DECODED_BYTES)
     ))
 }
 
