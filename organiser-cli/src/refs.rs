@@ -319,8 +319,11 @@ impl<'a> Refs<'a> {
             chosen.dedup_by_key(|(id, _)| *id);
             chosen
         };
-        // A name (or title) it had: the latest deletion of it.
+        // A name (or title) it had: the latest deletion of it (a row
+        // number is a row).
+        let row_number = reference.bytes().all(|b| b.is_ascii_digit());
         if !looks_like_an_id(reference)
+            && !row_number
             && let Some((id, _)) = by_name(self.memory.load_named::<F>("deleted")).first()
         {
             return Ok(*id);
