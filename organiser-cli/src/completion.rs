@@ -52,6 +52,7 @@ const PEOPLE_NAMES: &[(&str, &str)] = &[
 /// The arguments that take a project's name.
 const PROJECT_NAMES: &[(&str, &str)] = &[
     ("organiser projects show", "project"),
+    ("organiser projects activity", "project"),
     ("organiser projects edit", "project"),
     ("organiser projects rm", "project"),
     ("organiser projects member add", "project"),

@@ -132,6 +132,7 @@ fn man_dir_writes_every_page() {
         "organiser-lists-rm.1",
         "organiser-projects.1",
         "organiser-projects-member-add.1",
+        "organiser-projects-activity.1",
         "organiser-deadlines.1",
         "organiser-docs.1",
         "organiser-docs-add.1",
@@ -224,6 +225,7 @@ fn dynamic_completions_offer_the_store_s_projects() {
     let data = dir.data().to_str().unwrap();
     for words in [
         &["--data-dir", data, "projects", "show", "W"][..],
+        &["--data-dir", data, "projects", "activity", "W"][..],
         &["--data-dir", data, "projects", "edit", "W"][..],
         &["--data-dir", data, "projects", "rm", "W"][..],
         &["--data-dir", data, "projects", "member", "add", "W"][..],

@@ -41,6 +41,7 @@ mod lists;
 mod noops;
 mod notes;
 mod people;
+mod project_activity;
 mod projects;
 mod search;
 mod serve;
