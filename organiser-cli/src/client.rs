@@ -489,6 +489,12 @@ impl Client {
         self.data(request(Post, "/person_links").with_body(body))
     }
 
+    /// `DELETE /person_links/{id}`: permanent (a link has no restore).
+    pub(crate) fn delete_person_link(&self, id: Id) -> Result<(), CliError> {
+        self.send(request(Delete, format!("/person_links/{id}")))
+            .map(drop)
+    }
+
     /// `GET /projects`.
     pub(crate) fn projects(&self, query: &ProjectQuery) -> Result<Reply<Page<Project>>, CliError> {
         let mut pairs = Vec::new();

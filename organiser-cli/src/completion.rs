@@ -40,6 +40,8 @@ const PEOPLE_NAMES: &[(&str, &str)] = &[
     ("organiser people rm", "person"),
     ("organiser people link", "person"),
     ("organiser people link", "related"),
+    ("organiser people unlink", "person"),
+    ("organiser people unlink", "related"),
     ("organiser tasks add", "person"),
     ("organiser projects member add", "person"),
     ("organiser projects member rm", "person"),

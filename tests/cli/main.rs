@@ -41,6 +41,7 @@ mod lists;
 mod noops;
 mod notes;
 mod people;
+mod people_fields;
 mod project_activity;
 mod projects;
 mod search;
