@@ -42,6 +42,7 @@ mod noops;
 mod notes;
 mod people;
 mod people_fields;
+mod people_show;
 mod project_activity;
 mod projects;
 mod search;
