@@ -10,14 +10,14 @@ use organiser_core::{
     AiProviderInput, AiProviderQuery, AiTask, AiTaskInput, AiTaskQueue, ApiToken, Auth,
     CalendarFeed, CalendarFeedInput, CalendarFeedQuery, CalendarQuery, CalendarRange, Category,
     CategoryInput, CategoryNoteCount, CategoryQuery, Company, Document, DocumentLink,
-    DocumentQuery, Field, Folder, FolderCount, FolderInput, FolderQuery, Home, Id, Licence,
-    ListParams, Me, Meetings, MeetingsQuery, Method, ModelAdditions, ModelCount, ModelList,
-    NewToken, Note, NoteInput, NoteQuery, NoteSummary, OwnerChange, Page, Person, PersonLink,
-    PersonLinkQuery, PersonQuery, Project, ProjectInput, ProjectMember, ProjectMemberInput,
-    ProjectQuery, ProjectTaskCount, ProviderTest, Query, Request, Response, SearchGroup,
-    SearchQuery, System, Tag, TagQuery, Task, TaskCounts, TaskCountsQuery, TaskInput, TaskList,
-    TaskListInput, TaskListQuery, TaskQuery, TrialReply, UpcomingDeadline, UpcomingDeadlinesQuery,
-    UpcomingKeyDates, UpcomingQuery, time::format_timestamp,
+    DocumentLinkQuery, DocumentQuery, Field, Folder, FolderCount, FolderInput, FolderQuery, Home,
+    Id, Licence, ListParams, Me, Meetings, MeetingsQuery, Method, ModelAdditions, ModelCount,
+    ModelList, NewToken, Note, NoteInput, NoteQuery, NoteSummary, OwnerChange, Page, Person,
+    PersonLink, PersonLinkQuery, PersonQuery, Project, ProjectInput, ProjectMember,
+    ProjectMemberInput, ProjectQuery, ProjectTaskCount, ProviderTest, Query, Request, Response,
+    SearchGroup, SearchQuery, System, Tag, TagQuery, Task, TaskCounts, TaskCountsQuery, TaskInput,
+    TaskList, TaskListInput, TaskListQuery, TaskQuery, TrialReply, UpcomingDeadline,
+    UpcomingDeadlinesQuery, UpcomingKeyDates, UpcomingQuery, time::format_timestamp,
 };
 use serde::de::DeserializeOwned;
 use serde::{Deserialize, Serialize};
@@ -492,6 +492,12 @@ impl Client {
         self.data(request(Post, "/person_links").with_body(body))
     }
 
+    /// `DELETE /person_links/{id}`: permanent (a link has no restore).
+    pub(crate) fn delete_person_link(&self, id: Id) -> Result<(), CliError> {
+        self.send(request(Delete, format!("/person_links/{id}")))
+            .map(drop)
+    }
+
     /// `GET /projects`.
     pub(crate) fn projects(&self, query: &ProjectQuery) -> Result<Reply<Page<Project>>, CliError> {
         let mut pairs = Vec::new();
@@ -836,6 +842,37 @@ impl Client {
     pub(crate) fn delete_document_link(&self, id: Id) -> Result<(), CliError> {
         self.send(request(Delete, format!("/document_links/{id}")))
             .map(drop)
+    }
+
+    /// `GET /document_links`: the links of one document, or to one record
+    /// (`target`: its field, `task_id`, ..., and its ID).
+    pub(crate) fn document_links(
+        &self,
+        query: &DocumentLinkQuery,
+    ) -> Result<Reply<Page<DocumentLink>>, CliError> {
+        let mut pairs = Vec::new();
+        if let Some(document) = query.document_id {
+            pairs.push(("document_id", document.to_string()));
+        }
+        let target = query
+            .target
+            .as_ref()
+            .map(|(field, id)| (field.as_str(), id));
+        match target {
+            None => {}
+            Some(("note_id", id)) => pairs.push(("note_id", id.to_string())),
+            Some(("project_id", id)) => pairs.push(("project_id", id.to_string())),
+            Some(("task_id", id)) => pairs.push(("task_id", id.to_string())),
+            Some(("person_id", id)) => pairs.push(("person_id", id.to_string())),
+            Some((field, _)) => {
+                return Err(CliError::msg(format!(
+                    "{field} is not a target of a document link"
+                )));
+            }
+        }
+        list_params(&query.params, query.params.order.as_deref(), &mut pairs);
+        let query = Query::from_pairs(pairs);
+        read(self.send(request(Get, "/document_links").with_query(query))?)
     }
 
     /// `GET /folders`.
@@ -1488,6 +1525,57 @@ mod tests {
         assert_eq!(
             client.calendar_feeds(&feeds).unwrap().data,
             org.calendar_feeds(&feeds).unwrap()
+        );
+    }
+
+    /// The document links' filters as the typed call: every link, those to
+    /// one record, those of one document.
+    #[test]
+    fn document_link_queries_mean_what_the_typed_calls_mean() {
+        let org = Organiser::in_memory();
+        let client = Client::new(Backend::Local(org.clone()));
+        let task = client.create_task(&TaskInput::titled("Pay")).unwrap().data;
+        let pdf = b"%PDF-1.4\n1 0 obj << >> endobj\ntrailer << >>\n%%EOF\n".to_vec();
+        let upload = client
+            .upload("document", "a.pdf", "application/pdf", pdf, None)
+            .unwrap()
+            .data;
+        let document = client
+            .create_document(&DocumentWrite {
+                upload: Some(upload.signed_id),
+                task_ids: Some(vec![task.id]),
+                ..DocumentWrite::default()
+            })
+            .unwrap()
+            .data;
+        let to = |field: &str, id| DocumentLinkQuery {
+            target: Some((field.to_owned(), id)),
+            ..DocumentLinkQuery::default()
+        };
+        for query in [
+            DocumentLinkQuery::default(),
+            to("task_id", task.id),
+            to("person_id", task.id),
+            DocumentLinkQuery {
+                document_id: Some(document.id),
+                ..DocumentLinkQuery::default()
+            },
+        ] {
+            let typed = org.document_links(&query).unwrap();
+            assert_eq!(
+                client.document_links(&query).unwrap().data,
+                typed,
+                "{query:?}"
+            );
+        }
+        assert_eq!(
+            client
+                .document_links(&to("task_id", task.id))
+                .unwrap()
+                .data
+                .items
+                .len(),
+            1
         );
     }
 

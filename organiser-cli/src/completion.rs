@@ -40,6 +40,8 @@ const PEOPLE_NAMES: &[(&str, &str)] = &[
     ("organiser people rm", "person"),
     ("organiser people link", "person"),
     ("organiser people link", "related"),
+    ("organiser people unlink", "person"),
+    ("organiser people unlink", "related"),
     ("organiser tasks add", "person"),
     ("organiser projects member add", "person"),
     ("organiser projects member rm", "person"),
@@ -52,6 +54,7 @@ const PEOPLE_NAMES: &[(&str, &str)] = &[
 /// The arguments that take a project's name.
 const PROJECT_NAMES: &[(&str, &str)] = &[
     ("organiser projects show", "project"),
+    ("organiser projects activity", "project"),
     ("organiser projects edit", "project"),
     ("organiser projects rm", "project"),
     ("organiser projects member add", "project"),

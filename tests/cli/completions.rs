@@ -132,6 +132,8 @@ fn man_dir_writes_every_page() {
         "organiser-lists-rm.1",
         "organiser-projects.1",
         "organiser-projects-member-add.1",
+        "organiser-projects-activity.1",
+        "organiser-people-unlink.1",
         "organiser-deadlines.1",
         "organiser-docs.1",
         "organiser-docs-add.1",
@@ -204,6 +206,8 @@ fn dynamic_completions_offer_the_store_s_people() {
         &["--data-dir", data, "people", "show", "Ad"][..],
         &["--data-dir", data, "people", "rm", "Ad"][..],
         &["--data-dir", data, "people", "link", "Ad"][..],
+        &["--data-dir", data, "people", "unlink", "Ad"][..],
+        &["--data-dir", data, "people", "unlink", "Grace", "Ad"][..],
         &["--data-dir", data, "tasks", "add", "call", "--person", "Ad"][..],
     ] {
         let mut offered = candidates(complete("fish", words.len() - 1, words).run());
@@ -224,6 +228,7 @@ fn dynamic_completions_offer_the_store_s_projects() {
     let data = dir.data().to_str().unwrap();
     for words in [
         &["--data-dir", data, "projects", "show", "W"][..],
+        &["--data-dir", data, "projects", "activity", "W"][..],
         &["--data-dir", data, "projects", "edit", "W"][..],
         &["--data-dir", data, "projects", "rm", "W"][..],
         &["--data-dir", data, "projects", "member", "add", "W"][..],

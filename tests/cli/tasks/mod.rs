@@ -6,7 +6,7 @@
 //! `ORGANISER_URL`.
 //!
 //! This file holds the helpers the task tests (and `lists`) share; the
-//! tests are in `views`, `change` and `server`.
+//! tests are in `views`, `change`, `description` and `server`.
 
 use std::collections::BTreeMap;
 
@@ -17,6 +17,7 @@ use serde_json::Value;
 use crate::util::{Dir, Outcome, today};
 
 mod change;
+mod description;
 mod server;
 mod views;
 

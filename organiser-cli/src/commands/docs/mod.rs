@@ -11,7 +11,8 @@ mod rm;
 
 use clap::{Args, Subcommand};
 use organiser_core::{
-    Document, DocumentQuery, Id, ListParams, NoteSummary, Page, Person, Project, Task,
+    Document, DocumentLinkQuery, DocumentQuery, Id, ListParams, NoteSummary, Page, Person, Project,
+    Task,
 };
 
 use super::{Global, Session};
@@ -133,6 +134,44 @@ impl Family for Document {
     fn get(client: &Client, id: Id) -> Result<Document, CliError> {
         Ok(client.document(id).map_err(no_document(id))?.data)
     }
+}
+
+/// The documents linked to one record, in the order they were linked:
+/// `GET /document_links` filtered to the record (`field` is `task_id`,
+/// `project_id`, `person_id` or `note_id`), then the first `most` of them
+/// read for their names (the links carry none, and no listing of documents
+/// filters by what they are linked to); with how many are linked in all.
+pub(crate) fn linked_to(
+    client: &Client,
+    field: &str,
+    id: Id,
+    most: usize,
+) -> Result<(Vec<Document>, usize), CliError> {
+    let mut links = Vec::new();
+    let mut cursor = None;
+    loop {
+        let query = DocumentLinkQuery {
+            document_id: None,
+            target: Some((field.to_owned(), id)),
+            params: ListParams {
+                cursor,
+                limit: 100,
+                ..ListParams::default()
+            },
+        };
+        let page = client.document_links(&query)?.data;
+        links.extend(page.items);
+        match page.next_cursor {
+            Some(next) => cursor = Some(next),
+            None => break,
+        }
+    }
+    let documents = links
+        .iter()
+        .take(most)
+        .map(|link| Ok(client.document(link.document_id)?.data))
+        .collect::<Result<Vec<Document>, CliError>>()?;
+    Ok((documents, links.len()))
 }
 
 /// A 404 about document `id` said plainly.

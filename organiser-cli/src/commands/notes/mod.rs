@@ -203,6 +203,12 @@ const FLAGS: &[(&str, &str)] = &[
     ("edit_version", "the version"),
 ];
 
+/// Markdown typed by the owner as note-body HTML, as `notes add` makes a
+/// body (a task's description is the same HTML).
+pub(crate) fn markdown_html(s: &Session<'_>, markdown: &str) -> Result<String, CliError> {
+    body_html(s, markdown, None)
+}
+
 /// Markdown as body HTML, its `@Name` and `^Project` resolved against the
 /// store's people and projects (read only when the text has an `@` or a
 /// `^`), the ones `known` (a body being edited names) first.

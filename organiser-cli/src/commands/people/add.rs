@@ -1,10 +1,11 @@
 //! `organiser people add NAME... [--email E]... [--phone N]... [--birthday
-//! D] [--relationship KEY]...`.
+//! D] [--relationship KEY]... [--job TITLE] [--company NAME] [--link
+//! URL]... [--date KIND:DATE]... [--photo FILE]`.
 
 use clap::Args;
 use serde_json::json;
 
-use super::{Birthday, Fields};
+use super::fields::{Fields, KeyDay, RowArgs, TypedDate};
 use crate::commands::Session;
 use crate::error::CliError;
 use crate::output;
@@ -27,11 +28,18 @@ pub(super) struct Add {
     /// `colleague`, `sibling`, ...; again for more).
     #[arg(long, value_name = "KEY")]
     relationship: Vec<String>,
+    #[command(flatten)]
+    rows: RowArgs,
 }
 
 impl Add {
     pub(super) fn run(self, s: &Session<'_>) -> Result<(), CliError> {
-        let birthday = self.birthday.as_deref().map(Birthday::parse).transpose()?;
+        let birthday = self
+            .birthday
+            .as_deref()
+            .map(|b| KeyDay::parse(b, "--birthday"))
+            .transpose()?;
+        let dates = self.rows.dates()?;
         let mut fields = Fields::default();
         fields.set("name", json!(self.name.join(" ")), "the name");
         if !self.relationship.is_empty() {
@@ -39,9 +47,11 @@ impl Add {
         }
         fields.rows("email_addresses", "address", &self.email, "--email");
         fields.rows("phone_numbers", "number", &self.phone, "--phone");
-        if let Some(birthday) = &birthday {
-            fields.birthday(birthday, None);
+        if let Some(birthday) = birthday {
+            fields.key_date(&TypedDate::birthday(birthday), None, "--birthday");
         }
+        self.rows.apply(&mut fields, &dates);
+        self.rows.photo(s.client, &mut fields)?;
         let made = s
             .client
             .create_person(&fields.fields)

@@ -1,11 +1,15 @@
 //! `organiser people edit P [--name NAME] [--add-email E]... [--add-phone
-//! N]... [--birthday D] [--relationship KEY]...`.
+//! N]... [--birthday D] [--relationship KEY]... [--job TITLE] [--company
+//! NAME] [--link URL]... [--date KIND:DATE]... [--photo FILE | --no-photo]
+//! [--remove-email E]... [--remove-phone N]... [--remove-job TEXT]...
+//! [--remove-link URL]... [--remove-date KIND]...`: one change, all or
+//! nothing.
 
 use clap::Args;
 use organiser_core::Person;
 use serde_json::json;
 
-use super::{Birthday, Fields};
+use super::fields::{Fields, KeyDay, RemoveArgs, RowArgs, TypedDate};
 use crate::commands::Session;
 use crate::error::CliError;
 
@@ -30,6 +34,10 @@ pub(super) struct Edit {
     /// more; `none` for none).
     #[arg(long, value_name = "KEY")]
     relationship: Vec<String>,
+    #[command(flatten)]
+    rows: RowArgs,
+    #[command(flatten)]
+    remove: RemoveArgs,
 }
 
 impl Edit {
@@ -38,13 +46,20 @@ impl Edit {
             && self.add_email.is_empty()
             && self.add_phone.is_empty()
             && self.birthday.is_none()
-            && self.relationship.is_empty();
+            && self.relationship.is_empty()
+            && !self.rows.given()
+            && !self.remove.given();
         if nothing {
             return Err(CliError::usage(
-                "nothing to change: give --name, --add-email, --add-phone, --birthday or --relationship",
+                "nothing to change: give --name, --add-email, --add-phone, --birthday, --relationship, --job, --company, --link, --date, --photo, --no-photo or a --remove-… flag",
             ));
         }
-        let birthday = self.birthday.as_deref().map(Birthday::parse).transpose()?;
+        let birthday = self
+            .birthday
+            .as_deref()
+            .map(|b| KeyDay::parse(b, "--birthday"))
+            .transpose()?;
+        let dates = self.rows.dates()?;
         let person = s.refs.record::<Person>(&self.person)?;
         let mut fields = Fields::default();
         if let Some(name) = &self.name {
@@ -60,14 +75,18 @@ impl Edit {
         }
         fields.rows("email_addresses", "address", &self.add_email, "--add-email");
         fields.rows("phone_numbers", "number", &self.add_phone, "--add-phone");
-        if let Some(birthday) = &birthday {
+        if let Some(birthday) = birthday {
             let current = person
                 .key_dates
                 .iter()
                 .find(|d| d.kind == "birthday")
                 .map(|d| d.id);
-            fields.birthday(birthday, current);
+            fields.key_date(&TypedDate::birthday(birthday), current, "--birthday");
         }
+        self.remove.apply(s.client, &person, &mut fields)?;
+        self.rows.apply(&mut fields, &dates);
+        // Last, once everything else is known to be well typed.
+        self.rows.photo(s.client, &mut fields)?;
         let changed = s
             .client
             .change_person(person.id, &fields.fields)

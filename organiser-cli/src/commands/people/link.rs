@@ -56,7 +56,7 @@ impl Link {
 
 /// The role `typed` names: by key, label or synonym, ignoring case (a
 /// key's underscores may be typed as spaces or hyphens).
-fn find_role<'v>(roles: &'v [Value], typed: &str) -> Option<&'v Value> {
+pub(super) fn find_role<'v>(roles: &'v [Value], typed: &str) -> Option<&'v Value> {
     let typed = typed.trim().to_lowercase();
     let as_key = typed.replace([' ', '-'], "_");
     let is = |v: &Value, word: &str| v.as_str().is_some_and(|s| s.to_lowercase() == word);

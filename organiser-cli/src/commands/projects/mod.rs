@@ -1,8 +1,9 @@
 //! `organiser projects`: the open projects as a table; show, add, edit,
-//! delete and restore them, add and remove their members, one file per
-//! subcommand; and `organiser deadlines`, the open projects' deadlines to
-//! come (and every overdue one).
+//! delete and restore them, add and remove their members, read their
+//! activity, one file per subcommand; and `organiser deadlines`, the open
+//! projects' deadlines to come (and every overdue one).
 
+mod activity;
 mod add;
 pub(crate) mod deadlines;
 mod edit;
@@ -48,6 +49,9 @@ enum ProjectsAction {
     /// Everything about a project: status, dates, members, open tasks and
     /// the latest activity.
     Show(show::Show),
+    /// A project's whole activity, newest first: status and deadline
+    /// changes, members, completed tasks, notes, documents.
+    Activity(activity::Activity),
     /// Add a project.
     Add(add::Add),
     /// Change a project's name, status, dates, role, reference, link or
@@ -65,7 +69,10 @@ enum ProjectsAction {
 
 impl ProjectsCommand {
     pub(crate) fn run(self, global: &Global) -> Result<(), CliError> {
-        let reads = matches!(self.action, None | Some(ProjectsAction::Show(_)));
+        let reads = matches!(
+            self.action,
+            None | Some(ProjectsAction::Show(_) | ProjectsAction::Activity(_))
+        );
         let client = if reads {
             global.reader()?
         } else {
@@ -88,6 +95,7 @@ impl ProjectsCommand {
             }
             .run(&s),
             Some(ProjectsAction::Show(c)) => c.run(&s),
+            Some(ProjectsAction::Activity(c)) => c.run(&s),
             Some(ProjectsAction::Add(c)) => c.run(&s),
             Some(ProjectsAction::Edit(c)) => c.run(&s),
             Some(ProjectsAction::Rm(c)) => c.run(&s),

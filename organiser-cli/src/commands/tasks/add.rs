@@ -1,5 +1,5 @@
 //! `organiser tasks add TITLE [--list NAME | --project P | --person P] [--start D] [--deadline D]
-//! [--expires D] [--attach FILE.pdf]...`.
+//! [--expires D] [--description TEXT] [--attach FILE.pdf]...`.
 
 use clap::Args;
 use organiser_core::{Field, Person, TaskInput};
@@ -15,6 +15,10 @@ pub(super) struct Add {
     /// The title: every word, no quotes needed (`tasks add Buy oat milk`).
     #[arg(required = true, num_args = 1..)]
     title: Vec<String>,
+    /// The description, as Markdown (`@Name` mentions a person); `-`
+    /// reads it from standard input.
+    #[arg(long, value_name = "TEXT", allow_hyphen_values = true)]
+    description: Option<String>,
     #[command(flatten)]
     dates: DateArgs,
     /// The list to put it in.
@@ -35,6 +39,7 @@ pub(super) struct Add {
 impl Add {
     pub(super) fn run(self, s: &Session<'_>) -> Result<(), CliError> {
         let mut input = TaskInput::titled(self.title.join(" "));
+        input.description_html = super::description(s, self.description.as_deref())?;
         self.dates.apply(s.client, &mut input)?;
         let home = HomeArgs {
             list: self.list,

@@ -1,5 +1,6 @@
-//! `organiser tasks edit T [--title] [--start] [--deadline] [--expires]
-//! [--list NAME | --project P | --inbox] [--position N]`.
+//! `organiser tasks edit T [--title] [--description TEXT] [--start]
+//! [--deadline] [--expires] [--list NAME | --project P | --inbox]
+//! [--position N]`.
 
 use clap::Args;
 use organiser_core::{Task, TaskInput};
@@ -15,6 +16,10 @@ pub(super) struct Edit {
     /// A new title.
     #[arg(long)]
     title: Option<String>,
+    /// A new description, as Markdown (`@Name` mentions a person); `-`
+    /// reads it from standard input; `none` or '' clears it.
+    #[arg(long, value_name = "TEXT", allow_hyphen_values = true)]
+    description: Option<String>,
     #[command(flatten)]
     dates: DateArgs,
     #[command(flatten)]
@@ -27,6 +32,8 @@ pub(super) struct Edit {
 /// As the task commands name the API's fields, with `--title` for the title.
 const EDIT_FLAGS: &[(&str, &str)] = &[
     ("title", "--title"),
+    ("description_html", "--description"),
+    ("description", "--description"),
     ("start_on", "--start"),
     ("deadline_on", "--deadline"),
     ("expires_on", "--expires"),
@@ -38,17 +45,19 @@ const EDIT_FLAGS: &[(&str, &str)] = &[
 impl Edit {
     pub(super) fn run(self, s: &Session<'_>) -> Result<(), CliError> {
         let nothing = self.title.is_none()
+            && self.description.is_none()
             && !self.dates.given()
             && !self.home.given()
             && self.position.is_none();
         if nothing {
             return Err(CliError::usage(
-                "nothing to change: give --title, --start, --deadline, --expires, --list, --project, --inbox or --position",
+                "nothing to change: give --title, --description, --start, --deadline, --expires, --list, --project, --inbox or --position",
             ));
         }
         let id = s.refs.id::<Task>(&self.task)?;
         let mut input = TaskInput {
             title: self.title,
+            description_html: super::description(s, self.description.as_deref())?,
             ..TaskInput::default()
         };
         self.dates.apply(s.client, &mut input)?;

@@ -73,7 +73,7 @@ enum TasksAction {
     Reopen(status::SetStatus),
     /// Mark a task won't do.
     Wontdo(status::SetStatus),
-    /// Change a task's title, dates, home or position.
+    /// Change a task's title, description, dates, home or position.
     Edit(edit::Edit),
     /// Move a task to a list, a project or the Inbox.
     Move(r#move::Move),
@@ -81,7 +81,7 @@ enum TasksAction {
     Rm(rm::Rm),
     /// Restore a task deleted in the last 20 seconds.
     Restore(crate::commands::restore::Restore),
-    /// One task whole, with its description.
+    /// One task whole, with its description and documents.
     Show(show::Show),
 }
 
@@ -214,9 +214,33 @@ impl DateArgs {
     }
 }
 
+/// `--description TEXT` of `add` and `edit`: Markdown typed by the owner
+/// (`-` reads it from standard input), sent as note-body HTML made as
+/// `notes add` makes a body; `none` or blank clears it.
+fn description(s: &Session<'_>, typed: Option<&str>) -> Result<Field<String>, CliError> {
+    let Some(typed) = typed else {
+        return Ok(Field::Absent);
+    };
+    let text = if typed == "-" {
+        let mut text = String::new();
+        std::io::Read::read_to_string(&mut std::io::stdin(), &mut text).map_err(|e| {
+            CliError::msg(format!("--description: cannot read standard input: {e}"))
+        })?;
+        text
+    } else {
+        typed.to_owned()
+    };
+    if text.trim().is_empty() || text.trim().eq_ignore_ascii_case("none") {
+        return Ok(Field::Null);
+    }
+    Ok(Field::Value(super::notes::markdown_html(s, &text)?))
+}
+
 /// The API's task fields as the task commands set them, for messages.
 const FLAGS: &[(&str, &str)] = &[
     ("title", "the title"),
+    ("description_html", "--description"),
+    ("description", "--description"),
     ("start_on", "--start"),
     ("deadline_on", "--deadline"),
     ("expires_on", "--expires"),

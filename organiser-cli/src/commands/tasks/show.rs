@@ -1,4 +1,5 @@
-//! `organiser tasks show T`: one task whole, with its description.
+//! `organiser tasks show T`: one task whole, with the documents linked to
+//! it and its description.
 
 use clap::Args;
 use organiser_core::{Home, Task, TaskList};
@@ -13,6 +14,9 @@ pub(super) struct Show {
     /// Row number, ID, or part of an ID.
     task: String,
 }
+
+/// How many of the task's documents the screen names.
+const DOCUMENTS_SHOWN: usize = 20;
 
 impl Show {
     pub(super) fn run(self, s: &Session<'_>) -> Result<(), CliError> {
@@ -57,6 +61,22 @@ impl Show {
         }
         if task.archived_at.is_some() {
             rows.push(("Archived", instant(task.archived_at)));
+        }
+        // The documents are read only when the task says it has some.
+        if task.has_documents {
+            let (documents, linked) =
+                crate::commands::docs::linked_to(s.client, "task_id", task.id, DOCUMENTS_SHOWN)?;
+            let mut said: Vec<String> = documents
+                .iter()
+                .map(|d| format!("{} {}", output::short_id(d.id), d.name))
+                .collect();
+            if linked > documents.len() {
+                said.push(format!("… and {} more", linked - documents.len()));
+            }
+            // The label once, over the rows that share it.
+            for (n, line) in said.into_iter().enumerate() {
+                rows.push((if n == 0 { "Documents" } else { "" }, line));
+            }
         }
         rows.push(("Created", instant(Some(task.created_at))));
         rows.push(("Updated", instant(Some(task.updated_at))));

@@ -1,0 +1,150 @@
+//! `organiser projects activity P [--limit N | --all]`: the project's whole
+//! activity feed (status and deadline changes, members added and removed,
+//! tasks completed, notes, documents, its creation), newest first as the
+//! API gives it: the day in the owner's zone, what happened, and its
+//! details.
+
+use std::collections::HashMap;
+
+use clap::Args;
+use jiff::tz::TimeZone;
+use organiser_core::{ActivityEntry, ActivityQuery, EventKind, Id, Project, ProjectEvent};
+
+use super::no_project;
+use crate::commands::Session;
+use crate::error::CliError;
+use crate::output;
+
+#[derive(Debug, Args)]
+pub(super) struct Activity {
+    /// The project: its row number, name, short ID or ID.
+    project: String,
+    /// Most entries to show (the pages of the API are read until there
+    /// are this many).
+    #[arg(long, default_value_t = 50)]
+    limit: u32,
+    /// Show every entry, however many.
+    #[arg(long, conflicts_with = "limit")]
+    all: bool,
+}
+
+impl Activity {
+    pub(super) fn run(self, s: &Session<'_>) -> Result<(), CliError> {
+        let project = s.refs.record::<Project>(&self.project)?;
+        let limit = if self.all {
+            usize::MAX
+        } else {
+            self.limit as usize
+        };
+        let page = crate::refs::first_pages(limit, |params| {
+            let query = ActivityQuery {
+                cursor: params.cursor,
+                limit: params.limit,
+            };
+            Ok(s.client.project_activity(project.id, &query)?.data)
+        })
+        .map_err(no_project(project.id))?;
+        if s.global.json {
+            return output::json(&page);
+        }
+        let entries = &page.items;
+        output::line(format!(
+            "Activity · {} · {} {}",
+            project.name,
+            entries.len(),
+            if entries.len() == 1 {
+                "entry"
+            } else {
+                "entries"
+            }
+        ))?;
+        let zone = TimeZone::get(&s.client.me()?.data.time_zone_iana).unwrap_or(TimeZone::UTC);
+        let mut names: HashMap<Id, String> = HashMap::new();
+        let mut table = output::table(&["WHEN", "WHAT", "DETAILS"]);
+        for entry in entries {
+            let (at, what, details) = describe(s, &mut names, entry);
+            table.add_row(vec![
+                output::cell(output::date(at.to_zoned(zone.clone()).date())),
+                output::cell(what),
+                output::cell(details),
+            ]);
+        }
+        output::print_table(&table)?;
+        if page.next_cursor.is_some() {
+            output::line("… and more (--limit, --all)")?;
+        }
+        Ok(())
+    }
+}
+
+/// An entry as a row: when, what happened ("status", "member added",
+/// "task completed", ...) and its details ("active → done", "Ada (lead)",
+/// the task's title).
+fn describe(
+    s: &Session<'_>,
+    names: &mut HashMap<Id, String>,
+    entry: &ActivityEntry,
+) -> (jiff::Timestamp, &'static str, String) {
+    match entry {
+        ActivityEntry::Event { at, event } => {
+            let (what, details) = event_details(s, names, event);
+            (*at, what, details)
+        }
+        ActivityEntry::Task { at, task } => (*at, "task completed", task.title.clone()),
+        ActivityEntry::Note { at, note } => (*at, "note", note.name.clone()),
+        ActivityEntry::Document { at, document } => (*at, "document", document.name.clone()),
+        ActivityEntry::Created { at, .. } => (*at, "created", String::new()),
+    }
+}
+
+/// An event's kind and details: "status" "active → done", "deadline"
+/// "2026-04-01 → 2026-05-01" ("set to …", "removed (was …)"), "member
+/// added" "Ada (lead)", "member removed" "Ada".
+fn event_details(
+    s: &Session<'_>,
+    names: &mut HashMap<Id, String>,
+    event: &ProjectEvent,
+) -> (&'static str, String) {
+    let value = |v: &Option<String>| v.clone().unwrap_or_else(|| "none".to_owned());
+    // Dates as the tables print them.
+    let day = |v: &Option<String>| match v.as_deref().map(str::parse::<jiff::civil::Date>) {
+        Some(Ok(d)) => output::date(d),
+        _ => value(v),
+    };
+    let mut person = || {
+        let Some(id) = event.person_id else {
+            return "someone".to_owned();
+        };
+        names
+            .entry(id)
+            .or_insert_with(|| {
+                s.client
+                    .person(id)
+                    .map(|p| p.data.name)
+                    .unwrap_or_else(|_| output::short_id(id))
+            })
+            .clone()
+    };
+    match event.kind {
+        EventKind::Status => (
+            "status",
+            format!("{} → {}", value(&event.from), value(&event.to)),
+        ),
+        EventKind::Deadline => (
+            "deadline",
+            match (&event.from, &event.to) {
+                (None, Some(_)) => format!("set to {}", day(&event.to)),
+                (Some(_), None) => format!("removed (was {})", day(&event.from)),
+                _ => format!("{} → {}", day(&event.from), day(&event.to)),
+            },
+        ),
+        EventKind::MemberAdded => (
+            "member added",
+            match &event.role {
+                Some(role) => format!("{} ({role})", person()),
+                None => person(),
+            },
+        ),
+        EventKind::MemberRemoved => ("member removed", person()),
+    }
+}
