@@ -11,13 +11,13 @@ use organiser_core::{
     CalendarFeed, CalendarFeedInput, CalendarFeedQuery, CalendarQuery, CalendarRange, Category,
     CategoryInput, CategoryNoteCount, CategoryQuery, Company, Document, DocumentLink,
     DocumentLinkQuery, DocumentQuery, Field, Folder, FolderCount, FolderInput, FolderQuery, Home,
-    Id, Licence, ListParams, Me, Meetings, MeetingsQuery, Method, ModelAdditions, ModelCount,
-    ModelList, NewToken, Note, NoteInput, NoteQuery, NoteSummary, OwnerChange, Page, Person,
-    PersonLink, PersonLinkQuery, PersonQuery, Project, ProjectInput, ProjectMember,
-    ProjectMemberInput, ProjectQuery, ProjectTaskCount, ProviderTest, Query, Request, Response,
-    SearchGroup, SearchQuery, System, Tag, TagQuery, Task, TaskCounts, TaskCountsQuery, TaskInput,
-    TaskList, TaskListInput, TaskListQuery, TaskQuery, TrialReply, UpcomingDeadline,
-    UpcomingDeadlinesQuery, UpcomingKeyDates, UpcomingQuery, time::format_timestamp,
+    Id, Licence, ListParams, Me, Method, ModelAdditions, ModelCount, ModelList, NewToken, Note,
+    NoteInput, NoteQuery, NoteSummary, OwnerChange, Page, Person, PersonLink, PersonLinkQuery,
+    PersonOverview, PersonQuery, Project, ProjectInput, ProjectMember, ProjectMemberInput,
+    ProjectQuery, ProjectTaskCount, ProviderTest, Query, Request, Response, SearchGroup,
+    SearchQuery, System, Tag, TagQuery, Task, TaskCounts, TaskCountsQuery, TaskInput, TaskList,
+    TaskListInput, TaskListQuery, TaskQuery, TrialReply, UpcomingDeadline, UpcomingDeadlinesQuery,
+    UpcomingKeyDates, UpcomingQuery, time::format_timestamp,
 };
 use serde::de::DeserializeOwned;
 use serde::{Deserialize, Serialize};
@@ -389,14 +389,9 @@ impl Client {
         read(self.send(request(Get, "/upcoming_key_dates").with_query(query))?)
     }
 
-    /// `GET /people/{id}/meetings`.
-    pub(crate) fn person_meetings(
-        &self,
-        id: Id,
-        query: MeetingsQuery,
-    ) -> Result<Reply<Meetings>, CliError> {
-        let query = Query::from_pairs(vec![("limit", query.limit.to_string())]);
-        read(self.send(request(Get, format!("/people/{id}/meetings")).with_query(query))?)
+    /// `GET /people/{id}/overview`.
+    pub(crate) fn person_overview(&self, id: Id) -> Result<Reply<PersonOverview>, CliError> {
+        self.data(request(Get, format!("/people/{id}/overview")))
     }
 
     /// `GET /search`: the API judges the query (400 when it is too long,
@@ -1516,10 +1511,9 @@ mod tests {
             }
             other => panic!("{other:?}"),
         }
-        let meetings = MeetingsQuery { limit: 5 };
         assert_eq!(
-            client.person_meetings(ada.id, meetings).unwrap().data,
-            org.person_meetings(ada.id, meetings).unwrap()
+            client.person_overview(ada.id).unwrap().data,
+            org.person_overview(ada.id).unwrap()
         );
         let feeds = CalendarFeedQuery::default();
         assert_eq!(

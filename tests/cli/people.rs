@@ -115,6 +115,14 @@ fn add_with_contact_details_and_a_birthday_then_show_lists_them() {
         (dates[0]["month"].as_i64(), dates[0]["year"].as_i64()),
         (Some(1), Some(1988))
     );
+    // Named in words, unquoted; `--birthday none` clears it, and again
+    // when there is none to clear.
+    for _ in 0..2 {
+        let out = dir.ok(&["people", "edit", "Lord", "Byron", "--birthday", "none"]);
+        assert_eq!(out.stdout, "Changed Lord Byron\n");
+        let person = record(&dir.json(&["people", "show", "Lord", "Byron"])).clone();
+        assert_eq!(person["key_dates"], serde_json::json!([]), "{person}");
+    }
 }
 
 #[test]

@@ -18,6 +18,7 @@ mod licence;
 mod notes;
 mod people;
 mod person_links;
+mod person_overview;
 mod projects;
 mod read_only;
 mod search;

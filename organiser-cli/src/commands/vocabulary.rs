@@ -15,6 +15,15 @@ impl Vocabulary {
         Ok(Vocabulary(client.vocabulary()?.data))
     }
 
+    /// The vocabulary this build of the core holds, without a request:
+    /// for labels, which the API's version fixes (a choice the server
+    /// judges, such as the AI provider kinds, is read with [`load`]).
+    ///
+    /// [`load`]: Vocabulary::load
+    pub(crate) fn builtin() -> Vocabulary {
+        Vocabulary(serde_json::to_value(organiser_core::vocabulary(false)).unwrap_or_default())
+    }
+
     /// The choices of `list`, in the vocabulary's order.
     pub(crate) fn choices(&self, list: &str) -> &[Value] {
         self.0[list]

@@ -27,6 +27,7 @@ mod notices;
 mod openapi;
 mod people;
 mod person_links;
+mod person_overview;
 mod projects;
 mod search;
 mod system;
@@ -69,6 +70,7 @@ pub use people::{
     UpcomingKeyDates, UpcomingMeta, UpcomingQuery,
 };
 pub use person_links::{PersonLink, PersonLinkInput, PersonLinkQuery};
+pub use person_overview::{Excerpt, PersonOverview};
 pub use projects::{
     ActivityEntry, ActivityQuery, EventKind, MemberBrief, Project, ProjectEvent, ProjectEventQuery,
     ProjectInput, ProjectMember, ProjectMemberInput, ProjectMemberQuery, ProjectQuery,
@@ -137,6 +139,7 @@ static RESOURCES: &[(&[Endpoint], Routes)] = &[
     (uploads::ENDPOINTS, uploads::routes),
     (calendar_feeds::ENDPOINTS, calendar_feeds::routes),
     (calendar::ENDPOINTS, calendar::routes),
+    (person_overview::ENDPOINTS, person_overview::routes),
     (search::ENDPOINTS, search::routes),
     (ai::ENDPOINTS, ai::routes),
 ];

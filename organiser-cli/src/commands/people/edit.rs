@@ -16,7 +16,8 @@ use crate::error::CliError;
 #[derive(Debug, Args)]
 pub(super) struct Edit {
     /// The person: their row number, name, short ID or ID.
-    person: String,
+    #[arg(required = true, num_args = 1..)]
+    person: Vec<String>,
     /// The new name.
     #[arg(long)]
     name: Option<String>,
@@ -27,7 +28,7 @@ pub(super) struct Edit {
     #[arg(long, value_name = "NUMBER")]
     add_phone: Vec<String>,
     /// The birthday (replacing the one they have): YYYY-MM-DD, or --MM-DD
-    /// without the year.
+    /// without the year; `none` removes it.
     #[arg(long, value_name = "DATE", allow_hyphen_values = true)]
     birthday: Option<String>,
     /// The relationships to you, replacing those they have (again for
@@ -54,13 +55,18 @@ impl Edit {
                 "nothing to change: give --name, --add-email, --add-phone, --birthday, --relationship, --job, --company, --link, --date, --photo, --no-photo or a --remove-… flag",
             ));
         }
+        let clear_birthday = self
+            .birthday
+            .as_deref()
+            .is_some_and(|b| b.trim().eq_ignore_ascii_case("none"));
         let birthday = self
             .birthday
             .as_deref()
+            .filter(|_| !clear_birthday)
             .map(|b| KeyDay::parse(b, "--birthday"))
             .transpose()?;
         let dates = self.rows.dates()?;
-        let person = s.refs.record::<Person>(&self.person)?;
+        let person = s.refs.record::<Person>(&self.person.join(" "))?;
         let mut fields = Fields::default();
         if let Some(name) = &self.name {
             fields.set("name", json!(name), "--name");
@@ -82,6 +88,12 @@ impl Edit {
                 .find(|d| d.kind == "birthday")
                 .map(|d| d.id);
             fields.key_date(&TypedDate::birthday(birthday), current, "--birthday");
+        }
+        if clear_birthday {
+            // Nothing to remove when they have none.
+            for date in person.key_dates.iter().filter(|d| d.kind == "birthday") {
+                fields.remove("key_dates", date.id, "--birthday");
+            }
         }
         self.remove.apply(s.client, &person, &mut fields)?;
         self.rows.apply(&mut fields, &dates);

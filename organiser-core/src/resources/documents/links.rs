@@ -507,22 +507,58 @@ static LISTING: Listing = Listing {
     every: LINKS,
 };
 
-/// `GET /document_links`: links whose document and target are live.
+/// The same listing over one target's links: (target kind, target, link
+/// id) keys, so within a target the `id` order.
+static BY_TARGET: Listing = Listing {
+    name: "document_links",
+    orders: &[Order {
+        name: "id",
+        index: LINKS_BY_TARGET,
+        direction: Direction::Asc,
+    }],
+    updated: None,
+    every: LINKS,
+};
+
+/// `GET /document_links`: links whose document and target are live. A
+/// target filter walks that target's links only.
 pub(crate) fn list<T: Tables>(cx: &Cx<'_, T>, q: &DocumentLinkQuery) -> Result<Page<DocumentLink>> {
     let load = |k: &[u8]| {
         let Some(l) = load(cx, tail_id(k))? else {
             return Ok(None);
         };
-        let wanted = q.document_id.is_none_or(|d| l.document_id == d)
-            && q.target
-                .as_ref()
-                .is_none_or(|(field, id)| l.target.field() == field && l.target_id == *id);
+        let wanted = q.document_id.is_none_or(|d| l.document_id == d);
         if wanted && super::is_live(cx, l.document_id)? && target_live(cx, l.target, l.target_id)? {
             Ok(Some(l.api()))
         } else {
             Ok(None)
         }
     };
-    let filter = Filter::default().skipping(&format!("{:?}{:?}", q.document_id, q.target));
-    LISTING.page(&cx.tx, &cx.org.secret, &q.params, &filter, load)
+    let target = q.target.as_ref().and_then(|(field, id)| {
+        Target::ALL
+            .into_iter()
+            .find(|kind| kind.field() == field)
+            .map(|kind| (kind, *id))
+    });
+    match (target, &q.target) {
+        (Some((kind, id)), _) => {
+            let filter = Filter::prefix(
+                Key::new().tag(kind.tag()).id(id),
+                format!("{}={id}", kind.field()),
+            )
+            .skipping(&format!("{:?}", q.document_id));
+            BY_TARGET.page(&cx.tx, &cx.org.secret, &q.params, &filter, load)
+        }
+        // A target field no link has: nothing.
+        (None, Some(_)) => Ok(Page {
+            items: Vec::new(),
+            next_cursor: None,
+            limit: q.params.limit,
+            total_count: q.params.count.then_some(0),
+        }),
+        (None, None) => {
+            let filter = Filter::default().skipping(&format!("{:?}", q.document_id));
+            LISTING.page(&cx.tx, &cx.org.secret, &q.params, &filter, load)
+        }
+    }
 }

@@ -20,8 +20,8 @@ mod upcoming;
 pub(crate) use api::{ENDPOINTS, routes};
 pub(crate) use avatars::absolute_avatar;
 pub use companies::{Company, CompanyQuery};
-pub(crate) use upcoming::key_dates_on;
 pub use upcoming::{PersonBrief, UpcomingKeyDate, UpcomingKeyDates, UpcomingMeta, UpcomingQuery};
+pub(crate) use upcoming::{key_dates_on, upcoming as upcoming_key_dates};
 
 use jiff::Timestamp;
 use serde::{Deserialize, Serialize};

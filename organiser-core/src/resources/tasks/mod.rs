@@ -37,7 +37,8 @@ use counts::counts;
 use index::{TodaySet, settle_today};
 use input::parse;
 use lifecycle::{delete, restore};
-use query::{list, list_json};
+pub(crate) use query::list;
+use query::list_json;
 use record::TaskRecord;
 use write::{change, create};
 
