@@ -12,6 +12,9 @@
 //! - `GET /notes?q=` for a common word, a rare word, two words, a person's
 //!   name prefix and an accented query matching unaccented text (at most
 //!   10 ms each);
+//! - the first page of a word most notes hold (`GET
+//!   /notes?q=garden&limit=50`), alone and with `count=true` (at most 5 ms
+//!   each), with the peak memory each adds;
 //! - renaming the tag on 1,000 notes (`PATCH /tags/{id}`) and the person
 //!   mentioned in 1,000 (`PATCH /people/{id}`): one write each (at most
 //!   500 ms median).
@@ -58,8 +61,8 @@ use serde_json::{Value, json};
 #[path = "common/mod.rs"]
 mod common;
 use common::{
-    Rng, Row, Stats, bench_main, copy_store, env_number, licence_signing_key, mib, options, row,
-    rows_table, stats, target_dir, targets_verdict, written,
+    Rng, Row, Stats, bench_main, copy_store, env_number, licence_signing_key, mib, options,
+    proc_status_kib, row, rows_table, stats, target_dir, targets_verdict, written,
 };
 
 /// The instant the store's history ends at, and where the measurements'
@@ -91,6 +94,10 @@ const TITLED_SHARE: f64 = 0.4;
 const TARGET_SAVE: Duration = Duration::from_millis(5);
 const TARGET_PAGE: Duration = Duration::from_millis(2);
 const TARGET_SEARCH: Duration = Duration::from_millis(10);
+/// A common word's first page (issue 22: it cost what its matches cost).
+const TARGET_COMMON_PAGE: Duration = Duration::from_millis(5);
+/// A word most notes hold, as `organiser notes garden` was measured with.
+const GARDEN_WORD: &str = "garden";
 const TARGET_RENAME: Duration = Duration::from_millis(500);
 
 const MINUTE: i64 = 60_000;
@@ -355,6 +362,38 @@ fn measure(
                     "{found} notes match, {} on the page, {size} B{}",
                     answer["data"].as_array().map_or(0, Vec::len),
                     if *targeted { "" } else { "; for reference" }
+                ),
+            ));
+        }
+    }
+
+    // A common word's first page, alone and with its count as `organiser
+    // notes garden` asks for it (issue 22): the page costs what the page
+    // costs, and the count one pass over the word's postings, never a
+    // load of every match; the peak memory it adds is measured too.
+    if settings.wants("reads") {
+        for count in [false, true] {
+            let mut pairs = vec![("q", GARDEN_WORD), ("limit", "50")];
+            if count {
+                pairs.push(("count", "true"));
+            }
+            let request = notes_get(&pairs);
+            let before = reset_peak();
+            let answer = call(org, &request, 200)?;
+            let grew = proc_status_kib("VmHWM").unwrap_or(0).saturating_sub(before);
+            let found = answer["meta"]["total_count"].as_u64();
+            rows.push(row(
+                format!(
+                    "GET /notes?q={GARDEN_WORD}&limit=50{} (a common word{}), first read after a commit",
+                    if count { "&count=true" } else { "" },
+                    if count { ", counted" } else { "" }
+                ),
+                time_read(org, &request, runs, false),
+                Some(TARGET_COMMON_PAGE),
+                format!(
+                    "{}{} on the page; peak memory +{grew} KiB on the first read",
+                    found.map_or(String::new(), |n| format!("{n} notes match, ")),
+                    answer["data"].as_array().map_or(0, Vec::len),
                 ),
             ));
         }
@@ -1466,3 +1505,10 @@ const WORDS: &str = "\
     roses seeds compost harvest autumn winter spring summer rain snow wind sunny cloudy warm \
     cold lavender saffron quinoa marmalade origami telescope harpsichord zeppelin kaleidoscope \
     labyrinth nebula archipelago wanderlust";
+
+/// Resets the process's peak memory (`VmHWM`) to what it holds now, and
+/// gives that in KiB (Linux: writing 5 to `/proc/self/clear_refs`).
+fn reset_peak() -> u64 {
+    let _ = std::fs::write("/proc/self/clear_refs", "5");
+    proc_status_kib("VmRSS").unwrap_or(0)
+}
