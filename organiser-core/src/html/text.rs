@@ -56,6 +56,10 @@ fn newline(out: &mut String) {
 }
 
 fn push_text(out: &mut String, text: &str) {
+    // Whitespace between blocks (`</p>\n<p>`) is layout, not a blank line.
+    if (out.is_empty() || out.ends_with('\n')) && text.trim_ascii().is_empty() {
+        return;
+    }
     let mut rest = text;
     while let Some(amp) = rest.find('&') {
         out.push_str(&rest[..amp]);
@@ -122,6 +126,12 @@ mod tests {
             ("<p>One</p><p>Two &amp; three</p>", "One\nTwo & three"),
             ("<p>a<br>b</p>", "a\nb"),
             ("<ul><li>milk</li><li>eggs</li></ul>", "- milk\n- eggs"),
+            // The source's line breaks between blocks are no blank lines.
+            ("<p>One</p>\n<p>Two</p>\n", "One\nTwo"),
+            (
+                "<ul>\n  <li>milk</li>\n  <li>eggs</li>\n</ul>\n<p>x</p>",
+                "- milk\n- eggs\nx",
+            ),
             (
                 "<p>Ask <span data-mention=\"01ARZ3NDEKTSV4RRFFQ69G5FAV\">@Ada</span> &lt;today&gt;</p>",
                 "Ask @Ada <today>",

@@ -275,6 +275,7 @@ pub(crate) const ROUTES: &[Route] = &[
         &[400, 401, 403, 404, 409, 415, 429],
     ),
     route(&[Get], "/people/{id}/meetings", &[400, 401, 404, 429]),
+    ours(&[Get], "/people/{id}/overview"),
     ours(&[Put, Patch], "/people/{id}/avatar"),
     ours(&[Get], "/avatars/{id}"),
     ours(&[Get], "/avatars/{id}/{size}"),
