@@ -97,54 +97,93 @@ fn describe(
     }
 }
 
-/// An event's kind and details: "status" "active → done", "deadline"
-/// "2026-04-01 → 2026-05-01" ("set to …", "removed (was …)"), "member
-/// added" "Ada (lead)", "member removed" "Ada".
-fn event_details(
-    s: &Session<'_>,
-    names: &mut HashMap<Id, String>,
-    event: &ProjectEvent,
-) -> (&'static str, String) {
-    let value = |v: &Option<String>| v.clone().unwrap_or_else(|| "none".to_owned());
-    // Dates as the tables print them.
-    let day = |v: &Option<String>| match v.as_deref().map(str::parse::<jiff::civil::Date>) {
-        Some(Ok(d)) => output::date(d),
-        _ => value(v),
-    };
-    let mut person = || {
-        let Some(id) = event.person_id else {
+/// An event's values as the project commands print them.
+pub(super) struct EventWords<'a, 'n> {
+    s: &'a Session<'a>,
+    names: &'n mut HashMap<Id, String>,
+    event: &'a ProjectEvent,
+}
+
+impl<'a, 'n> EventWords<'a, 'n> {
+    /// The words of `event`; the people it names are read once each
+    /// into `names`.
+    pub(super) fn new(
+        s: &'a Session<'a>,
+        names: &'n mut HashMap<Id, String>,
+        event: &'a ProjectEvent,
+    ) -> Self {
+        EventWords { s, names, event }
+    }
+
+    /// `from` or `to` as written, "none" for none.
+    pub(super) fn value(v: &Option<String>) -> String {
+        v.clone().unwrap_or_else(|| "none".to_owned())
+    }
+
+    /// `from` or `to` as a date the tables print.
+    pub(super) fn day(v: &Option<String>) -> String {
+        match v.as_deref().map(str::parse::<jiff::civil::Date>) {
+            Some(Ok(d)) => output::date(d),
+            _ => Self::value(v),
+        }
+    }
+
+    /// The deadline change: "set to …", "removed (was …)", "… → …".
+    pub(super) fn deadline(&self) -> String {
+        let event = self.event;
+        match (&event.from, &event.to) {
+            (None, Some(_)) => format!("set to {}", Self::day(&event.to)),
+            (Some(_), None) => format!("removed (was {})", Self::day(&event.from)),
+            _ => format!("{} → {}", Self::day(&event.from), Self::day(&event.to)),
+        }
+    }
+
+    /// The status change: "active → done".
+    pub(super) fn status(&self) -> String {
+        format!(
+            "{} → {}",
+            Self::value(&self.event.from),
+            Self::value(&self.event.to)
+        )
+    }
+
+    /// The member's name ("someone" for none).
+    pub(super) fn person(&mut self) -> String {
+        let Some(id) = self.event.person_id else {
             return "someone".to_owned();
         };
-        names
+        let client = self.s.client;
+        self.names
             .entry(id)
             .or_insert_with(|| {
-                s.client
+                client
                     .person(id)
                     .map(|p| p.data.name)
                     .unwrap_or_else(|_| output::short_id(id))
             })
             .clone()
-    };
+    }
+}
+
+/// An event's kind and details: "status" "active → done", "deadline"
+/// "2026-04-01 → 2026-05-01" ("set to …", "removed (was …)"), "member
+/// added" "Ada (lead)", "member removed" "Ada".
+fn event_details<'a>(
+    s: &'a Session<'a>,
+    names: &mut HashMap<Id, String>,
+    event: &'a ProjectEvent,
+) -> (&'static str, String) {
+    let mut words = EventWords::new(s, names, event);
     match event.kind {
-        EventKind::Status => (
-            "status",
-            format!("{} → {}", value(&event.from), value(&event.to)),
-        ),
-        EventKind::Deadline => (
-            "deadline",
-            match (&event.from, &event.to) {
-                (None, Some(_)) => format!("set to {}", day(&event.to)),
-                (Some(_), None) => format!("removed (was {})", day(&event.from)),
-                _ => format!("{} → {}", day(&event.from), day(&event.to)),
-            },
-        ),
+        EventKind::Status => ("status", words.status()),
+        EventKind::Deadline => ("deadline", words.deadline()),
         EventKind::MemberAdded => (
             "member added",
             match &event.role {
-                Some(role) => format!("{} ({role})", person()),
-                None => person(),
+                Some(role) => format!("{} ({role})", words.person()),
+                None => words.person(),
             },
         ),
-        EventKind::MemberRemoved => ("member removed", person()),
+        EventKind::MemberRemoved => ("member removed", words.person()),
     }
 }

@@ -13,6 +13,7 @@ use organiser_core::{
     TaskQuery, TaskStatus,
 };
 
+use super::activity::EventWords;
 use super::{date, list::member_names, no_project};
 use crate::commands::Session;
 use crate::error::CliError;
@@ -140,39 +141,20 @@ fn with_role(name: &str, role: Option<&str>) -> String {
 
 /// One event as a line: "status active → done", "deadline 2026-04-01 →
 /// 2026-05-01", "Ada added (lead)", "Ada removed".
-fn event_line(s: &Session<'_>, names: &mut HashMap<Id, String>, event: &ProjectEvent) -> String {
-    let value = |v: &Option<String>| v.clone().unwrap_or_else(|| "none".to_owned());
-    // Dates as the tables print them.
-    let day = |v: &Option<String>| match v.as_deref().map(str::parse::<jiff::civil::Date>) {
-        Some(Ok(d)) => output::date(d),
-        _ => value(v),
-    };
-    let mut person = || {
-        let Some(id) = event.person_id else {
-            return "someone".to_owned();
-        };
-        names
-            .entry(id)
-            .or_insert_with(|| {
-                s.client
-                    .person(id)
-                    .map(|p| p.data.name)
-                    .unwrap_or_else(|_| output::short_id(id))
-            })
-            .clone()
-    };
+fn event_line<'a>(
+    s: &'a Session<'a>,
+    names: &mut HashMap<Id, String>,
+    event: &'a ProjectEvent,
+) -> String {
+    let mut words = EventWords::new(s, names, event);
     match event.kind {
-        EventKind::Status => format!("status {} → {}", value(&event.from), value(&event.to)),
-        EventKind::Deadline => match (&event.from, &event.to) {
-            (None, Some(_)) => format!("deadline set to {}", day(&event.to)),
-            (Some(_), None) => format!("deadline removed (was {})", day(&event.from)),
-            _ => format!("deadline {} → {}", day(&event.from), day(&event.to)),
-        },
+        EventKind::Status => format!("status {}", words.status()),
+        EventKind::Deadline => format!("deadline {}", words.deadline()),
         EventKind::MemberAdded => match &event.role {
-            Some(role) => format!("{} added ({role})", person()),
-            None => format!("{} added", person()),
+            Some(role) => format!("{} added ({role})", words.person()),
+            None => format!("{} added", words.person()),
         },
-        EventKind::MemberRemoved => format!("{} removed", person()),
+        EventKind::MemberRemoved => format!("{} removed", words.person()),
     }
 }
 

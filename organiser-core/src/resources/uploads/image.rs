@@ -225,62 +225,57 @@ fn gif_frames(bytes: &[u8]) -> Result<Option<usize>, Unusable> {
     }
 }
 
+/// The markers of a JPEG's header, each with its place: from the first
+/// after start-of-image through the first start-of-scan (0xDA), stepping
+/// over each segment by its length (an EXIF thumbnail in one has markers
+/// of its own) and over the extra 0xFF bytes a marker may be padded with;
+/// the walk ends early at a byte that is no marker or a cut length.
+fn jpeg_header_markers(bytes: &[u8]) -> impl Iterator<Item = (u8, usize)> + '_ {
+    let mut at = Some(2);
+    std::iter::from_fn(move || {
+        let mut here = at.take()?;
+        while bytes.get(here) == Some(&0xFF) && bytes.get(here + 1) == Some(&0xFF) {
+            here += 1;
+        }
+        let (Some(0xFF), Some(&marker)) = (bytes.get(here), bytes.get(here + 1)) else {
+            return None;
+        };
+        at = match marker {
+            0xDA | 0xD9 => None,
+            0x01 | 0xD0..=0xD7 => Some(here + 2),
+            _ => match (bytes.get(here + 2), bytes.get(here + 3)) {
+                (Some(&hi), Some(&lo)) => {
+                    Some(here + 2 + usize::from(u16::from_be_bytes([hi, lo])))
+                }
+                _ => None,
+            },
+        };
+        Some((marker, here))
+    })
+}
+
 /// Whether a JPEG's first frame header is a progressive one (SOF2, SOF6,
 /// SOF10 or SOF14).
 fn jpeg_is_progressive(bytes: &[u8]) -> bool {
-    let mut at = 2;
-    loop {
-        while bytes.get(at) == Some(&0xFF) && bytes.get(at + 1) == Some(&0xFF) {
-            at += 1;
-        }
-        let (Some(0xFF), Some(&marker)) = (bytes.get(at), bytes.get(at + 1)) else {
-            return false;
-        };
-        match marker {
-            0xC2 | 0xC6 | 0xCA | 0xCE => return true,
+    jpeg_header_markers(bytes)
+        .find_map(|(marker, _)| match marker {
+            0xC2 | 0xC6 | 0xCA | 0xCE => Some(true),
             0xC0 | 0xC1 | 0xC3 | 0xC5 | 0xC7 | 0xC9 | 0xCB | 0xCD | 0xCF | 0xDA | 0xD9 => {
-                return false;
+                Some(false)
             }
-            0x01 | 0xD0..=0xD7 => at += 2,
-            _ => {
-                let (Some(&hi), Some(&lo)) = (bytes.get(at + 2), bytes.get(at + 3)) else {
-                    return false;
-                };
-                at += 2 + usize::from(u16::from_be_bytes([hi, lo]));
-            }
-        }
-    }
+            _ => None,
+        })
+        .unwrap_or(false)
 }
 
 /// Whether a JPEG's image data ends with its end-of-image marker: JPEG
 /// decoders fill in a picture cut short, so the marker is checked here.
-/// The segments before the first scan are stepped over by their lengths
-/// (an EXIF thumbnail in them has an end marker of its own); in the scans
-/// a 0xFF byte is followed by 0x00, a restart marker or another marker.
+/// In the scans a 0xFF byte is followed by 0x00, a restart marker or
+/// another marker.
 fn jpeg_is_complete(bytes: &[u8]) -> bool {
-    let mut at = 2;
-    loop {
-        // Markers may be padded with extra 0xFF bytes.
-        while bytes.get(at) == Some(&0xFF) && bytes.get(at + 1) == Some(&0xFF) {
-            at += 1;
-        }
-        let (Some(0xFF), Some(&marker)) = (bytes.get(at), bytes.get(at + 1)) else {
-            return false;
-        };
-        match marker {
-            0xDA => break,
-            0xD9 => return false,
-            0x01 | 0xD0..=0xD7 => at += 2,
-            _ => {
-                let (Some(&hi), Some(&lo)) = (bytes.get(at + 2), bytes.get(at + 3)) else {
-                    return false;
-                };
-                at += 2 + usize::from(u16::from_be_bytes([hi, lo]));
-            }
-        }
-    }
-    bytes
-        .get(at..)
+    let scans = jpeg_header_markers(bytes).find_map(|(marker, at)| (marker == 0xDA).then_some(at));
+    scans
+        .and_then(|at| bytes.get(at..))
         .is_some_and(|scans| scans.windows(2).any(|w| w == [0xFF, 0xD9]))
 }
 
