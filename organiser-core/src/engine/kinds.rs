@@ -1,16 +1,17 @@
 //! What the core must know about every kind of record (document 1,
 //! "Deletion" and "Deletions (sync)"): its deletion `type`, whether it is
 //! restorable, how to make its delete permanent, whether a record of it is
-//! live (a home or a reference), and what its delete takes with it. The
-//! kinds themselves are listed once, in the registry of record kinds
-//! (`registry.rs`); each resource declares its own [`RecordKind`] in its
-//! folder.
+//! live (a home or a reference), what its delete takes with it, and who
+//! follows what happens to it. The kinds, cascades and followers are
+//! listed once, in the registry (`resources/mod.rs`); each resource
+//! declares its own in its folder.
 
 use serde::{Deserialize, Serialize};
 
 use super::{ReadCx, WriteCx};
-use crate::error::Result;
+use crate::error::{Details, Result};
 use crate::ids::Id;
+use crate::input::Field;
 
 /// One kind of record.
 #[derive(Debug)]
@@ -68,15 +69,72 @@ pub(crate) struct Cascade {
     pub(crate) restore: fn(&mut WriteCx<'_>, Id, &[Id]) -> Result<()>,
 }
 
+/// What happened to a record that other resources follow.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) enum Change {
+    /// Its name changed.
+    Renamed,
+    /// It was deleted (restorable or not).
+    Deleted,
+    /// It came back within its restore window.
+    Restored,
+    /// Its delete became permanent: the record is gone.
+    Purged,
+    /// It was merged into this other record of its kind, and is gone.
+    MergedInto(Id),
+}
+
+/// A resource that follows what happens to the records of another kind
+/// (the notes that name a person show the person's new name; a deleted
+/// project's document links hide), so that the followed resource never
+/// names the resources downstream of it: it tells the engine
+/// ([`WriteCx::tell`]), and the engine tells the followers the registry
+/// lists, in their order, in the same transaction.
+#[derive(Debug)]
+pub(crate) struct Follower {
+    /// The kind followed ([`RecordKind::name`]).
+    pub(crate) of: &'static str,
+    /// What the follower does when record `id` of that kind changes.
+    pub(crate) on: fn(&WriteCx<'_>, Id, Change) -> Result<()>,
+    /// Whether any of the follower's records names record `id` (a delete
+    /// that is refused while the record is in use asks).
+    pub(crate) uses: Option<fn(&WriteCx<'_>, Id) -> Result<bool>>,
+}
+
+/// The documents a record is given through its own input (a task's
+/// `document_ids` and `document_uploads`): the resource that keeps
+/// documents checks them with the record's other fields and attaches them
+/// once the record is saved, so the record's resource never names it.
+#[derive(Debug)]
+pub(crate) struct Attachments {
+    /// Adds to `details`, under `field`, the given documents that are not
+    /// live and the uploads that are not unused document uploads.
+    pub(crate) check: fn(&WriteCx<'_>, &mut Details, &str, Given<'_>) -> Result<()>,
+    /// Links record `id` of kind `kind` to exactly the given documents
+    /// (when sent; none for null) and to a new document made from each
+    /// given upload; whether a live document is linked to it now.
+    pub(crate) attach: fn(&WriteCx<'_>, &str, Id, Given<'_>) -> Result<bool>,
+}
+
+/// The documents an input gives a record: existing ones by ID, and
+/// uploads to make new ones from.
+#[derive(Debug, Clone, Copy)]
+pub(crate) struct Given<'a> {
+    /// The documents, when sent.
+    pub(crate) ids: &'a Field<Vec<Id>>,
+    /// The uploads' signed IDs, when sent.
+    pub(crate) uploads: &'a Field<Vec<String>>,
+}
+
 /// The dependents a delete took, by kind, as the deleted record keeps them
 /// until it is restored or purged.
 #[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize)]
 pub(crate) struct Taken(pub(crate) Vec<(String, Vec<Id>)>);
 
-/// What the engine is wired to at open: the record kinds and their
-/// cascades, the rules of the clock, and the licence check. Declared once
-/// in the registry of record kinds (`registry.rs`), so the engine depends
-/// on no resource.
+/// What the engine is wired to at open: the record kinds, their cascades
+/// and followers, the rules of the clock, and the licence check. Declared
+/// once in the registry (`resources/mod.rs`), so the engine depends on no
+/// resource.
 pub(crate) struct Wiring {
     /// Every table of the store, in groups (the core's, then each
     /// resource's).
@@ -85,6 +143,10 @@ pub(crate) struct Wiring {
     pub(crate) kinds: &'static [&'static RecordKind],
     /// Every cascade of a delete.
     pub(crate) cascades: &'static [&'static Cascade],
+    /// Every follower, in the order they are told.
+    pub(crate) followers: &'static [&'static Follower],
+    /// Documents given through a record's own input.
+    pub(crate) attachments: &'static Attachments,
     /// Whether anything the clock made due is unsettled.
     pub(crate) due: fn(&ReadCx<'_>) -> Result<bool>,
     /// Settles everything due.
@@ -125,6 +187,31 @@ impl WriteCx<'_> {
             Some(is_live) => is_live(self, id),
             None => Ok(false),
         }
+    }
+
+    /// Documents given through a record's own input.
+    pub(crate) fn attachments(&self) -> &'static Attachments {
+        self.org.wiring.attachments
+    }
+
+    /// Tells the followers of `kind` that record `id` changed.
+    pub(crate) fn tell(&self, kind: &str, id: Id, change: Change) -> Result<()> {
+        for f in self.org.wiring.followers.iter().filter(|f| f.of == kind) {
+            (f.on)(self, id, change)?;
+        }
+        Ok(())
+    }
+
+    /// Whether a follower of `kind` has a record that names record `id`.
+    pub(crate) fn in_use(&self, kind: &str, id: Id) -> Result<bool> {
+        for f in self.org.wiring.followers.iter().filter(|f| f.of == kind) {
+            if let Some(uses) = f.uses
+                && uses(self, id)?
+            {
+                return Ok(true);
+            }
+        }
+        Ok(false)
     }
 
     /// Deletes what the delete of `kind` `id` takes with it.

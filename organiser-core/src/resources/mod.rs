@@ -97,7 +97,7 @@ use std::collections::HashMap;
 use std::sync::LazyLock;
 
 use crate::engine::endpoint::Endpoint;
-use crate::engine::kinds::{Cascade, RecordKind, Wiring};
+use crate::engine::kinds::{Cascade, Follower, RecordKind, Wiring};
 use crate::engine::op::Route;
 use crate::engine::request::{Method, Request};
 use crate::error::{Error, Result};
@@ -251,6 +251,20 @@ pub(crate) static CASCADES: &[&Cascade] = &[
     &projects::events::PERSON_CASCADE,
 ];
 
+/// Every follower, in the order each change is told: notes before
+/// documents, as a document's `updated_at` follows its targets' changes.
+pub(crate) static FOLLOWERS: &[&Follower] = &[
+    &notes::FOLLOWS_PEOPLE,
+    &notes::FOLLOWS_PROJECTS,
+    &notes::FOLLOWS_TAGS,
+    &notes::FOLLOWS_CATEGORIES,
+    &documents::FOLLOWS_NOTES,
+    &documents::FOLLOWS_PROJECTS,
+    &documents::FOLLOWS_TASKS,
+    &documents::FOLLOWS_PEOPLE,
+    &documents::FOLLOWS_FOLDERS,
+];
+
 /// The store's migration steps: `MIGRATIONS[n]` brings a store of schema
 /// `n` to `n + 1` (`schema::VERSION` is their number).
 pub(crate) static MIGRATIONS: &[Step] = &[
@@ -325,6 +339,8 @@ pub(crate) static WIRING: Wiring = Wiring {
     tables: TABLES,
     kinds: KINDS,
     cascades: CASCADES,
+    followers: FOLLOWERS,
+    attachments: &documents::ATTACHMENTS,
     due: settle::due,
     settle: settle::run,
     require_writable: licence::require_writable,
@@ -508,10 +524,13 @@ mod tests {
     }
 
     #[test]
-    fn every_cascade_names_registered_kinds() {
+    fn every_cascade_and_follower_names_registered_kinds() {
         for c in CASCADES {
             assert!(WIRING.kind(c.from).is_some(), "{}", c.from);
             assert!(WIRING.kind(c.to).is_some(), "{}", c.to);
+        }
+        for f in FOLLOWERS {
+            assert!(WIRING.kind(f.of).is_some(), "{}", f.of);
         }
     }
 }

@@ -13,7 +13,7 @@ use jiff::Timestamp;
 use serde::{Deserialize, Serialize};
 use serde_json::Value;
 
-use crate::engine::kinds::RecordKind;
+use crate::engine::kinds::{Change, RecordKind};
 use crate::engine::{Cx, WriteCx};
 use crate::error::{ConflictKind, Details, Error, Result};
 use crate::ids::Id;
@@ -21,8 +21,8 @@ use crate::input::{Field, record};
 
 use crate::list::{Direction, Filter, ListParams, Listing, Order, Page, Query};
 use crate::positions::Placement;
+use crate::resources::deletions;
 use crate::resources::vocabulary::{COLORS, Choice, PICKER_ICONS, palette};
-use crate::resources::{deletions, notes};
 use crate::store::codec::Record;
 use crate::store::key::{Key, tail_id};
 use crate::store::{Tables, Tbl};
@@ -279,14 +279,14 @@ pub(crate) fn change(cx: &mut WriteCx<'_>, id: Id, input: &CategoryInput) -> Res
 /// and restorable) has is 409 `in_use`.
 pub(crate) fn delete(cx: &mut WriteCx<'_>, id: Id, if_unused: bool) -> Result<()> {
     let c = get(cx, id)?;
-    if if_unused && notes::category_in_use(cx, id)? {
+    if if_unused && cx.in_use(KIND.name, id)? {
         return Err(Error::Conflict {
             kind: ConflictKind::InUse,
             message: "notes have this category; move them first, or delete without if_unused"
                 .into(),
         });
     }
-    notes::uncategorise(cx, id)?;
+    cx.tell(KIND.name, id, Change::Deleted)?;
     cx.set_indexes(&entries(&c), false)?;
     cx.remove(CATEGORIES, &id.to_bytes())?;
     deletions::record(cx, KIND.name, id)

@@ -35,6 +35,19 @@ impl Target {
         self as u8 + 1
     }
 
+    /// The target of the record kind named `kind` ([`RecordKind::name`]).
+    ///
+    /// [`RecordKind::name`]: crate::engine::kinds::RecordKind::name
+    pub(crate) fn of_kind(kind: &str) -> Option<Target> {
+        Some(match kind {
+            "note" => Target::Note,
+            "project" => Target::Project,
+            "task" => Target::Task,
+            "person" => Target::Person,
+            _ => return None,
+        })
+    }
+
     /// The link's field naming it.
     pub(crate) fn field(self) -> &'static str {
         match self {
@@ -210,7 +223,7 @@ fn insert(cx: &WriteCx<'_>, doc: Id, target: Target, target_id: Id) -> Result<St
     cx.set_indexes(&link.entries(), true)?;
     cx.put_record(LINKS, &link.id.to_bytes(), &link)?;
     if target == Target::Task {
-        tasks::refresh_has_documents(cx, target_id)?;
+        refresh_task(cx, target_id)?;
     }
     Ok(link)
 }
@@ -219,9 +232,14 @@ fn remove(cx: &WriteCx<'_>, link: &StoredLink) -> Result<()> {
     cx.set_indexes(&link.entries(), false)?;
     cx.remove(LINKS, &link.id.to_bytes())?;
     if link.target == Target::Task {
-        tasks::refresh_has_documents(cx, link.target_id)?;
+        refresh_task(cx, link.target_id)?;
     }
     Ok(())
+}
+
+/// Task `id`'s `has_documents` as its links are now.
+fn refresh_task(cx: &WriteCx<'_>, id: Id) -> Result<()> {
+    tasks::set_has_documents(cx, id, has_live_documents(cx, Target::Task, id)?)
 }
 
 /// Whether a live document is linked to `target_id` of `kind`.
@@ -285,7 +303,7 @@ pub(crate) fn set_for_target(
 pub(crate) fn refresh_tasks_of(cx: &WriteCx<'_>, doc: Id) -> Result<()> {
     for l in links_of(cx, doc)? {
         if l.target == Target::Task {
-            tasks::refresh_has_documents(cx, l.target_id)?;
+            refresh_task(cx, l.target_id)?;
         }
     }
     Ok(())

@@ -18,7 +18,7 @@ use jiff::Timestamp;
 use serde::{Deserialize, Serialize};
 use serde_json::Value;
 
-use crate::engine::kinds::RecordKind;
+use crate::engine::kinds::{Attachments, Change, Follower, Given, RecordKind};
 use crate::engine::{Cx, WriteCx};
 use crate::error::{Details, Error, Result};
 use crate::ids::Id;
@@ -455,6 +455,55 @@ pub(crate) fn create(cx: &mut WriteCx<'_>, input: &DocumentInput) -> Result<Docu
     to_api(cx, &record)
 }
 
+/// Documents given through a task's own input (`document_ids`,
+/// `document_uploads`).
+pub(crate) static ATTACHMENTS: Attachments = Attachments {
+    check: check_attachments,
+    attach,
+};
+
+fn check_attachments(
+    cx: &WriteCx<'_>,
+    details: &mut Details,
+    field: &str,
+    given: Given<'_>,
+) -> Result<()> {
+    if let Field::Value(ids) = given.ids {
+        for &id in ids {
+            if !is_live(cx, id)? {
+                details.add(field, format!("names a document that does not exist: {id}"));
+            }
+        }
+    }
+    if let Field::Value(uploads) = given.uploads {
+        for signed in uploads {
+            if !usable_upload(cx, signed)? {
+                details.add(field, "names an upload that is not an unused PDF upload");
+            }
+        }
+    }
+    Ok(())
+}
+
+fn attach(cx: &WriteCx<'_>, kind: &str, id: Id, given: Given<'_>) -> Result<bool> {
+    let Some(target) = Target::of_kind(kind) else {
+        return Err(Error::Internal(format!(
+            "documents are not attached to a {kind}"
+        )));
+    };
+    match given.ids {
+        Field::Value(ids) => links::set_for_target(cx, target, id, ids)?,
+        Field::Null => links::set_for_target(cx, target, id, &[])?,
+        Field::Absent => {}
+    }
+    if let Field::Value(uploads) = given.uploads {
+        for signed in uploads {
+            create_for_task(cx, signed, id)?;
+        }
+    }
+    links::has_live_documents(cx, target, id)
+}
+
 /// A document made from upload `signed` (a task's `document_uploads`),
 /// named from its file, linked to task `task`; the upload must be an
 /// unused `document` upload (else 422 on `documents`).
@@ -590,6 +639,52 @@ fn purge(cx: &mut WriteCx<'_>, id: Id) -> Result<()> {
     }
     Ok(())
 }
+
+/// A document linked to a note, project, task or person follows it: its
+/// links hide while the target is deleted and go when the delete becomes
+/// permanent, and the document gets a new `updated_at` each time.
+fn target_followed(cx: &WriteCx<'_>, kind: Target, id: Id, change: Change) -> Result<()> {
+    match change {
+        Change::Deleted | Change::Restored => target_changed(cx, kind, id, false),
+        Change::Purged => target_changed(cx, kind, id, true),
+        Change::Renamed | Change::MergedInto(_) => Ok(()),
+    }
+}
+
+/// Documents follow the notes they are linked to.
+pub(crate) static FOLLOWS_NOTES: Follower = Follower {
+    of: "note",
+    on: |cx, id, change| target_followed(cx, Target::Note, id, change),
+    uses: None,
+};
+/// Documents follow the projects they are linked to.
+pub(crate) static FOLLOWS_PROJECTS: Follower = Follower {
+    of: "project",
+    on: |cx, id, change| target_followed(cx, Target::Project, id, change),
+    uses: None,
+};
+/// Documents follow the tasks they are linked to.
+pub(crate) static FOLLOWS_TASKS: Follower = Follower {
+    of: "task",
+    on: |cx, id, change| target_followed(cx, Target::Task, id, change),
+    uses: None,
+};
+/// Documents follow the people they are linked to.
+pub(crate) static FOLLOWS_PEOPLE: Follower = Follower {
+    of: "person",
+    on: |cx, id, change| target_followed(cx, Target::Person, id, change),
+    uses: None,
+};
+/// A deleted folder's deleted documents are left in no folder; a folder
+/// holding a live document is in use.
+pub(crate) static FOLLOWS_FOLDERS: Follower = Follower {
+    of: "folder",
+    on: |cx, id, change| match change {
+        Change::Deleted | Change::Purged => unfolder(cx, id),
+        _ => Ok(()),
+    },
+    uses: Some(folder_in_use),
+};
 
 /// Whether a live document is in folder `id`.
 pub(crate) fn folder_in_use<T: Tables>(cx: &Cx<'_, T>, id: Id) -> Result<bool> {

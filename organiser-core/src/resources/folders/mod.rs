@@ -12,15 +12,15 @@ use jiff::Timestamp;
 use serde::{Deserialize, Serialize};
 use serde_json::Value;
 
-use crate::engine::kinds::RecordKind;
+use crate::engine::kinds::{Change, RecordKind};
 use crate::engine::{Cx, WriteCx};
 use crate::error::{ConflictKind, Details, Error, Result};
 use crate::ids::Id;
 use crate::input::{Field, record};
 use crate::limits;
 use crate::list::{Direction, Filter, ListParams, Listing, Order, Page, Query};
+use crate::resources::deletions;
 use crate::resources::vocabulary::palette;
-use crate::resources::{deletions, documents};
 use crate::store::codec::Record;
 use crate::store::key::{Key, tail_id};
 use crate::store::{Dir, Tables, Tbl};
@@ -261,13 +261,13 @@ pub(crate) fn change(cx: &mut WriteCx<'_>, id: Id, input: &FolderInput) -> Resul
 /// document; deleted documents still in it are left in no folder.
 pub(crate) fn delete(cx: &mut WriteCx<'_>, id: Id) -> Result<()> {
     let folder = get(cx, id)?;
-    if !children(cx, Some(id))?.is_empty() || documents::folder_in_use(cx, id)? {
+    if !children(cx, Some(id))?.is_empty() || cx.in_use(KIND.name, id)? {
         return Err(Error::Conflict {
             kind: ConflictKind::FolderNotEmpty,
             message: "the folder holds folders or documents; move or delete them first".into(),
         });
     }
-    documents::unfolder(cx, id)?;
+    cx.tell(KIND.name, id, Change::Deleted)?;
     cx.set_indexes(&entries(&folder), false)?;
     cx.remove(FOLDERS, &id.to_bytes())?;
     deletions::record(cx, KIND.name, id)

@@ -19,13 +19,13 @@ use jiff::Timestamp;
 use serde::{Deserialize, Serialize};
 use serde_json::Value;
 
-use crate::engine::kinds::RecordKind;
+use crate::engine::kinds::{Change, Follower, RecordKind};
 use crate::engine::{Cx, WriteCx};
 use crate::error::{Details, Error, Result};
 use crate::ids::Id;
 use crate::input::{Field, record};
 use crate::list::{Direction, Filter, ListParams, Listing, Order, Page, Query};
-use crate::resources::{categories, deletions, documents, people, projects, tags, uploads};
+use crate::resources::{categories, deletions, people, projects, tags, uploads};
 use crate::restore;
 use crate::store::codec::{self, Record};
 use crate::store::key::{Key, tail_id};
@@ -646,7 +646,7 @@ pub(crate) fn delete(cx: &mut WriteCx<'_>, id: Id) -> Result<()> {
     deletions::record(cx, KIND.name, id)?;
     restore::schedule(cx, &KIND, id, cx.now())?;
     save(cx, Some(&before), &after)?;
-    documents::target_changed(cx, documents::Target::Note, id, false)
+    cx.tell(KIND.name, id, Change::Deleted)
 }
 
 /// `POST /notes/{id}/restoration`: within 20 seconds the note returns,
@@ -679,7 +679,7 @@ pub(crate) fn restore(cx: &mut WriteCx<'_>, id: Id) -> Result<Note> {
     derive(&mut after, r);
     after.note.updated_at = cx.now();
     save(cx, Some(&before), &after)?;
-    documents::target_changed(cx, documents::Target::Note, id, false)?;
+    cx.tell(KIND.name, id, Change::Restored)?;
     Ok(after.note)
 }
 
@@ -738,7 +738,7 @@ fn purge(cx: &mut WriteCx<'_>, id: Id) -> Result<()> {
             uploads::discard(cx, image)?;
         }
         cx.remove(NOTES, &id.to_bytes())?;
-        documents::target_changed(cx, documents::Target::Note, id, true)?;
+        cx.tell(KIND.name, id, Change::Purged)?;
     }
     Ok(())
 }
@@ -775,6 +775,44 @@ fn rerender(cx: &WriteCx<'_>, ids: &[Id], tag_override: Option<(Id, Retag)>) -> 
     }
     Ok(())
 }
+
+/// Notes show the people they mention as they are now (name, deleted).
+pub(crate) static FOLLOWS_PEOPLE: Follower = Follower {
+    of: "person",
+    on: |cx, id, _| refresh(cx, Named::Person(id)),
+    uses: None,
+};
+
+/// Notes show the projects they reference as they are now.
+pub(crate) static FOLLOWS_PROJECTS: Follower = Follower {
+    of: "project",
+    on: |cx, id, _| refresh(cx, Named::Project(id)),
+    uses: None,
+};
+
+/// Notes show their tags by their names; a deleted tag's spans become
+/// words, a merged one's the tag it went into.
+pub(crate) static FOLLOWS_TAGS: Follower = Follower {
+    of: "tag",
+    on: |cx, id, change| match change {
+        Change::Renamed => retag(cx, id, Retag::Rename),
+        Change::Deleted | Change::Purged => retag(cx, id, Retag::Remove),
+        Change::MergedInto(into) => retag(cx, id, Retag::Into(into)),
+        Change::Restored => Ok(()),
+    },
+    uses: None,
+};
+
+/// A deleted category's notes become uncategorised; a note (live, or
+/// deleted and restorable) with a category uses it.
+pub(crate) static FOLLOWS_CATEGORIES: Follower = Follower {
+    of: "category",
+    on: |cx, id, change| match change {
+        Change::Deleted | Change::Purged => uncategorise(cx, id),
+        _ => Ok(()),
+    },
+    uses: Some(category_in_use),
+};
 
 /// What changed about a record notes name.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]

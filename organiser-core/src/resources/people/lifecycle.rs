@@ -6,9 +6,10 @@
 
 use super::{Deleted, KIND, Person, PersonRow, RowRecord, companies, index, load_row, save};
 use crate::engine::WriteCx;
+use crate::engine::kinds::Change;
 use crate::error::{Error, Result};
 use crate::ids::Id;
-use crate::resources::{deletions, documents, notes};
+use crate::resources::deletions;
 use crate::restore;
 
 /// The deletion types of a person's rows, with their IDs.
@@ -60,8 +61,7 @@ pub(crate) fn delete(cx: &mut WriteCx<'_>, id: Id) -> Result<()> {
             }),
         },
     )?;
-    notes::refresh(cx, notes::Named::Person(id))?;
-    documents::target_changed(cx, documents::Target::Person, id, false)
+    cx.tell(KIND.name, id, Change::Deleted)
 }
 
 /// `POST /people/{id}/restoration`: within 20 seconds the person returns
@@ -91,8 +91,7 @@ pub(crate) fn restore(cx: &mut WriteCx<'_>, id: Id) -> Result<Person> {
         },
     )?;
     cx.cascade_restore(KIND.name, id, &deleted.taken)?;
-    notes::refresh(cx, notes::Named::Person(id))?;
-    documents::target_changed(cx, documents::Target::Person, id, false)?;
+    cx.tell(KIND.name, id, Change::Restored)?;
     Ok(person)
 }
 
@@ -122,6 +121,5 @@ pub(crate) fn purge(cx: &mut WriteCx<'_>, id: Id) -> Result<()> {
     }
     cx.remove(super::tables::PEOPLE, &id.to_bytes())?;
     // Its mentions become plain text; its links go.
-    notes::refresh(cx, notes::Named::Person(id))?;
-    documents::target_changed(cx, documents::Target::Person, id, true)
+    cx.tell(KIND.name, id, Change::Purged)
 }

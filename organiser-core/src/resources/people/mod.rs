@@ -27,13 +27,13 @@ use jiff::Timestamp;
 use serde::{Deserialize, Serialize};
 use serde_json::{Map, Value};
 
-use crate::engine::kinds::RecordKind;
+use crate::engine::kinds::{Change, RecordKind};
 use crate::engine::{Cx, WriteCx};
 use crate::error::{Details, Error, Result};
 use crate::ids::Id;
 use crate::input::{Field, record};
 use crate::list::{Direction, Filter, ListParams, Listing, Order, Page, Query};
-use crate::resources::notes;
+
 use crate::resources::vocabulary::{RELATIONSHIPS, SOCIAL_PLATFORMS};
 use crate::store::Tables;
 use crate::store::key::{Key, tail_id};
@@ -1123,7 +1123,7 @@ pub(crate) fn change(cx: &mut WriteCx<'_>, id: Id, input: &PersonInput) -> Resul
         },
     )?;
     if person.name != before.name {
-        notes::refresh(cx, notes::Named::Person(id))?;
+        cx.tell(KIND.name, id, Change::Renamed)?;
     }
     Ok(person)
 }

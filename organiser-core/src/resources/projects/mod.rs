@@ -25,14 +25,14 @@ use jiff::civil::Date;
 use serde::{Deserialize, Serialize};
 use serde_json::Value;
 
-use crate::engine::kinds::{RecordKind, Taken};
+use crate::engine::kinds::{Change, RecordKind, Taken};
 use crate::engine::{Cx, WriteCx};
 use crate::error::{Details, Error, Result};
 use crate::ids::Id;
 use crate::input::{Field, record};
 use crate::limits;
 use crate::list::{Direction, Filter, ListParams, Listing, Order, Page, Query};
-use crate::resources::{deletions, documents, notes};
+use crate::resources::deletions;
 use crate::restore;
 use crate::store::codec::{self, Record};
 use crate::store::key::{Key, tail_id};
@@ -607,7 +607,7 @@ pub(crate) fn change(cx: &mut WriteCx<'_>, id: Id, input: &ProjectInput) -> Resu
     }
     update(cx, &before, &after)?;
     if after.name != before.name {
-        notes::refresh(cx, notes::Named::Project(id))?;
+        cx.tell(KIND.name, id, Change::Renamed)?;
     }
     Ok(after)
 }
@@ -621,8 +621,7 @@ pub(crate) fn delete(cx: &mut WriteCx<'_>, id: Id) -> Result<()> {
     deletions::record(cx, KIND.name, id)?;
     restore::schedule(cx, &KIND, id, cx.now())?;
     save(cx, &project, Some((cx.now(), taken)))?;
-    notes::refresh(cx, notes::Named::Project(id))?;
-    documents::target_changed(cx, documents::Target::Project, id, false)
+    cx.tell(KIND.name, id, Change::Deleted)
 }
 
 /// The name a restored record takes: its own, else the first free
@@ -658,8 +657,7 @@ pub(crate) fn restore(cx: &mut WriteCx<'_>, id: Id) -> Result<Project> {
     project.updated_at = cx.now();
     cx.set_indexes(&entries(&project), true)?;
     save(cx, &project, None)?;
-    notes::refresh(cx, notes::Named::Project(id))?;
-    documents::target_changed(cx, documents::Target::Project, id, false)?;
+    cx.tell(KIND.name, id, Change::Restored)?;
     Ok(project)
 }
 
@@ -674,8 +672,7 @@ fn purge(cx: &mut WriteCx<'_>, id: Id) -> Result<()> {
         cx.cascade_purge(&taken)?;
         cx.remove(PROJECTS, &id.to_bytes())?;
         // Its references become plain text.
-        notes::refresh(cx, notes::Named::Project(id))?;
-        documents::target_changed(cx, documents::Target::Project, id, true)?;
+        cx.tell(KIND.name, id, Change::Purged)?;
     }
     Ok(())
 }

@@ -12,14 +12,14 @@ use jiff::Timestamp;
 use serde::{Deserialize, Serialize};
 use serde_json::Value;
 
-use crate::engine::kinds::RecordKind;
+use crate::engine::kinds::{Change, RecordKind};
 use crate::engine::{Cx, WriteCx};
 use crate::error::{Details, Error, Result};
 use crate::ids::Id;
 use crate::input::{Field, record, top};
 use crate::limits;
 use crate::list::{Direction, Filter, ListParams, Listing, Order, Page, Query};
-use crate::resources::{deletions, notes};
+use crate::resources::deletions;
 use crate::store::Tables;
 use crate::store::codec::Record;
 use crate::store::key::{Key, tail_id};
@@ -195,7 +195,7 @@ pub(crate) fn rename(cx: &mut WriteCx<'_>, id: Id, name: &Field<String>) -> Resu
         ..before.clone()
     };
     save(cx, Some(&before), &tag)?;
-    notes::retag(cx, id, notes::Retag::Rename)?;
+    cx.tell(KIND.name, id, Change::Renamed)?;
     Ok(tag)
 }
 
@@ -203,7 +203,7 @@ pub(crate) fn rename(cx: &mut WriteCx<'_>, id: Id, name: &Field<String>) -> Resu
 /// every note.
 pub(crate) fn delete(cx: &mut WriteCx<'_>, id: Id) -> Result<()> {
     let tag = get(cx, id)?;
-    notes::retag(cx, id, notes::Retag::Remove)?;
+    cx.tell(KIND.name, id, Change::Deleted)?;
     remove(cx, &tag)
 }
 
@@ -246,7 +246,7 @@ pub(crate) fn merge(cx: &mut WriteCx<'_>, id: Id, into: &Field<Id>) -> Result<Ta
     };
     details.into_validation()?;
     let into = into.ok_or_else(|| Error::invalid("into_id", "can't be blank"))?;
-    notes::retag(cx, id, notes::Retag::Into(into.id))?;
+    cx.tell(KIND.name, id, Change::MergedInto(into.id))?;
     remove(cx, &tag)?;
     Ok(into)
 }

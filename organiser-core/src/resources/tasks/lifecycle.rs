@@ -8,11 +8,11 @@ use super::home::{self, Home};
 use super::index::{self, Attrs, keys};
 use super::{Deleted, Task, TaskRow, load_row, put_live, save_row};
 use crate::engine::WriteCx;
-use crate::engine::kinds::{Cascade, RecordKind, Settle};
+use crate::engine::kinds::{Cascade, Change, RecordKind, Settle};
 use crate::error::{Error, Result};
 use crate::ids::Id;
+use crate::resources::deletions;
 use crate::resources::tasks::tables::{TASKS, TASKS_BY_HOME};
-use crate::resources::{deletions, documents};
 use crate::restore;
 use crate::store::Dir;
 use crate::store::Tables;
@@ -58,7 +58,7 @@ fn take_out(cx: &WriteCx<'_>, mut row: TaskRow, with: Option<Id>) -> Result<()> 
     deletions::record(cx, KIND.name, row.task.id)?;
     row.deleted = Some(Deleted { at: cx.now(), with });
     save_row(cx, &row)?;
-    documents::target_changed(cx, documents::Target::Task, row.task.id, false)
+    cx.tell(KIND.name, row.task.id, Change::Deleted)
 }
 
 fn bring_back(cx: &WriteCx<'_>, row: TaskRow) -> Result<Task> {
@@ -67,7 +67,7 @@ fn bring_back(cx: &WriteCx<'_>, row: TaskRow) -> Result<Task> {
     expiry::archive_if_expired(cx, &mut task);
     deletions::unrecord(cx, KIND.name, task.id)?;
     put_live(cx, None, &task)?;
-    documents::target_changed(cx, documents::Target::Task, task.id, false)?;
+    cx.tell(KIND.name, task.id, Change::Restored)?;
     Ok(task)
 }
 
@@ -135,7 +135,7 @@ pub(crate) fn purge(cx: &mut WriteCx<'_>, id: Id) -> Result<()> {
     {
         super::mentions::unindex(cx, &row)?;
         cx.remove(TASKS, &id.to_bytes())?;
-        documents::target_changed(cx, documents::Target::Task, id, true)?;
+        cx.tell(KIND.name, id, Change::Purged)?;
     }
     Ok(())
 }

@@ -231,18 +231,13 @@ pub(crate) fn get<T: Tables>(cx: &Cx<'_, T>, id: Id) -> Result<Task> {
     load_live(cx, id)
 }
 
-/// Sets live task `id`'s `has_documents` from its links (a link made or
-/// removed, a linked document deleted or restored); a change gives it a
-/// new `updated_at`.
-pub(crate) fn refresh_has_documents(cx: &WriteCx<'_>, id: Id) -> Result<()> {
+/// Sets live task `id`'s `has_documents` (a link made or removed, a
+/// linked document deleted or restored); a change gives it a new
+/// `updated_at`.
+pub(crate) fn set_has_documents(cx: &WriteCx<'_>, id: Id, has: bool) -> Result<()> {
     let Ok(before) = load_live(cx, id) else {
         return Ok(());
     };
-    let has = crate::resources::documents::links::has_live_documents(
-        cx,
-        crate::resources::documents::Target::Task,
-        id,
-    )?;
     if has == before.has_documents {
         return Ok(());
     }

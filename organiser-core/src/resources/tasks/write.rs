@@ -8,11 +8,11 @@ use super::home::{self, Home};
 use super::input::TaskInput;
 use super::{Task, TaskStatus, load_live, placement, put_live};
 use crate::engine::WriteCx;
+use crate::engine::kinds::Given;
 use crate::error::{Details, Result};
 use crate::ids::Id;
 use crate::input::Field;
 use crate::limits;
-use crate::resources::documents;
 use crate::text::squished_required;
 
 /// What the home fields of an input ask for.
@@ -95,44 +95,22 @@ fn description(details: &mut Details, html: &Field<String>) -> Option<(Option<St
 /// `document_ids` must name live documents and `document_uploads` unused
 /// PDF uploads; mistakes go under `documents`.
 fn check_documents(cx: &WriteCx<'_>, details: &mut Details, input: &TaskInput) -> Result<()> {
-    if let Field::Value(ids) = &input.document_ids {
-        for &id in ids {
-            if !documents::is_live(cx, id)? {
-                details.add(
-                    "documents",
-                    format!("names a document that does not exist: {id}"),
-                );
-            }
-        }
-    }
-    if let Field::Value(uploads) = &input.document_uploads {
-        for signed in uploads {
-            if !documents::usable_upload(cx, signed)? {
-                details.add(
-                    "documents",
-                    "names an upload that is not an unused PDF upload",
-                );
-            }
-        }
-    }
-    Ok(())
+    let check = cx.attachments().check;
+    check(cx, details, "documents", given(input))
 }
 
 /// Links the task to the documents `input` names, makes its uploads
 /// documents, and says whether it has documents now.
 fn apply_documents(cx: &WriteCx<'_>, task: Id, input: &TaskInput) -> Result<bool> {
-    let target = documents::Target::Task;
-    match &input.document_ids {
-        Field::Value(ids) => documents::links::set_for_target(cx, target, task, ids)?,
-        Field::Null => documents::links::set_for_target(cx, target, task, &[])?,
-        Field::Absent => {}
+    let attach = cx.attachments().attach;
+    attach(cx, super::KIND.name, task, given(input))
+}
+
+fn given(input: &TaskInput) -> Given<'_> {
+    Given {
+        ids: &input.document_ids,
+        uploads: &input.document_uploads,
     }
-    if let Field::Value(uploads) = &input.document_uploads {
-        for signed in uploads {
-            documents::create_for_task(cx, signed, task)?;
-        }
-    }
-    documents::links::has_live_documents(cx, target, task)
 }
 
 /// The date rules, checked on the task as it would be saved; a rule is
