@@ -323,7 +323,8 @@ fn fill(org: &Organiser) -> Result<String, String> {
             ..TaskInput::default()
         };
         let task = org
-            .create_task(&input)
+            .tasks()
+            .create(input)
             .map_err(|e| format!("could not make task {n}: {e}"))?;
         made.push(task.id);
     }
@@ -333,7 +334,8 @@ fn fill(org: &Organiser) -> Result<String, String> {
             status: Some(TaskStatus::Completed),
             ..TaskInput::default()
         };
-        org.change_task(*id, &input)
+        org.tasks()
+            .change(*id, input)
             .map_err(|e| format!("could not complete a task: {e}"))?;
         completed += 1;
     }
@@ -347,7 +349,8 @@ fn fill(org: &Organiser) -> Result<String, String> {
         ..TaskQuery::default()
     };
     let on_today = org
-        .tasks(&today_view)
+        .tasks()
+        .list(&today_view)
         .map_err(|e| format!("could not count the today view: {e}"))?
         .total_count
         .unwrap_or_default();

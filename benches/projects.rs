@@ -1153,7 +1153,8 @@ fn generate(dir: &Path, total_tasks: usize, now: Timestamp) -> Result<Meta, Stri
                     ..TaskInput::default()
                 };
                 let task = org
-                    .create_task(&input)
+                    .tasks()
+                    .create(input)
                     .map_err(|e| format!("task {t}: {e}"))?;
                 task_ids[t] = Some(task.id);
             }
@@ -1163,7 +1164,8 @@ fn generate(dir: &Path, total_tasks: usize, now: Timestamp) -> Result<Meta, Stri
                     status: Some(status),
                     ..TaskInput::default()
                 };
-                org.change_task(task_ids[t].ok_or("a task")?, &input)
+                org.tasks()
+                    .change(task_ids[t].ok_or("a task")?, input)
                     .map_err(|e| format!("close task {t}: {e}"))?;
             }
         }
@@ -1178,7 +1180,8 @@ fn generate(dir: &Path, total_tasks: usize, now: Timestamp) -> Result<Meta, Stri
     }
     clock.set(now);
     // Settle at now (expiries, today's set) with one read.
-    org.tasks(&TaskQuery::default())
+    org.tasks()
+        .list(&TaskQuery::default())
         .map_err(|e| e.to_string())?;
     let generation_secs = started.elapsed().as_secs_f64();
     println!("store {total_tasks}: generated in {generation_secs:.1} s");
@@ -1262,7 +1265,7 @@ fn describe(
     let upcoming = org
         .upcoming_deadlines(UpcomingDeadlinesQuery::default())
         .map_err(e)?;
-    let counts = org.project_task_counts().map_err(e)?;
+    let counts = org.tasks().project_counts().map_err(e)?;
     let activity = org
         .project_activity(
             chosen_id,
@@ -1279,7 +1282,8 @@ fn describe(
     let mut by_status = serde_json::Map::new();
     for status in TaskStatus::ALL {
         let page = org
-            .tasks(&TaskQuery {
+            .tasks()
+            .list(&TaskQuery {
                 statuses: Some(vec![status]),
                 params: counted.clone(),
                 ..TaskQuery::default()
@@ -1288,7 +1292,8 @@ fn describe(
         by_status.insert(status.as_str().to_owned(), json!(page.total_count));
     }
     let inbox = org
-        .tasks(&TaskQuery {
+        .tasks()
+        .list(&TaskQuery {
             home: Some(Home::Inbox),
             statuses: Some(TaskStatus::ALL.to_vec()),
             params: counted.clone(),

@@ -1605,21 +1605,23 @@ fn generate(dir: &Path, sizes: Sizes, now: Timestamp) -> Result<Meta, String> {
                     }
                 }
                 let task = org
-                    .create_task(&input)
+                    .tasks()
+                    .create(input)
                     .map_err(|e| format!("task {i}: {e}"))?;
                 task_ids[i] = Some(task.id);
             }
             Write::Close(i) => {
                 let (_, status) = plan.tasks[i].close.ok_or("a closing")?;
                 let id = task_ids[i].ok_or("a closing before its task")?;
-                org.change_task(
-                    id,
-                    &TaskInput {
-                        status: Some(status),
-                        ..TaskInput::default()
-                    },
-                )
-                .map_err(|e| format!("close task {i}: {e}"))?;
+                org.tasks()
+                    .change(
+                        id,
+                        TaskInput {
+                            status: Some(status),
+                            ..TaskInput::default()
+                        },
+                    )
+                    .map_err(|e| format!("close task {i}: {e}"))?;
             }
             Write::Note(i) => {
                 let n = &plan.notes[i];
@@ -1664,7 +1666,8 @@ fn generate(dir: &Path, sizes: Sizes, now: Timestamp) -> Result<Meta, String> {
     }
     clock.set(now);
     // Settle at now with one read.
-    org.tasks(&TaskQuery::default())
+    org.tasks()
+        .list(&TaskQuery::default())
         .map_err(|e| e.to_string())?;
     // The thumbnails render in the background: every one in place before
     // the store is kept.

@@ -302,12 +302,12 @@ fn measure_reads(
     ];
     println!("\nin-process, typed API (first page of {PAGE}), {runs} runs each:");
     for (name, q) in &typed {
-        let page = org.tasks(q).map_err(|e| format!("{name}: {e}"))?;
+        let page = org.tasks().list(q).map_err(|e| format!("{name}: {e}"))?;
         if page.items.is_empty() {
             return Err(format!("{name}: an empty first page"));
         }
         let s = time(warmup, runs, || {
-            std::hint::black_box(org.tasks(q).expect("tasks"));
+            std::hint::black_box(org.tasks().list(q).expect("tasks"));
         });
         let note = format!("{} items", page.items.len());
         rows.push(row("typed", format!("tasks({name})"), s, ms1, note));
@@ -323,9 +323,9 @@ fn measure_reads(
         ),
     ];
     for (name, q) in &counts {
-        org.task_counts(q).map_err(|e| format!("{name}: {e}"))?;
+        org.tasks().counts(q).map_err(|e| format!("{name}: {e}"))?;
         let s = time(warmup, runs, || {
-            std::hint::black_box(org.task_counts(q).expect("counts"));
+            std::hint::black_box(org.tasks().counts(q).expect("counts"));
         });
         rows.push(row("typed", *name, s, ms1, ""));
     }
@@ -618,7 +618,7 @@ fn measure_creates(
             deadline_on: Field::Value(in_a_week),
             ..TaskInput::default()
         };
-        std::hint::black_box(org.create_task(&input).expect("create_task"));
+        std::hint::black_box(org.tasks().create(input).expect("create_task"));
     });
     rows.push(row(
         "create",
@@ -631,7 +631,8 @@ fn measure_creates(
     let s = time(warmup, runs, || {
         n += 1;
         std::hint::black_box(
-            org.create_task(&TaskInput::titled(format!("Buy milk ({n})")))
+            org.tasks()
+                .create(TaskInput::titled(format!("Buy milk ({n})")))
                 .expect("create_task"),
         );
     });
@@ -1399,7 +1400,8 @@ fn generate(dir: &Path, settings: &Settings, now: Timestamp) -> Result<Meta, Str
                     ..TaskInput::default()
                 };
                 let task = org
-                    .create_task(&input)
+                    .tasks()
+                    .create(input)
                     .map_err(|e| format!("task {i}: {e}"))?;
                 task_ids[i] = Some(task.id);
             }
@@ -1410,7 +1412,8 @@ fn generate(dir: &Path, settings: &Settings, now: Timestamp) -> Result<Meta, Str
                     status: Some(status),
                     ..TaskInput::default()
                 };
-                org.change_task(id, &input)
+                org.tasks()
+                    .change(id, input)
                     .map_err(|e| format!("close task {i}: {e}"))?;
             }
         }
@@ -1425,7 +1428,8 @@ fn generate(dir: &Path, settings: &Settings, now: Timestamp) -> Result<Meta, Str
     }
     clock.set(now);
     // Settle at now (expiries, today's set) with one write.
-    org.tasks(&TaskQuery::default())
+    org.tasks()
+        .list(&TaskQuery::default())
         .map_err(|e| e.to_string())?;
     let generation_secs = started.elapsed().as_secs_f64();
     println!("store: generated in {generation_secs:.1} s");
@@ -1461,14 +1465,15 @@ fn generate(dir: &Path, settings: &Settings, now: Timestamp) -> Result<Meta, Str
             },
             ..TaskQuery::default()
         };
-        let page = org.tasks(&q).map_err(|e| e.to_string())?;
+        let page = org.tasks().list(&q).map_err(|e| e.to_string())?;
         statuses.insert(
             status.as_str().to_owned(),
             json!(page.total_count.unwrap_or(0)),
         );
     }
     let counts = org
-        .task_counts(&TaskCountsQuery::default())
+        .tasks()
+        .counts(&TaskCountsQuery::default())
         .map_err(|e| e.to_string())?;
     statuses.insert("today".into(), json!(counts.today));
     statuses.insert("due_soon".into(), json!(counts.due_soon));

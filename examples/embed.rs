@@ -11,14 +11,14 @@ fn main() -> organiser::Result<()> {
         name: Some("Groceries".into()),
         ..TaskListInput::default()
     })?;
-    org.create_task(&TaskInput {
+    org.tasks().create(TaskInput {
         task_list_id: Field::Value(groceries.id),
         start_on: Field::Value(org.today()),
         ..TaskInput::titled("Buy oat milk")
     })?;
-    org.create_task(&TaskInput::titled("Call the plumber"))?;
+    org.tasks().create(TaskInput::titled("Call the plumber"))?;
 
-    let today = org.tasks(&TaskQuery {
+    let today = org.tasks().list(&TaskQuery {
         view: Some(View::Today),
         ..TaskQuery::default()
     })?;

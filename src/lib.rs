@@ -33,13 +33,13 @@
 //!     name: Some("Groceries".into()),
 //!     ..TaskListInput::default()
 //! })?;
-//! org.create_task(&TaskInput {
+//! org.tasks().create(TaskInput {
 //!     task_list_id: Field::Value(groceries.id),
 //!     start_on: Field::Value(org.today()),
 //!     ..TaskInput::titled("Buy oat milk")
 //! })?;
 //!
-//! let today = org.tasks(&TaskQuery {
+//! let today = org.tasks().list(&TaskQuery {
 //!     view: Some(View::Today),
 //!     ..TaskQuery::default()
 //! })?;

@@ -1201,22 +1201,24 @@ mod tests {
             })
             .unwrap();
         for title in ["a", "b", "c"] {
-            org.create_task(&TaskInput::titled(title)).unwrap();
+            org.tasks().create(TaskInput::titled(title)).unwrap();
         }
         let milk = org
-            .create_task(&TaskInput {
+            .tasks()
+            .create(TaskInput {
                 task_list_id: Some(list.id).into(),
                 ..TaskInput::titled("milk")
             })
             .unwrap();
-        org.change_task(
-            milk.id,
-            &TaskInput {
-                status: Some(TaskStatus::Completed),
-                ..TaskInput::default()
-            },
-        )
-        .unwrap();
+        org.tasks()
+            .change(
+                milk.id,
+                TaskInput {
+                    status: Some(TaskStatus::Completed),
+                    ..TaskInput::default()
+                },
+            )
+            .unwrap();
         let client = Client::new(Backend::Local(org.clone()));
         let params = |limit, count| ListParams {
             limit,
@@ -1254,14 +1256,17 @@ mod tests {
             },
         ];
         for query in queries {
-            let typed = org.tasks(&query).unwrap();
+            let typed = org.tasks().list(&query).unwrap();
             let page = client.tasks(&query).unwrap();
             assert_eq!(page.data, typed, "{query:?}");
             assert_eq!(page.body, typed.to_body(), "{query:?}");
             if let Some(cursor) = typed.next_cursor {
                 let mut next = query.clone();
                 next.params.cursor = Some(cursor);
-                assert_eq!(client.tasks(&next).unwrap().data, org.tasks(&next).unwrap());
+                assert_eq!(
+                    client.tasks(&next).unwrap().data,
+                    org.tasks().list(&next).unwrap()
+                );
             }
         }
         for query in [
@@ -1276,7 +1281,7 @@ mod tests {
             },
         ] {
             let counts = client.task_counts(&query).unwrap().data;
-            assert_eq!(counts, org.task_counts(&query).unwrap(), "{query:?}");
+            assert_eq!(counts, org.tasks().counts(&query).unwrap(), "{query:?}");
         }
         let query = TaskListQuery {
             params: ListParams {
@@ -1381,7 +1386,7 @@ mod tests {
         }
         assert_eq!(
             client.project_task_counts().unwrap().data,
-            org.project_task_counts().unwrap()
+            org.tasks().project_counts().unwrap()
         );
     }
 

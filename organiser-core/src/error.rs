@@ -287,6 +287,52 @@ impl Error {
         }
     }
 
+    /// The error an answer of `status` with `body` (`{"error": {code,
+    /// message, details?}}`) stands for: what a remote door gives back.
+    /// A code this build does not know, or a body that is no error body,
+    /// is [`Error::Internal`] with what could be read.
+    pub fn from_answer(status: u16, body: &serde_json::Value) -> Error {
+        let error = &body["error"];
+        let message = error["message"].as_str().unwrap_or_default().to_owned();
+        let details = || {
+            let mut d = Details::new();
+            if let Some(fields) = error["details"].as_object() {
+                for (field, phrases) in fields {
+                    for phrase in phrases.as_array().into_iter().flatten() {
+                        d.add(field.as_str(), phrase.as_str().unwrap_or_default());
+                    }
+                }
+            }
+            d
+        };
+        let conflict = |kind| Error::Conflict {
+            kind,
+            message: message.clone(),
+        };
+        match error["code"].as_str().unwrap_or_default() {
+            "invalid_parameter" => Error::InvalidParameter(details()),
+            "invalid_json" => Error::InvalidJson(message),
+            "unauthorized" => Error::Unauthorized,
+            "session_required" => Error::SessionRequired,
+            "read_only" => Error::ReadOnly,
+            "not_found" => Error::NotFound,
+            "conflict" => conflict(ConflictKind::Conflict),
+            "folder_not_empty" => conflict(ConflictKind::FolderNotEmpty),
+            "in_use" => conflict(ConflictKind::InUse),
+            "idempotency_key_in_use" => Error::IdempotencyKeyInUse,
+            "length_required" => Error::LengthRequired,
+            "payload_too_large" => Error::PayloadTooLarge { limit: 0 },
+            "unsupported_media_type" => Error::UnsupportedMediaType,
+            "validation_failed" => Error::Validation(details()),
+            "idempotency_key_reused" => Error::IdempotencyKeyReused,
+            "provider_error" => Error::ProviderError(message),
+            "key_required" => Error::KeyRequired(message),
+            "already_added" => Error::AlreadyAdded(message),
+            "rate_limited" => Error::RateLimited { retry_after: 0 },
+            code => Error::Internal(format!("{status} {code}: {message}")),
+        }
+    }
+
     /// The error body `{"error": {code, message, details?}}`.
     pub fn to_body(&self) -> serde_json::Value {
         let mut error = serde_json::json!({

@@ -346,10 +346,10 @@ mod tests {
                 let mut input = TaskInput::titled(format!("task {n}"));
                 input.description_html =
                     crate::Field::Value("<p>".to_owned() + &"words ".repeat(200) + "</p>");
-                ids.push(org.create_task(&input).unwrap().id);
+                ids.push(org.tasks().create(input).unwrap().id);
             }
             for id in ids {
-                org.delete_task(id).unwrap();
+                org.tasks().delete(id).unwrap();
             }
             // Past the restore window: the next write purges them.
             let clock = crate::ManualClock::at("2100-01-01T00:00:00Z");
@@ -407,18 +407,18 @@ mod tests {
             clock: Arc::new(clock.clone()),
             ..Options::default()
         });
-        let task = org.create_task(&TaskInput::titled("before")).unwrap();
+        let task = org.tasks().create(TaskInput::titled("before")).unwrap();
         clock.advance_secs(15 * 86_400);
         for refused in [
-            org.create_task(&TaskInput::titled("after")).map(drop),
-            org.delete_task(task.id),
+            org.tasks().create(TaskInput::titled("after")).map(drop),
+            org.tasks().delete(task.id),
             org.create_task_list(&crate::TaskListInput::default())
                 .map(drop),
         ] {
             assert!(matches!(refused, Err(Error::ReadOnly)), "{refused:?}");
         }
         // Reads and the listed settings still work.
-        assert_eq!(org.task(task.id).unwrap().title, "before");
+        assert_eq!(org.tasks().get(task.id).unwrap().title, "before");
         org.change_appearance(crate::AppearanceChange::default())
             .unwrap();
     }
@@ -428,7 +428,7 @@ mod tests {
         let dir = tempfile::tempdir().unwrap();
         {
             let org = Organiser::open_with(dir.path(), Options::default()).unwrap();
-            org.create_task(&TaskInput::titled("kept")).unwrap();
+            org.tasks().create(TaskInput::titled("kept")).unwrap();
         }
         let path = dir.path().join(STORE_FILE);
         let modified = std::fs::metadata(&path).unwrap().modified().unwrap();
@@ -436,13 +436,14 @@ mod tests {
         assert!(reader.inner.store.is_read_only());
         assert_eq!(
             reader
-                .tasks(&crate::TaskQuery::default())
+                .tasks()
+                .list(&crate::TaskQuery::default())
                 .unwrap()
                 .items
                 .len(),
             1
         );
-        assert!(reader.create_task(&TaskInput::titled("no")).is_err());
+        assert!(reader.tasks().create(TaskInput::titled("no")).is_err());
         drop(reader);
         assert_eq!(
             std::fs::metadata(&path).unwrap().modified().unwrap(),

@@ -60,7 +60,8 @@ fn tasks_lists_and_counts_read_back() {
         })
         .unwrap();
     let task = org
-        .create_task(&TaskInput {
+        .tasks()
+        .create(TaskInput {
             task_list_id: Some(list.id).into(),
             start_on: Some("2026-03-10".parse().unwrap()).into(),
             description_html: Some("<p>milk</p>".into()).into(),
@@ -68,7 +69,8 @@ fn tasks_lists_and_counts_read_back() {
         })
         .unwrap();
     let done = org
-        .create_task(&TaskInput {
+        .tasks()
+        .create(TaskInput {
             status: Some(organiser_core::TaskStatus::Completed),
             ..TaskInput::titled("Done already")
         })
@@ -87,7 +89,8 @@ fn tasks_lists_and_counts_read_back() {
     );
 
     let counts = org
-        .task_counts(&TaskCountsQuery {
+        .tasks()
+        .counts(&TaskCountsQuery {
             view: Some(View::Today),
             home: None,
         })
@@ -97,7 +100,7 @@ fn tasks_lists_and_counts_read_back() {
         &answer(&org, Auth::Local, "/task_counts", "view=today"),
         &counts,
     );
-    let counts = org.task_counts(&TaskCountsQuery::default()).unwrap();
+    let counts = org.tasks().counts(&TaskCountsQuery::default()).unwrap();
     assert!(counts.page.is_none());
     reads_as(&answer(&org, Auth::Local, "/task_counts", ""), &counts);
 }
@@ -106,12 +109,12 @@ fn tasks_lists_and_counts_read_back() {
 fn pages_read_back_with_their_meta() {
     let org = org();
     for title in ["a", "b", "c"] {
-        org.create_task(&TaskInput::titled(title)).unwrap();
+        org.tasks().create(TaskInput::titled(title)).unwrap();
     }
     let mut query = TaskQuery::default();
     query.params.limit = 2;
     query.params.count = true;
-    let page = org.tasks(&query).unwrap();
+    let page = org.tasks().list(&query).unwrap();
     assert!(page.next_cursor.is_some() && page.total_count == Some(3));
     let body = answer(&org, Auth::Local, "/tasks", "limit=2&count=true");
     assert_eq!(serde_json::to_value(&page).unwrap(), body);
@@ -125,8 +128,8 @@ fn pages_read_back_with_their_meta() {
     assert_eq!(serde_json::to_value(&lists).unwrap(), body);
     assert_eq!(serde_json::from_value::<Page<_>>(body).unwrap(), lists);
 
-    let task = org.tasks(&TaskQuery::default()).unwrap().items[0].clone();
-    org.delete_task(task.id).unwrap();
+    let task = org.tasks().list(&TaskQuery::default()).unwrap().items[0].clone();
+    org.tasks().delete(task.id).unwrap();
     let deletions = org.deletions(&DeletionQuery::default()).unwrap();
     assert_eq!(deletions.items.len(), 1);
     let body = answer(&org, Auth::Local, "/deletions", "");

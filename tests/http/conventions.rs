@@ -433,7 +433,8 @@ fn a_retry_while_the_first_request_runs_is_409() {
     // Another writer takes the store's write lock and holds it.
     gate.arm();
     let holder = std::thread::spawn(move || {
-        org.create_task(&organiser::TaskInput::titled("holder"))
+        org.tasks()
+            .create(organiser::TaskInput::titled("holder"))
             .map(|t| t.id)
     });
     gate.wait_until_holding();

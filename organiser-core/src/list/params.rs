@@ -139,6 +139,30 @@ impl ListParams {
         Ok(params)
     }
 
+    /// As [`ListParams::to_query`], with `order` as given.
+    pub(crate) fn to_query_ordered(
+        &self,
+        order: Option<&str>,
+        pairs: &mut Vec<(&'static str, String)>,
+    ) {
+        if let Some(order) = order {
+            pairs.push(("order", order.to_owned()));
+        }
+        if let Some(direction) = self.direction {
+            pairs.push(("direction", direction.as_str().to_owned()));
+        }
+        if let Some(since) = self.updated_since {
+            pairs.push(("updated_since", crate::time::format_timestamp(since)));
+        }
+        if let Some(cursor) = &self.cursor {
+            pairs.push(("cursor", cursor.clone()));
+        }
+        pairs.push(("limit", self.limit.to_string()));
+        if self.count {
+            pairs.push(("count", "true".to_owned()));
+        }
+    }
+
     /// The direction, or `default` when not sent.
     pub fn direction_or(&self, default: Direction) -> Direction {
         self.direction.unwrap_or(default)

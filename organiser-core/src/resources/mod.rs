@@ -84,7 +84,7 @@ pub use tags::{Tag, TagQuery};
 pub use task_lists::{TaskList, TaskListInput, TaskListQuery};
 pub use tasks::{
     Home, PageCounts, ProjectTaskCount, Task, TaskCounts, TaskCountsQuery, TaskInput,
-    TaskListCount, TaskOrder, TaskQuery, TaskStatus, View,
+    TaskListCount, TaskOrder, TaskQuery, TaskStatus, Tasks, View,
 };
 pub use uploads::{Upload, check_raw_header, raw_body_rule};
 pub use vocabulary::{
@@ -99,24 +99,33 @@ use std::sync::LazyLock;
 use crate::engine::endpoint::Endpoint;
 use crate::engine::kinds::{Cascade, Follower, RecordKind, Wiring};
 use crate::engine::op::Route;
+use crate::engine::operation::Declared;
 use crate::engine::request::{Method, Request};
 use crate::error::{Error, Result};
 use crate::settle;
 use crate::store::Tbl;
 use crate::store::schema::{self, Step};
 
-/// The route arms of a resource.
+/// The route arms of a resource not yet declared as operations.
 type Routes = for<'r> fn(&'r Request, &[&'r str]) -> Result<Route<'r>>;
 
-/// Every resource's routes: those it declares (beside its route arms, in
-/// its folder) and its route arms. A request goes to the resource that
-/// declares its route; a path no resource declares goes to the first
-/// resource with routes under its first path segment (which answers 404),
-/// so no arm answers an undeclared route. A view over other resources may
-/// declare a route under another's segment (`calendar` serves
-/// `/people/{id}/meetings`), so that a resource never depends on the views
-/// built on it. The tests hold the rest of the dispatch, and
-/// `docs/openapi.json`, to the declarations.
+/// Every operation declared as one value ([`Operation`]), by resource.
+/// A request goes to the operation whose route it is (a literal segment
+/// before a `{…}` one); a request no operation declares goes to the route
+/// arms below, for the resources not yet declared so.
+///
+/// [`Operation`]: crate::engine::operation::Operation
+static OPERATIONS: &[&[&dyn Declared]] = &[tasks::OPERATIONS];
+
+/// Every resource's routes that still have route arms: those it declares
+/// (beside its route arms, in its folder) and its route arms. A request
+/// goes to the resource that declares its route; a path no resource
+/// declares goes to the first resource with routes under its first path
+/// segment (which answers 404), so no arm answers an undeclared route. A
+/// view over other resources may declare a route under another's segment
+/// (`calendar` serves `/people/{id}/meetings`), so that a resource never
+/// depends on the views built on it. The tests hold the rest of the
+/// dispatch, and `docs/openapi.json`, to the declarations.
 static RESOURCES: &[(&[Endpoint], Routes)] = &[
     (discovery::ENDPOINTS, discovery::routes),
     (openapi::ENDPOINTS, openapi::routes),
@@ -127,7 +136,6 @@ static RESOURCES: &[(&[Endpoint], Routes)] = &[
     (notices::ENDPOINTS, notices::routes),
     (deletions::ENDPOINTS, deletions::routes),
     (task_lists::ENDPOINTS, task_lists::routes),
-    (tasks::ENDPOINTS, tasks::routes),
     (people::ENDPOINTS, people::routes),
     (person_links::ENDPOINTS, person_links::routes),
     (projects::ENDPOINTS, projects::routes),
@@ -144,9 +152,49 @@ static RESOURCES: &[(&[Endpoint], Routes)] = &[
     (ai::ENDPOINTS, ai::routes),
 ];
 
-/// The route of `req`: the route arms of the resource that declares it,
-/// handed every segment.
+/// Every declared operation.
+pub(crate) fn operations() -> impl Iterator<Item = &'static dyn Declared> {
+    OPERATIONS.iter().flat_map(|ops| ops.iter().copied())
+}
+
+/// The operation declared for `method` and `segments`: of those whose
+/// template matches, the one with the most literal segments.
+fn operation(method: Method, segments: &[&str]) -> Option<&'static dyn Declared> {
+    /// The operations under each first segment, most literal segments
+    /// first (`/ai_providers/test` before `/ai_providers/{id}`).
+    type Routes = Vec<(Endpoint, &'static dyn Declared)>;
+    static BY_FIRST_SEGMENT: LazyLock<HashMap<&str, Routes>> = LazyLock::new(|| {
+        let mut map: HashMap<&str, Routes> = HashMap::new();
+        for op in operations() {
+            for e in op.endpoints() {
+                map.entry(e.first_segment()).or_default().push((e, op));
+            }
+        }
+        for ops in map.values_mut() {
+            ops.sort_by_key(|(e, _)| {
+                std::cmp::Reverse(
+                    e.path
+                        .split('/')
+                        .filter(|s| !s.is_empty() && !s.starts_with('{'))
+                        .count(),
+                )
+            });
+        }
+        map
+    });
+    BY_FIRST_SEGMENT
+        .get(segments.first().copied().unwrap_or(""))?
+        .iter()
+        .find(|(e, _)| e.matches(method, segments))
+        .map(|(_, op)| *op)
+}
+
+/// The route of `req`: its declared operation's, else the route arms of
+/// the resource that declares it, handed every segment.
 pub(crate) fn route<'r>(req: &'r Request, segments: &[&'r str]) -> Result<Route<'r>> {
+    if let Some(op) = operation(req.method, segments) {
+        return op.route(req, segments);
+    }
     let found = dispatch(req, segments);
     debug_assert!(
         found.is_err() || declared(req.method, segments),
@@ -189,9 +237,11 @@ fn dispatch<'r>(req: &'r Request, segments: &[&'r str]) -> Result<Route<'r>> {
 /// Every route the core answers below `/api/v1` (HTTP adds `/session`,
 /// discovery at the root and `/healthz`).
 pub fn endpoints() -> impl Iterator<Item = Endpoint> {
-    RESOURCES
-        .iter()
-        .flat_map(|(endpoints, _)| endpoints.iter().copied())
+    operations().flat_map(|op| op.endpoints()).chain(
+        RESOURCES
+            .iter()
+            .flat_map(|(endpoints, _)| endpoints.iter().copied()),
+    )
 }
 
 /// Whether a resource declares the route of `method` and `segments`.
@@ -466,7 +516,7 @@ mod tests {
             assert!(
                 FILLS
                     .iter()
-                    .any(|fill| dispatch(&req, &filled(e.path, fill)).is_ok()),
+                    .any(|fill| route(&req, &filled(e.path, fill)).is_ok()),
                 "{} {}: declared, but no route arm answers it",
                 e.method.as_str(),
                 e.path
@@ -506,7 +556,7 @@ mod tests {
         for method in METHODS {
             let req = Request::new(method, "", crate::Auth::Local);
             for segments in &paths {
-                if dispatch(&req, segments).is_ok() {
+                if route(&req, segments).is_ok() {
                     assert!(
                         declared(method, segments),
                         "{} /{} is answered but not declared in the resource's ENDPOINTS",

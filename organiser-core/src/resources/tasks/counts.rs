@@ -80,6 +80,16 @@ pub struct TaskCountsQuery {
 }
 
 impl TaskCountsQuery {
+    /// The query's parameters, as [`TaskCountsQuery::parse`] reads them.
+    pub(crate) fn query_pairs(&self) -> Vec<(&'static str, String)> {
+        let mut pairs = Vec::new();
+        if let Some(view) = self.view {
+            pairs.push(("view", view.as_str().to_owned()));
+        }
+        super::home::to_query(self.home, &mut pairs);
+        pairs
+    }
+
     pub(crate) fn parse(q: &Query) -> Result<TaskCountsQuery> {
         let view = match q.get("view") {
             None => None,

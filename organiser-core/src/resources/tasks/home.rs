@@ -121,3 +121,14 @@ pub(crate) fn is_live(cx: &WriteCx<'_>, home: Home) -> Result<bool> {
         Home::Project(id) => cx.is_live("project", id)?,
     })
 }
+
+/// The home filter of `GET /tasks` and `GET /task_counts`, as a query.
+pub(crate) fn to_query(home: Option<Home>, pairs: &mut Vec<(&'static str, String)>) {
+    match home {
+        None => {}
+        Some(Home::Inbox) => pairs.push(("inbox", "true".to_owned())),
+        Some(Home::List(id)) => pairs.push(("task_list_id", id.to_string())),
+        Some(Home::Person(id)) => pairs.push(("person_id", id.to_string())),
+        Some(Home::Project(id)) => pairs.push(("project_id", id.to_string())),
+    }
+}

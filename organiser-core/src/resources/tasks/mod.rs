@@ -25,7 +25,8 @@ pub use counts::{PageCounts, TaskCounts, TaskCountsQuery, TaskListCount};
 pub use input::TaskInput;
 pub use query::{TaskOrder, TaskQuery, View};
 
-pub(crate) use api::{ENDPOINTS, routes};
+pub(crate) use api::OPERATIONS;
+pub use api::Tasks;
 pub(crate) use index::counter::count_stored_completions;
 pub(crate) use index::{due_between, index_completed_deadlines};
 pub(crate) use lifecycle::{KIND, LIST_CASCADE, PERSON_CASCADE, PROJECT_CASCADE};

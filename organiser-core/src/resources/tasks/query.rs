@@ -219,6 +219,23 @@ pub(crate) fn parse_home(q: &Query) -> Result<Option<Home>> {
 }
 
 impl TaskQuery {
+    /// The query's parameters, as [`TaskQuery::parse`] reads them.
+    pub(crate) fn query_pairs(&self) -> Vec<(&'static str, String)> {
+        let mut pairs = Vec::new();
+        if let Some(view) = self.view {
+            pairs.push(("view", view.as_str().to_owned()));
+        }
+        if let Some(statuses) = &self.statuses {
+            let names: Vec<&str> = statuses.iter().map(|s| s.as_str()).collect();
+            pairs.push(("status", names.join(",")));
+        }
+        super::home::to_query(self.home, &mut pairs);
+        let order = self.order.map(|o| o.as_str());
+        self.params
+            .to_query_ordered(order.or(self.params.order.as_deref()), &mut pairs);
+        pairs
+    }
+
     /// Reads and checks the query: every refused combination is a 400.
     pub(crate) fn parse(q: &Query) -> Result<TaskQuery> {
         let mut details = Details::new();

@@ -77,16 +77,17 @@ impl<'a> T<'a> {
     }
     fn make(self, org: &Organiser) -> Task {
         let to_field = |d: Option<&str>| d.map(|d| Field::Value(date(d))).unwrap_or_default();
-        org.create_task(&TaskInput {
-            title: Some(self.title.into()),
-            start_on: to_field(self.start),
-            deadline_on: to_field(self.deadline),
-            expires_on: to_field(self.expires),
-            task_list_id: self.list.map(Field::Value).unwrap_or_default(),
-            status: self.status,
-            ..TaskInput::default()
-        })
-        .unwrap()
+        org.tasks()
+            .create(TaskInput {
+                title: Some(self.title.into()),
+                start_on: to_field(self.start),
+                deadline_on: to_field(self.deadline),
+                expires_on: to_field(self.expires),
+                task_list_id: self.list.map(Field::Value).unwrap_or_default(),
+                status: self.status,
+                ..TaskInput::default()
+            })
+            .unwrap()
     }
 }
 
@@ -101,7 +102,8 @@ fn list(org: &Organiser, name: &str) -> Id {
 
 fn titles(org: &Organiser, query: &str) -> Vec<String> {
     let q = TaskQuery::parse(&Query::parse(&format!("{query}&limit=100")).unwrap()).unwrap();
-    org.tasks(&q)
+    org.tasks()
+        .list(&q)
         .unwrap()
         .items
         .into_iter()
@@ -112,11 +114,12 @@ fn titles(org: &Organiser, query: &str) -> Vec<String> {
 fn total(org: &Organiser, query: &str) -> u64 {
     let q =
         TaskQuery::parse(&Query::parse(&format!("{query}&count=true&limit=1")).unwrap()).unwrap();
-    org.tasks(&q).unwrap().total_count.unwrap()
+    org.tasks().list(&q).unwrap().total_count.unwrap()
 }
 
 fn counts(org: &Organiser, query: &str) -> TaskCounts {
-    org.task_counts(&TaskCountsQuery::parse(&Query::parse(query).unwrap()).unwrap())
+    org.tasks()
+        .counts(&TaskCountsQuery::parse(&Query::parse(query).unwrap()).unwrap())
         .unwrap()
 }
 
@@ -389,12 +392,12 @@ fn expired_tasks_are_archived_at_the_midnight_after_in_the_zone() {
     let task = t("milk").expires("2026-03-10").make(&org);
     clock.set("2026-03-10T10:59:59Z".parse().unwrap());
     assert_eq!(
-        org.task(task.id).unwrap().status,
+        org.tasks().get(task.id).unwrap().status,
         TaskStatus::Open,
         "open through its expiry day"
     );
     clock.set("2026-03-10T11:00:00Z".parse().unwrap());
-    let expired = org.task(task.id).unwrap();
+    let expired = org.tasks().get(task.id).unwrap();
     assert_eq!(expired.status, TaskStatus::Archived);
     assert!(expired.expired);
     assert_eq!(
@@ -405,9 +408,10 @@ fn expired_tasks_are_archived_at_the_midnight_after_in_the_zone() {
     assert_eq!(titles(&org, "view=logbook"), ["milk"]);
     // Reopening clears the passed expiry.
     let reopened = org
-        .change_task(
+        .tasks()
+        .change(
             task.id,
-            &TaskInput {
+            TaskInput {
                 status: Some(TaskStatus::Open),
                 ..TaskInput::default()
             },
@@ -426,7 +430,8 @@ fn expiry_midnight_follows_daylight_saving() {
     let winter = t("winter").expires("2026-03-28").make(&org);
     let summer = t("summer").expires("2026-03-29").make(&org);
     clock.set("2026-03-31T12:00:00Z".parse().unwrap());
-    let stamp = |id| crate::time::format_timestamp(org.task(id).unwrap().archived_at.unwrap());
+    let stamp =
+        |id| crate::time::format_timestamp(org.tasks().get(id).unwrap().archived_at.unwrap());
     assert_eq!(stamp(winter.id), "2026-03-29T00:00:00.000Z");
     assert_eq!(stamp(summer.id), "2026-03-29T23:00:00.000Z");
 }
@@ -435,30 +440,31 @@ fn expiry_midnight_follows_daylight_saving() {
 fn a_task_can_be_restored_for_20_seconds() {
     let (org, clock) = org_at("2026-03-10T12:00:00Z", "UTC");
     let a = t("a").make(&org);
-    org.delete_task(a.id).unwrap();
-    assert_eq!(org.task(a.id).unwrap_err().status(), 404);
+    org.tasks().delete(a.id).unwrap();
+    assert_eq!(org.tasks().get(a.id).unwrap_err().status(), 404);
     assert_eq!(
-        org.delete_task(a.id).unwrap_err().status(),
+        org.tasks().delete(a.id).unwrap_err().status(),
         404,
         "deleting twice"
     );
     clock.advance_secs(19);
-    let back = org.restore_task(a.id).unwrap();
+    let back = org.tasks().restore(a.id).unwrap();
     assert_eq!(
         crate::time::format_timestamp(back.updated_at),
         "2026-03-10T12:00:19.000Z"
     );
     assert_eq!(
-        org.restore_task(a.id).unwrap().id,
+        org.tasks().restore(a.id).unwrap().id,
         a.id,
         "a live task: safe retry"
     );
 
-    org.delete_task(a.id).unwrap();
+    org.tasks().delete(a.id).unwrap();
     clock.advance_secs(20);
-    assert_eq!(org.restore_task(a.id).unwrap_err().status(), 404);
+    assert_eq!(org.tasks().restore(a.id).unwrap_err().status(), 404);
     assert_eq!(
-        org.restore_task(Id::parse("01ARZ3NDEKTSV4RRFFQ69G5FAV").unwrap())
+        org.tasks()
+            .restore(Id::parse("01ARZ3NDEKTSV4RRFFQ69G5FAV").unwrap())
             .unwrap_err()
             .status(),
         404
@@ -469,9 +475,9 @@ fn a_task_can_be_restored_for_20_seconds() {
 fn a_restored_task_whose_expiry_passed_comes_back_archived() {
     let (org, clock) = org_at("2026-03-10T23:59:50Z", "UTC");
     let a = t("a").expires("2026-03-10").make(&org);
-    org.delete_task(a.id).unwrap();
+    org.tasks().delete(a.id).unwrap();
     clock.advance_secs(15);
-    let back = org.restore_task(a.id).unwrap();
+    let back = org.tasks().restore(a.id).unwrap();
     assert_eq!((back.status, back.expired), (TaskStatus::Archived, true));
 }
 
@@ -481,17 +487,17 @@ fn a_list_comes_back_with_its_tasks_but_not_those_deleted_before() {
     let work = list(&org, "Work");
     let kept = t("kept").list(work).make(&org);
     let gone = t("gone before").list(work).make(&org);
-    org.delete_task(gone.id).unwrap();
+    org.tasks().delete(gone.id).unwrap();
     clock.advance_secs(2);
     org.delete_task_list(work).unwrap();
-    assert_eq!(org.task(kept.id).unwrap_err().status(), 404);
+    assert_eq!(org.tasks().get(kept.id).unwrap_err().status(), 404);
     assert_eq!(
-        org.restore_task(kept.id).unwrap_err().status(),
+        org.tasks().restore(kept.id).unwrap_err().status(),
         404,
         "restore the list instead"
     );
     assert_eq!(
-        org.restore_task(gone.id).unwrap_err().status(),
+        org.tasks().restore(gone.id).unwrap_err().status(),
         404,
         "its list is deleted"
     );
@@ -500,8 +506,8 @@ fn a_list_comes_back_with_its_tasks_but_not_those_deleted_before() {
     clock.advance_secs(5);
     let back = org.restore_task_list(work).unwrap();
     assert_eq!(back.name, "Work (2)");
-    assert_eq!(org.task(kept.id).unwrap().task_list_id, Some(work));
-    assert_eq!(org.task(gone.id).unwrap_err().status(), 404);
+    assert_eq!(org.tasks().get(kept.id).unwrap().task_list_id, Some(work));
+    assert_eq!(org.tasks().get(gone.id).unwrap_err().status(), 404);
     assert_eq!(titles(&org, &format!("task_list_id={work}")), ["kept"]);
     let _ = other;
 }
@@ -514,13 +520,14 @@ fn new_tasks_go_on_top_without_touching_others() {
     clock.advance_secs(1);
     let c = t("c").make(&org);
     assert_eq!((a.position, b.position, c.position), (1, 0, -1));
-    assert_eq!(org.task(a.id).unwrap().updated_at, a.updated_at);
+    assert_eq!(org.tasks().get(a.id).unwrap().updated_at, a.updated_at);
     // Sending a position renumbers the home's open tasks 1..n.
     clock.advance_secs(1);
     let moved = org
-        .change_task(
+        .tasks()
+        .change(
             c.id,
-            &TaskInput {
+            TaskInput {
                 position: Some(3),
                 ..TaskInput::default()
             },
@@ -528,15 +535,16 @@ fn new_tasks_go_on_top_without_touching_others() {
         .unwrap();
     assert_eq!(moved.position, 3);
     assert_eq!(titles(&org, "inbox=true"), ["b", "a", "c"]);
-    let b_now = org.task(b.id).unwrap();
+    let b_now = org.tasks().get(b.id).unwrap();
     assert_eq!((b_now.position, b_now.updated_at > b.updated_at), (1, true));
     // Moving to another home puts it at the bottom there.
     let work = list(&org, "Work");
     t("w1").list(work).make(&org);
     let moved = org
-        .change_task(
+        .tasks()
+        .change(
             a.id,
-            &TaskInput {
+            TaskInput {
                 task_list_id: Field::Value(work),
                 ..TaskInput::default()
             },
@@ -551,7 +559,12 @@ fn a_write_that_fails_leaves_the_store_as_it_was() {
     use crate::store::Tables;
     use crate::store::schema::SINGLETONS;
     let org = Organiser::in_memory();
-    let before = org.tasks(&crate::TaskQuery::default()).unwrap().items.len();
+    let before = org
+        .tasks()
+        .list(&crate::TaskQuery::default())
+        .unwrap()
+        .items
+        .len();
     let outcome: crate::error::Result<()> = org.inner.write(|cx| {
         // Several records land in the transaction...
         create(cx, &TaskInput::titled("one"))?;
@@ -562,7 +575,11 @@ fn a_write_that_fails_leaves_the_store_as_it_was() {
     });
     assert_eq!(outcome.unwrap_err().status(), 422);
     assert_eq!(
-        org.tasks(&crate::TaskQuery::default()).unwrap().items.len(),
+        org.tasks()
+            .list(&crate::TaskQuery::default())
+            .unwrap()
+            .items
+            .len(),
         before
     );
     let scratch: Option<i32> = org
@@ -570,7 +587,10 @@ fn a_write_that_fails_leaves_the_store_as_it_was() {
         .read(|cx| cx.get_json(SINGLETONS, b"scratch"))
         .unwrap();
     assert_eq!(scratch, None);
-    let counts = org.task_counts(&crate::TaskCountsQuery::default()).unwrap();
+    let counts = org
+        .tasks()
+        .counts(&crate::TaskCountsQuery::default())
+        .unwrap();
     assert_eq!(counts.inbox, 0, "the counters rolled back with the records");
 }
 
@@ -602,3 +622,54 @@ fn the_today_queue_is_counted_without_walking_it() {
 }
 
 mod storage;
+
+/// Every task operation gives the same through the request a remote door
+/// writes (and the answer it reads) as in process.
+#[test]
+fn both_doors_give_the_same() {
+    use crate::engine::operation::ThroughRequests;
+    let (org, _clock, work) = sample();
+    let through = ThroughRequests(&org);
+    let remote = Tasks::new(&through);
+    let made = remote
+        .create(TaskInput {
+            task_list_id: Field::Value(work),
+            deadline_on: Field::Value(date("2026-03-12")),
+            ..TaskInput::titled("Through")
+        })
+        .unwrap();
+    assert_eq!(org.tasks().get(made.id).unwrap(), made);
+    let changed = remote
+        .change(made.id, TaskInput::titled("Through again"))
+        .unwrap();
+    assert_eq!(remote.get(made.id).unwrap(), changed);
+    for query in [
+        "",
+        "view=today",
+        "status=open,completed&order=created_at&direction=desc&limit=2&count=true",
+        "inbox=true",
+    ] {
+        let query = TaskQuery::parse(&Query::parse(query).unwrap()).unwrap();
+        assert_eq!(
+            remote.list(&query).unwrap(),
+            org.tasks().list(&query).unwrap()
+        );
+    }
+    let counts = TaskCountsQuery::parse(&Query::parse("view=logbook").unwrap()).unwrap();
+    assert_eq!(
+        remote.counts(&counts).unwrap(),
+        org.tasks().counts(&counts).unwrap()
+    );
+    assert_eq!(
+        remote.project_counts().unwrap(),
+        org.tasks().project_counts().unwrap()
+    );
+    remote.delete(made.id).unwrap();
+    assert!(matches!(remote.get(made.id), Err(Error::NotFound)));
+    assert_eq!(remote.restore(made.id).unwrap().title, "Through again");
+    let refused = remote.create(TaskInput::titled("  ")).unwrap_err();
+    assert!(
+        matches!(&refused, Error::Validation(d) if d.has("title")),
+        "{refused:?}"
+    );
+}

@@ -7,12 +7,12 @@ use super::*;
 fn complete_new(org: &Organiser, title: &str, list: Option<Id>) {
     let mut input = TaskInput::titled(title);
     input.task_list_id = list.into();
-    let task = org.create_task(&input).unwrap();
+    let task = org.tasks().create(input).unwrap();
     let done = TaskInput {
         status: Some(TaskStatus::Completed),
         ..TaskInput::default()
     };
-    org.change_task(task.id, &done).unwrap();
+    org.tasks().change(task.id, done).unwrap();
 }
 
 fn completed_today(org: &Organiser, query: &str) -> u64 {
@@ -55,12 +55,12 @@ fn completed_today_follows_the_owners_day_and_zone() {
 
     // Reopening a task takes it out of the count.
     let q = TaskQuery::parse(&Query::parse("status=completed&order=id").unwrap()).unwrap();
-    let first = org.tasks(&q).unwrap().items[0].id;
+    let first = org.tasks().list(&q).unwrap().items[0].id;
     let reopen = TaskInput {
         status: Some(TaskStatus::Open),
         ..TaskInput::default()
     };
-    org.change_task(first, &reopen).unwrap();
+    org.tasks().change(first, reopen).unwrap();
     assert_eq!(completed_today(&org, "view=today"), 2);
     assert_eq!(completed_today(&org, "inbox=true"), 0);
 }
@@ -215,7 +215,7 @@ fn the_json_of_a_page_is_the_typed_page_and_never_stale() {
     };
     let typed = |query: &str| {
         let q = TaskQuery::parse(&Query::parse(query).unwrap()).unwrap();
-        serde_json::to_value(org.tasks(&q).unwrap()).unwrap()
+        serde_json::to_value(org.tasks().list(&q).unwrap()).unwrap()
     };
     for query in [
         "",
@@ -235,10 +235,10 @@ fn the_json_of_a_page_is_the_typed_page_and_never_stale() {
     let id = Id::parse(&first).unwrap();
     for title in ["renamed", "renamed again"] {
         let input = TaskInput::titled(title);
-        org.change_task(id, &input).unwrap();
+        org.tasks().change(id, input).unwrap();
         assert_eq!(get("order=id")["data"][0]["title"], title);
     }
-    org.delete_task(id).unwrap();
+    org.tasks().delete(id).unwrap();
     assert_ne!(get("order=id")["data"][0]["id"], first.as_str());
 }
 
@@ -280,12 +280,12 @@ fn completion_counters_older_than_two_days_go_when_the_day_moves() {
     assert_eq!(completions(), 0, "gone once the day moved on");
     // Reopening an old completion leaves today's count alone.
     let q = TaskQuery::parse(&Query::parse("status=completed&order=id").unwrap()).unwrap();
-    let old = org.tasks(&q).unwrap().items[0].id;
+    let old = org.tasks().list(&q).unwrap().items[0].id;
     let reopen = TaskInput {
         status: Some(TaskStatus::Open),
         ..TaskInput::default()
     };
-    org.change_task(old, &reopen).unwrap();
+    org.tasks().change(old, reopen).unwrap();
     complete_new(&org, "today's", None);
     assert_eq!(completed_today(&org, "view=today"), 1);
 }
@@ -309,7 +309,7 @@ fn a_store_of_schema_12_indexes_the_people_descriptions_mention() {
         input.description_html = crate::input::Field::Value(format!(
             "<p>Ask <span data-mention=\"{ada}\">@Ada Byron</span></p>"
         ));
-        (ada, org.create_task(&input).unwrap().id)
+        (ada, org.tasks().create(input).unwrap().id)
     };
     // Back to schema 12: no index of mentions.
     {
@@ -327,6 +327,6 @@ fn a_store_of_schema_12_indexes_the_people_descriptions_mention() {
     }
     let org = Organiser::open_with(dir.path(), options).unwrap();
     org.change_person(ada, &named("Ada Lovelace")).unwrap();
-    let html = org.task(task).unwrap().description_html.unwrap();
+    let html = org.tasks().get(task).unwrap().description_html.unwrap();
     assert!(html.contains("@Ada Lovelace"), "{html}");
 }

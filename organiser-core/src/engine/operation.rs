@@ -1,0 +1,690 @@
+//! Operations declared once (document 1, "Conventions", "Read-only mode",
+//! "Idempotency", "Authentication"; docs/api.md for ours). Each operation
+//! of the API is one [`Operation`] value: its method and path, how it runs
+//! (on a snapshot, on a settled snapshot, in a write transaction, or with
+//! no transaction of its own), where each part of its input comes from
+//! (the path, the query, the body, the raw bytes, the principal), how its
+//! answer is written (status and envelope), its rate limit, and the
+//! function that does the work. Every door comes from that one value:
+//!
+//! - the typed door, [`Door::call`] (in process: no JSON; the resources'
+//!   handles, such as `org.tasks().create(..)`, are one line each over it);
+//! - the route arm and the route inventory (`resources::OPERATIONS`);
+//! - the request a remote door sends ([`Operation::request`]) and the
+//!   reading of its answer ([`Operation::read_answer`]);
+//! - the route limits and the raw-body rules the server applies;
+//! - the operation's entry in the OpenAPI document.
+
+use std::marker::PhantomData;
+
+use serde::Serialize;
+use serde::de::DeserializeOwned;
+use serde_json::Value;
+
+use super::endpoint::Endpoint;
+use super::op::{PlainOp, ReadOp, Route, WriteOp};
+use super::request::{Method, RawBody, Request, Response};
+use super::{Inner, Organiser, ReadCx, WriteCx};
+use crate::auth::Auth;
+use crate::error::{Error, Result};
+use crate::ids::Id;
+use crate::limits::RouteLimit;
+use crate::list::Query;
+
+/// How an operation runs, and its work. `P` is what a write's `prepare`
+/// makes of the input before the transaction opens (the input itself for
+/// most; a fetched feed, a decoded upload).
+pub(crate) enum Run<I: 'static, O: 'static, P: 'static> {
+    /// Reads a snapshot.
+    Read(ReadOp, fn(&ReadCx<'_>, I) -> Result<O>),
+    /// Prepares outside any transaction, then writes in one.
+    Write(
+        WriteOp,
+        fn(&Inner, I) -> Result<P>,
+        fn(&mut WriteCx<'_>, P) -> Result<O>,
+    ),
+    /// No transaction of its own: memory, files, or a wait on the network
+    /// between transactions it opens itself.
+    Plain(PlainOp, fn(&Inner, I) -> Result<O>),
+}
+
+/// How an answer's body is shaped.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) enum Shape {
+    /// `{data: O}`.
+    Data,
+    /// `O` itself (a page is `{data, meta}`; some answers are bare).
+    Bare,
+    /// No body (204).
+    Empty,
+    /// Bytes and headers of their own (a file, a redirect).
+    Raw,
+}
+
+/// An answer of its own making (a file, a redirect), and how the output
+/// is read back from one.
+pub(crate) type RawAnswer<O> = (fn(O) -> Response, fn(&Response) -> Result<O>);
+
+/// An HTTP answer written straight from the snapshot.
+pub(crate) type HttpAnswer<I> = fn(&ReadCx<'_>, &I, &Request) -> Result<Response>;
+
+/// How an operation's output becomes its answer, and back.
+pub(crate) struct Answer<O: 'static> {
+    /// The status of a success.
+    pub(crate) status: u16,
+    /// The body's shape.
+    pub(crate) shape: Shape,
+    /// Makes the output's addresses absolute with the request's base URL
+    /// (photos, files), for the answers that carry some.
+    pub(crate) absolute: Option<fn(O, &str) -> O>,
+    /// For [`Shape::Raw`]: the answer, and the output read back from one.
+    pub(crate) raw: Option<RawAnswer<O>>,
+}
+
+impl<O> Answer<O> {
+    /// `{data: O}` with `status`.
+    pub(crate) const fn data(status: u16) -> Answer<O> {
+        Answer {
+            status,
+            shape: Shape::Data,
+            absolute: None,
+            raw: None,
+        }
+    }
+
+    /// `O` itself with `status`.
+    pub(crate) const fn bare(status: u16) -> Answer<O> {
+        Answer {
+            status,
+            shape: Shape::Bare,
+            absolute: None,
+            raw: None,
+        }
+    }
+
+    /// The same, with addresses made absolute by `f`.
+    pub(crate) const fn absolute(self, f: fn(O, &str) -> O) -> Answer<O> {
+        Answer {
+            absolute: Some(f),
+            ..self
+        }
+    }
+
+    /// An answer of its own making (a file, a redirect), and how the
+    /// output is read back from one.
+    pub(crate) const fn raw(
+        write: fn(O) -> Response,
+        read: fn(&Response) -> Result<O>,
+    ) -> Answer<O> {
+        Answer {
+            status: 200,
+            shape: Shape::Raw,
+            absolute: None,
+            raw: Some((write, read)),
+        }
+    }
+}
+
+impl Answer<()> {
+    /// 204 with no body.
+    pub(crate) const fn empty() -> Answer<()> {
+        Answer {
+            status: 204,
+            shape: Shape::Empty,
+            absolute: None,
+            raw: None,
+        }
+    }
+}
+
+/// What an operation gives back: written to JSON for the HTTP answer, read
+/// back from it by a remote door.
+pub trait Output: Serialize + DeserializeOwned + 'static {}
+
+impl<O: Serialize + DeserializeOwned + 'static> Output for O {}
+
+/// One API operation, declared once (see the module's docs). Its fields
+/// are the core's; a door runs it ([`Door::call`]) and a remote door
+/// writes its request ([`Operation::request`]) and reads its answer
+/// ([`Operation::read_answer`]).
+pub struct Operation<I: 'static, O: 'static, P: 'static = I> {
+    /// The OpenAPI `operationId` (`createTask`).
+    pub(crate) id: &'static str,
+    /// The method.
+    pub(crate) method: Method,
+    /// Another method that does the same (PUT beside PATCH), with its own
+    /// `operationId`.
+    pub(crate) alias: Option<(Method, &'static str)>,
+    /// The path template below `/api/v1`; `{name}` stands for one segment.
+    pub(crate) path: &'static str,
+    /// What it does, for the OpenAPI document: a summary line, then a
+    /// description.
+    pub(crate) doc: &'static str,
+    /// How it runs, and its work.
+    pub(crate) run: Run<I, O, P>,
+    /// How its output is answered.
+    pub(crate) answer: Answer<O>,
+    /// Its HTTP answer written straight from the snapshot, where that is
+    /// faster than writing the typed output (the same JSON).
+    pub(crate) http: Option<HttpAnswer<I>>,
+    /// The rate limit on top of the general one it counts against.
+    pub(crate) limit: Option<&'static RouteLimit>,
+    /// For an operation whose body is bytes rather than JSON (an upload):
+    /// what it accepts, from its query.
+    pub(crate) raw: Option<fn(&Query) -> Result<RawRule>>,
+    pub(crate) _input: PhantomData<fn(I) -> P>,
+}
+
+/// What an operation that takes bytes accepts: the size and the
+/// `Content-Type`s, so that a server can answer 411, 413 and 415 before it
+/// reads the body (the core checks the body again when it arrives).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+pub struct RawRule {
+    /// The accepted types.
+    pub content_types: &'static [&'static str],
+    /// The largest accepted body, in bytes.
+    pub max_bytes: u64,
+}
+
+impl<I, O, P> Operation<I, O, P> {
+    /// A declaration with nothing but its name, route, work and answer.
+    pub(crate) const fn new(
+        id: &'static str,
+        method: Method,
+        path: &'static str,
+        doc: &'static str,
+        run: Run<I, O, P>,
+        answer: Answer<O>,
+    ) -> Self {
+        Operation {
+            id,
+            method,
+            alias: None,
+            path,
+            doc,
+            run,
+            answer,
+            http: None,
+            limit: None,
+            raw: None,
+            _input: PhantomData,
+        }
+    }
+
+    /// The same, answering `method` too (as `id` in the OpenAPI document).
+    pub(crate) const fn also(self, method: Method, id: &'static str) -> Self {
+        Operation {
+            alias: Some((method, id)),
+            ..self
+        }
+    }
+
+    /// The same, counted against `limit` on top of the general one.
+    pub(crate) const fn limited(self, limit: &'static RouteLimit) -> Self {
+        Operation {
+            limit: Some(limit),
+            ..self
+        }
+    }
+
+    /// The same, its body bytes as `rule` says.
+    pub(crate) const fn raw_body(self, rule: fn(&Query) -> Result<RawRule>) -> Self {
+        Operation {
+            raw: Some(rule),
+            ..self
+        }
+    }
+
+    /// The same, its HTTP answer written by `f` straight from the snapshot.
+    pub(crate) const fn answered_by(self, f: HttpAnswer<I>) -> Self {
+        Operation {
+            http: Some(f),
+            ..self
+        }
+    }
+
+    /// The method.
+    pub fn method(&self) -> Method {
+        self.method
+    }
+
+    /// The path template below `/api/v1`.
+    pub fn path(&self) -> &'static str {
+        self.path
+    }
+
+    /// The OpenAPI `operationId`.
+    pub fn id(&self) -> &'static str {
+        self.id
+    }
+
+    /// Its routes: its method's, and its alias's.
+    pub(crate) fn endpoints(&self) -> impl Iterator<Item = Endpoint> + use<I, O, P> {
+        let path = self.path;
+        std::iter::once(self.method)
+            .chain(self.alias.map(|(m, _)| m))
+            .map(move |m| Endpoint::new(m, path))
+    }
+}
+
+/// The segments of a request's path that its template's `{…}` segments
+/// matched, handed to the input's parts in order.
+pub struct Args<'r> {
+    given: Vec<&'r str>,
+    next: usize,
+}
+
+impl<'r> Args<'r> {
+    fn of(template: &str, segments: &[&'r str]) -> Args<'r> {
+        let given = template
+            .split('/')
+            .filter(|s| !s.is_empty())
+            .zip(segments)
+            .filter(|(t, _)| t.starts_with('{'))
+            .map(|(_, s)| *s)
+            .collect();
+        Args { given, next: 0 }
+    }
+
+    /// The next matched segment.
+    fn next(&mut self) -> Result<&'r str> {
+        let found = self.given.get(self.next).copied().ok_or(Error::NotFound)?;
+        self.next += 1;
+        Ok(found)
+    }
+}
+
+/// A request being written by a remote door: the path's segments in the
+/// order of the template's `{…}`, the query, the body.
+#[derive(Debug, Default)]
+pub struct Outgoing {
+    args: Vec<String>,
+    query: Vec<(String, String)>,
+    body: Option<Value>,
+    raw: Option<RawBody>,
+}
+
+impl Outgoing {
+    /// Adds a query parameter.
+    pub(crate) fn query(&mut self, name: &str, value: impl Into<String>) {
+        self.query.push((name.to_owned(), value.into()));
+    }
+
+    /// Sets the JSON body.
+    pub(crate) fn body(&mut self, body: Value) {
+        self.body = Some(body);
+    }
+}
+
+/// One part of an operation's input: where it comes from in a request,
+/// and how a remote door writes it there. Parts read from the path and
+/// the query are read before a write's transaction and its licence check
+/// (`early`); the body when the write runs.
+pub trait Part: Sized + 'static {
+    /// Reads the part from `req`.
+    fn read(req: &Request, args: &mut Args<'_>) -> Result<Self>;
+
+    /// Whether the part is read before a write runs (path and query).
+    const EARLY: bool = false;
+
+    /// Writes the part into a request.
+    fn write(&self, out: &mut Outgoing);
+}
+
+/// An operation's input: one part, or a tuple of parts in the order they
+/// are read (path segments in the template's order).
+pub trait Input: Sized + 'static {
+    /// Reads the whole input.
+    fn read(req: &Request, args: &mut Args<'_>) -> Result<Self>;
+
+    /// Reads and judges the parts that come before a write runs (path and
+    /// query), for their errors.
+    fn read_early(req: &Request, args: &mut Args<'_>) -> Result<()>;
+
+    /// Writes the input into a request.
+    fn write(&self, out: &mut Outgoing);
+}
+
+impl Input for () {
+    fn read(_: &Request, _: &mut Args<'_>) -> Result<()> {
+        Ok(())
+    }
+
+    fn read_early(_: &Request, _: &mut Args<'_>) -> Result<()> {
+        Ok(())
+    }
+
+    fn write(&self, _: &mut Outgoing) {}
+}
+
+impl<A: Part> Input for A {
+    fn read(req: &Request, args: &mut Args<'_>) -> Result<A> {
+        A::read(req, args)
+    }
+
+    fn read_early(req: &Request, args: &mut Args<'_>) -> Result<()> {
+        if A::EARLY {
+            A::read(req, args)?;
+        }
+        Ok(())
+    }
+
+    fn write(&self, out: &mut Outgoing) {
+        Part::write(self, out);
+    }
+}
+
+macro_rules! tuple_input {
+    ($($part:ident $n:tt),+) => {
+        impl<$($part: Part),+> Input for ($($part,)+) {
+            fn read(req: &Request, args: &mut Args<'_>) -> Result<Self> {
+                Ok(($($part::read(req, args)?,)+))
+            }
+
+            fn read_early(req: &Request, args: &mut Args<'_>) -> Result<()> {
+                $(
+                    if $part::EARLY {
+                        $part::read(req, args)?;
+                    }
+                )+
+                Ok(())
+            }
+
+            fn write(&self, out: &mut Outgoing) {
+                $(Part::write(&self.$n, out);)+
+            }
+        }
+    };
+}
+
+tuple_input!(A 0, B 1);
+tuple_input!(A 0, B 1, C 2);
+
+/// A record's ID in the path.
+impl Part for Id {
+    const EARLY: bool = true;
+
+    fn read(_: &Request, args: &mut Args<'_>) -> Result<Id> {
+        Id::from_path(args.next()?)
+    }
+
+    fn write(&self, out: &mut Outgoing) {
+        out.args.push(self.to_string());
+    }
+}
+
+/// Who is asking (the typed door asks as the owner at the machine).
+impl Part for Auth {
+    const EARLY: bool = true;
+
+    fn read(req: &Request, _: &mut Args<'_>) -> Result<Auth> {
+        Ok(req.auth.clone())
+    }
+
+    fn write(&self, _: &mut Outgoing) {}
+}
+
+/// The bytes of an operation that takes them.
+impl Part for RawBody {
+    fn read(req: &Request, _: &mut Args<'_>) -> Result<RawBody> {
+        req.raw
+            .clone()
+            .ok_or_else(|| Error::bad_param("body", "is required"))
+    }
+
+    fn write(&self, out: &mut Outgoing) {
+        out.raw = Some(self.clone());
+    }
+}
+
+/// Declares how a query type is a [`Part`]: read with its `parse`, written
+/// with its `query_pairs`.
+macro_rules! query_part {
+    ($($t:ty),+ $(,)?) => {
+        $(
+            impl $crate::engine::operation::Part for $t {
+                const EARLY: bool = true;
+
+                fn read(
+                    req: &$crate::engine::request::Request,
+                    _: &mut $crate::engine::operation::Args<'_>,
+                ) -> $crate::error::Result<Self> {
+                    <$t>::parse(&req.query)
+                }
+
+                fn write(&self, out: &mut $crate::engine::operation::Outgoing) {
+                    for (name, value) in self.query_pairs() {
+                        out.query(name, value);
+                    }
+                }
+            }
+        )+
+    };
+}
+pub(crate) use query_part;
+
+/// Declares how a body type is a [`Part`]: read with `parse` from the
+/// body, written as `{key: input}` (or as itself with no key).
+macro_rules! body_part {
+    ($t:ty, $parse:path, $key:expr) => {
+        impl $crate::engine::operation::Part for $t {
+            fn read(
+                req: &$crate::engine::request::Request,
+                _: &mut $crate::engine::operation::Args<'_>,
+            ) -> $crate::error::Result<Self> {
+                $parse(req.body.as_ref())
+            }
+
+            fn write(&self, out: &mut $crate::engine::operation::Outgoing) {
+                let value = serde_json::to_value(self).unwrap_or_default();
+                let key: Option<&str> = $key;
+                out.body(match key {
+                    Some(key) => serde_json::json!({ key: value }),
+                    None => value,
+                });
+            }
+        }
+    };
+}
+pub(crate) use body_part;
+
+/// Runs operations: the store itself ([`Organiser`]), or a server that
+/// holds one (a remote door writes each operation's request and reads its
+/// answer).
+pub trait Door {
+    /// Runs `op` with `input`.
+    ///
+    /// # Errors
+    ///
+    /// The operation's own errors, as the API names them; a remote door
+    /// adds its transport's (an unreachable server is
+    /// [`Error::Internal`]).
+    fn call<I: Input, O: Output, P>(&self, op: &'static Operation<I, O, P>, input: I) -> Result<O>;
+}
+
+impl Door for Organiser {
+    fn call<I: Input, O: Output, P>(&self, op: &'static Operation<I, O, P>, input: I) -> Result<O> {
+        op.call(&self.inner, input)
+    }
+}
+
+impl<I: Input, O: Output, P> Operation<I, O, P> {
+    /// Runs the operation in process, as the owner at the machine: as its
+    /// route runs it (the licence check of a licensed write comes before
+    /// its preparation, and again in its transaction), without JSON.
+    pub(crate) fn call(&'static self, inner: &Inner, input: I) -> Result<O> {
+        match &self.run {
+            Run::Read(op, f) => inner.read_op(op, |cx| f(cx, input)),
+            Run::Write(op, prepare, f) => {
+                if op.licensed() {
+                    inner.require_writable()?;
+                }
+                let prepared = prepare(inner, input)?;
+                inner.write_op(op, |cx| f(cx, prepared))
+            }
+            Run::Plain(_, f) => f(inner, input),
+        }
+    }
+
+    /// The HTTP answer of `output` to `req`.
+    pub(crate) fn respond(&self, output: O, req: &Request) -> Response {
+        let output = match self.answer.absolute {
+            Some(f) => f(output, &req.base_url),
+            None => output,
+        };
+        self.render(output)
+    }
+
+    /// The answer's body as the API writes it, its addresses as they are
+    /// (below `/api/v1`).
+    fn render(&self, output: O) -> Response {
+        let status = self.answer.status;
+        match (self.answer.shape, self.answer.raw) {
+            (Shape::Data, _) => Response::data(status, &output),
+            (Shape::Bare, _) => Response::json(status, &output),
+            (Shape::Empty, _) => Response::no_content(),
+            (Shape::Raw, Some((write, _))) => write(output),
+            (Shape::Raw, None) => Response::error(&Error::Internal(format!(
+                "{}: a raw answer with no writer",
+                self.id
+            ))),
+        }
+    }
+
+    /// The JSON the API answers for `output` (null for no body), its
+    /// addresses as they are: what a caller in process prints where a
+    /// remote one prints the body it got.
+    pub fn body_of(&self, output: O) -> Value {
+        self.render(output).json_value()
+    }
+
+    /// The request a remote door sends for `input`: the method, the path
+    /// with the input's segments, the query and the body, as the owner at
+    /// the machine (the door sends its own credentials).
+    pub fn request(&self, input: &I) -> Request {
+        let mut out = Outgoing::default();
+        input.write(&mut out);
+        let mut args = out.args.into_iter();
+        let path: Vec<String> = self
+            .path
+            .split('/')
+            .map(|s| {
+                if s.starts_with('{') {
+                    args.next().unwrap_or_default()
+                } else {
+                    s.to_owned()
+                }
+            })
+            .collect();
+        let mut request = Request::new(self.method, path.join("/"), Auth::Local)
+            .with_query(Query::from_pairs(out.query));
+        request.body = out.body;
+        request.raw = out.raw;
+        request
+    }
+
+    /// The output a remote door reads from `response`, or the error the
+    /// API answered.
+    ///
+    /// # Errors
+    ///
+    /// The API's error as the core's [`Error`]; an answer this build cannot
+    /// read is [`Error::Internal`].
+    pub fn read_answer(&self, response: &Response) -> Result<O> {
+        if response.status >= 400 {
+            return Err(Error::from_answer(response.status, &response.json_value()));
+        }
+        let unreadable = |e: serde_json::Error| {
+            Error::Internal(format!("{}: an unreadable answer: {e}", self.id))
+        };
+        match (self.answer.shape, self.answer.raw) {
+            (Shape::Raw, Some((_, read))) => read(response),
+            (Shape::Data, _) => {
+                let mut body = response.json_value();
+                O::deserialize(body["data"].take()).map_err(unreadable)
+            }
+            (Shape::Bare | Shape::Raw, _) => {
+                O::deserialize(response.json_value()).map_err(unreadable)
+            }
+            (Shape::Empty, _) => O::deserialize(Value::Null).map_err(unreadable),
+        }
+    }
+}
+
+/// An operation with its types forgotten: what the dispatch, the route
+/// inventory, the server's limits and the OpenAPI document see.
+pub(crate) trait Declared: Sync {
+    /// Its routes (its method's, and an alias's).
+    fn endpoints(&self) -> Vec<Endpoint>;
+
+    /// Its OpenAPI `operationId`.
+    fn id(&self) -> &'static str;
+
+    /// The rate limit it counts against, on top of the general one.
+    fn limit(&self) -> Option<&'static RouteLimit>;
+
+    /// What it accepts, for an operation whose body is bytes.
+    fn raw_rule(&self) -> Option<fn(&Query) -> Result<RawRule>>;
+
+    /// The route arm of a request for it: the parts read early are read
+    /// now, the rest when it runs.
+    fn route<'r>(&'static self, req: &'r Request, segments: &[&'r str]) -> Result<Route<'r>>;
+}
+
+impl<I: Input, O: Output, P> Declared for Operation<I, O, P> {
+    fn endpoints(&self) -> Vec<Endpoint> {
+        Operation::endpoints(self).collect()
+    }
+
+    fn id(&self) -> &'static str {
+        self.id
+    }
+
+    fn limit(&self) -> Option<&'static RouteLimit> {
+        self.limit
+    }
+
+    fn raw_rule(&self) -> Option<fn(&Query) -> Result<RawRule>> {
+        self.raw
+    }
+
+    fn route<'r>(&'static self, req: &'r Request, segments: &[&'r str]) -> Result<Route<'r>> {
+        let template = self.path;
+        let args = move || Args::of(template, segments);
+        Ok(match &self.run {
+            Run::Read(op, f) => {
+                let input = I::read(req, &mut args())?;
+                match self.http {
+                    Some(http) => op.route(move |cx| http(cx, &input, req)),
+                    None => op.route(move |cx| Ok(self.respond(f(cx, input)?, req))),
+                }
+            }
+            Run::Write(op, prepare, f) => {
+                I::read_early(req, &mut args())?;
+                let segments: Vec<&'r str> = segments.to_vec();
+                op.route_with(
+                    move |inner| prepare(inner, I::read(req, &mut Args::of(template, &segments))?),
+                    move |cx, prepared| Ok(self.respond(f(cx, prepared)?, req)),
+                )
+            }
+            Run::Plain(op, f) => {
+                let input = I::read(req, &mut args())?;
+                op.route(move |inner| Ok(self.respond(f(inner, input)?, req)))
+            }
+        })
+    }
+}
+
+/// A door that runs every operation as a remote one does, through the
+/// request it writes and the answer it reads, against a store in this
+/// process (`handle`): for the tests that hold both doors to one answer.
+#[cfg(test)]
+pub(crate) struct ThroughRequests<'a>(pub(crate) &'a Organiser);
+
+#[cfg(test)]
+impl Door for ThroughRequests<'_> {
+    fn call<I: Input, O: Output, P>(&self, op: &'static Operation<I, O, P>, input: I) -> Result<O> {
+        let request = op.request(&input);
+        op.read_answer(&self.0.handle(&request))
+    }
+}
