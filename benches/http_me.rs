@@ -283,7 +283,8 @@ fn fill(org: &Organiser) -> Result<String, String> {
             ..TaskListInput::default()
         };
         let list = org
-            .create_task_list(&input)
+            .task_lists()
+            .create(input)
             .map_err(|e| format!("could not make the list {name}: {e}"))?;
         lists.push(list.id);
     }

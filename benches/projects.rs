@@ -1078,7 +1078,8 @@ fn generate(dir: &Path, total_tasks: usize, now: Timestamp) -> Result<Meta, Stri
                     ..TaskListInput::default()
                 };
                 let list = org
-                    .create_task_list(&input)
+                    .task_lists()
+                    .create(input)
                     .map_err(|e| format!("list {j}: {e}"))?;
                 lists[j] = Some(list.id);
             }

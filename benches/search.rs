@@ -1526,7 +1526,8 @@ fn generate(dir: &Path, sizes: Sizes, now: Timestamp) -> Result<Meta, String> {
         match write {
             Write::List(i) => {
                 let list = org
-                    .create_task_list(&TaskListInput {
+                    .task_lists()
+                    .create(TaskListInput {
                         name: Some(plan.lists[i].clone()),
                         ..TaskListInput::default()
                     })

@@ -1378,7 +1378,8 @@ fn generate(dir: &Path, settings: &Settings, now: Timestamp) -> Result<Meta, Str
                     ..TaskListInput::default()
                 };
                 let list = org
-                    .create_task_list(&input)
+                    .task_lists()
+                    .create(input)
                     .map_err(|e| format!("list {i}: {e}"))?;
                 list_ids[i] = Some(list.id);
             }

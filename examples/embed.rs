@@ -7,7 +7,7 @@ use organiser::{Field, Organiser, TaskInput, TaskListInput, TaskQuery, View};
 
 fn main() -> organiser::Result<()> {
     let org = Organiser::in_memory();
-    let groceries = org.create_task_list(&TaskListInput {
+    let groceries = org.task_lists().create(TaskListInput {
         name: Some("Groceries".into()),
         ..TaskListInput::default()
     })?;

@@ -29,7 +29,7 @@
 //! };
 //!
 //! let org = Organiser::in_memory();
-//! let groceries = org.create_task_list(&TaskListInput {
+//! let groceries = org.task_lists().create(TaskListInput {
 //!     name: Some("Groceries".into()),
 //!     ..TaskListInput::default()
 //! })?;

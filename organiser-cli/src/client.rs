@@ -1195,7 +1195,8 @@ mod tests {
     fn queries_mean_what_the_typed_calls_mean() {
         let org = Organiser::in_memory();
         let list = org
-            .create_task_list(&TaskListInput {
+            .task_lists()
+            .create(TaskListInput {
                 name: Some("Errands".into()),
                 ..TaskListInput::default()
             })
@@ -1291,7 +1292,7 @@ mod tests {
         };
         assert_eq!(
             client.task_lists(&query).unwrap().data,
-            org.task_lists(&query).unwrap()
+            org.task_lists().list(&query).unwrap()
         );
     }
 

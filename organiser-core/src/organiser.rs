@@ -291,15 +291,17 @@ mod tests {
         assert_eq!(json(&org.appearance().unwrap()), get("/appearance"));
 
         let list = org
-            .create_task_list(&TaskListInput {
+            .task_lists()
+            .create(TaskListInput {
                 name: Some("Errands".into()),
                 ..TaskListInput::default()
             })
             .unwrap();
         let renamed = org
-            .change_task_list(
+            .task_lists()
+            .change(
                 list.id,
-                &TaskListInput {
+                TaskListInput {
                     name: Some("Chores".into()),
                     ..TaskListInput::default()
                 },
@@ -307,7 +309,7 @@ mod tests {
             .unwrap();
         assert_eq!(renamed.name, "Chores");
         let path = format!("/task_lists/{}", list.id);
-        assert_eq!(json(&org.task_list(list.id).unwrap()), get(&path));
+        assert_eq!(json(&org.task_lists().get(list.id).unwrap()), get(&path));
 
         let system = org
             .change_system(
@@ -412,7 +414,8 @@ mod tests {
         for refused in [
             org.tasks().create(TaskInput::titled("after")).map(drop),
             org.tasks().delete(task.id),
-            org.create_task_list(&crate::TaskListInput::default())
+            org.task_lists()
+                .create(crate::TaskListInput::default())
                 .map(drop),
         ] {
             assert!(matches!(refused, Err(Error::ReadOnly)), "{refused:?}");

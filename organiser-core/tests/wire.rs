@@ -54,7 +54,8 @@ fn reads_as<T: Serialize + DeserializeOwned + PartialEq + Debug>(body: &Value, t
 fn tasks_lists_and_counts_read_back() {
     let org = org();
     let list = org
-        .create_task_list(&TaskListInput {
+        .task_lists()
+        .create(TaskListInput {
             name: Some("Errands".into()),
             ..TaskListInput::default()
         })
@@ -122,7 +123,7 @@ fn pages_read_back_with_their_meta() {
     assert_eq!(serde_json::from_value::<Page<_>>(body).unwrap(), page);
 
     // Without `count`, the meta has no total_count.
-    let lists = org.task_lists(&TaskListQuery::default()).unwrap();
+    let lists = org.task_lists().list(&TaskListQuery::default()).unwrap();
     let body = answer(&org, Auth::Local, "/task_lists", "");
     assert!(body["meta"].get("total_count").is_none(), "{body}");
     assert_eq!(serde_json::to_value(&lists).unwrap(), body);

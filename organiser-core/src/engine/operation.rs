@@ -37,15 +37,47 @@ use crate::list::Query;
 pub(crate) enum Run<I: 'static, O: 'static, P: 'static> {
     /// Reads a snapshot.
     Read(ReadOp, fn(&ReadCx<'_>, I) -> Result<O>),
-    /// Prepares outside any transaction, then writes in one.
-    Write(
-        WriteOp,
-        fn(&Inner, I) -> Result<P>,
-        fn(&mut WriteCx<'_>, P) -> Result<O>,
-    ),
+    /// Prepares outside any transaction (when `Prepare::waits`, after the
+    /// licence check), then writes in one.
+    Write(WriteOp, Prepare<I, P>, fn(&mut WriteCx<'_>, P) -> Result<O>),
     /// No transaction of its own: memory, files, or a wait on the network
     /// between transactions it opens itself.
     Plain(PlainOp, fn(&Inner, I) -> Result<O>),
+}
+
+/// What a write does before its transaction opens.
+pub(crate) struct Prepare<I: 'static, P: 'static> {
+    /// Makes the transaction's input of the operation's.
+    pub(crate) f: fn(&Inner, I) -> Result<P>,
+    /// Whether it does real work (decoding, fetching): then the licence
+    /// is checked before it, as well as in the transaction.
+    pub(crate) waits: bool,
+}
+
+impl<I, P> Prepare<I, P> {
+    /// Work done before the transaction: decoding, fetching.
+    pub(crate) const fn with(f: fn(&Inner, I) -> Result<P>) -> Self {
+        Prepare { f, waits: true }
+    }
+}
+
+impl<I, O> Run<I, O, I> {
+    /// A write with nothing to prepare before its transaction.
+    pub(crate) const fn write(op: WriteOp, f: fn(&mut WriteCx<'_>, I) -> Result<O>) -> Self {
+        Run::Write(
+            op,
+            Prepare {
+                f: unprepared::<I>,
+                waits: false,
+            },
+            f,
+        )
+    }
+}
+
+/// The input as it came: most writes prepare nothing.
+fn unprepared<I>(_: &Inner, input: I) -> Result<I> {
+    Ok(input)
 }
 
 /// How an answer's body is shaped.
@@ -516,10 +548,10 @@ impl<I: Input, O: Output, P> Operation<I, O, P> {
         match &self.run {
             Run::Read(op, f) => inner.read_op(op, |cx| f(cx, input)),
             Run::Write(op, prepare, f) => {
-                if op.licensed() {
+                if op.licensed() && prepare.waits {
                     inner.require_writable()?;
                 }
-                let prepared = prepare(inner, input)?;
+                let prepared = (prepare.f)(inner, input)?;
                 inner.write_op(op, |cx| f(cx, prepared))
             }
             Run::Plain(_, f) => f(inner, input),
@@ -662,6 +694,7 @@ impl<I: Input, O: Output, P> Declared for Operation<I, O, P> {
             Run::Write(op, prepare, f) => {
                 I::read_early(req, &mut args())?;
                 let segments: Vec<&'r str> = segments.to_vec();
+                let prepare = prepare.f;
                 op.route_with(
                     move |inner| prepare(inner, I::read(req, &mut Args::of(template, &segments))?),
                     move |cx, prepared| Ok(self.respond(f(cx, prepared)?, req)),

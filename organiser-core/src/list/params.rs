@@ -139,7 +139,15 @@ impl ListParams {
         Ok(params)
     }
 
-    /// As [`ListParams::to_query`], with `order` as given.
+    /// The parameters as a query reads them back (`limit` always, `count`
+    /// when true), with `order` when sent.
+    pub(crate) fn query_pairs(&self) -> Vec<(&'static str, String)> {
+        let mut pairs = Vec::new();
+        self.to_query_ordered(self.order.as_deref(), &mut pairs);
+        pairs
+    }
+
+    /// The parameters as a query reads them back, with `order` as given.
     pub(crate) fn to_query_ordered(
         &self,
         order: Option<&str>,

@@ -81,7 +81,7 @@ pub use system::{
     Manifest, ManifestRelease, SignedManifest, System, SystemChange, UpdateInfo, UpdateStatus,
 };
 pub use tags::{Tag, TagQuery};
-pub use task_lists::{TaskList, TaskListInput, TaskListQuery};
+pub use task_lists::{TaskList, TaskListInput, TaskListQuery, TaskLists};
 pub use tasks::{
     Home, PageCounts, ProjectTaskCount, Task, TaskCounts, TaskCountsQuery, TaskInput,
     TaskListCount, TaskOrder, TaskQuery, TaskStatus, Tasks, View,
@@ -115,7 +115,7 @@ type Routes = for<'r> fn(&'r Request, &[&'r str]) -> Result<Route<'r>>;
 /// arms below, for the resources not yet declared so.
 ///
 /// [`Operation`]: crate::engine::operation::Operation
-static OPERATIONS: &[&[&dyn Declared]] = &[tasks::OPERATIONS];
+static OPERATIONS: &[&[&dyn Declared]] = &[task_lists::OPERATIONS, tasks::OPERATIONS];
 
 /// Every resource's routes that still have route arms: those it declares
 /// (beside its route arms, in its folder) and its route arms. A request
@@ -135,7 +135,6 @@ static RESOURCES: &[(&[Endpoint], Routes)] = &[
     (vocabulary::ENDPOINTS, vocabulary::routes),
     (notices::ENDPOINTS, notices::routes),
     (deletions::ENDPOINTS, deletions::routes),
-    (task_lists::ENDPOINTS, task_lists::routes),
     (people::ENDPOINTS, people::routes),
     (person_links::ENDPOINTS, person_links::routes),
     (projects::ENDPOINTS, projects::routes),

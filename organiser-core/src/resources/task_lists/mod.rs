@@ -8,7 +8,8 @@ mod positions;
 mod record;
 pub(crate) mod tables;
 
-pub(crate) use api::{ENDPOINTS, routes};
+pub(crate) use api::OPERATIONS;
+pub use api::TaskLists;
 #[cfg(test)]
 pub(crate) use record::json_row_of_schema_2;
 pub(crate) use record::store_records_compactly;
@@ -467,9 +468,9 @@ mod tests {
                 name: Some(name.into()),
                 ..TaskListInput::default()
             };
-            ids.push(org.create_task_list(&input).unwrap().id);
+            ids.push(org.task_lists().create(input).unwrap().id);
         }
-        org.delete_task_list(ids[1]).unwrap();
+        org.task_lists().delete(ids[1]).unwrap();
         for (order, expected) in [
             ("position", ["Cedar", "Birch"]),
             ("id", ["Cedar", "Birch"]),
@@ -484,7 +485,7 @@ mod tests {
                     q.push_str(&format!("&cursor={c}"));
                 }
                 let query = TaskListQuery::parse(&Query::parse(&q).unwrap()).unwrap();
-                let page = org.task_lists(&query).unwrap();
+                let page = org.task_lists().list(&query).unwrap();
                 assert_eq!(page.total_count, Some(2), "{order}");
                 names.extend(page.items.into_iter().map(|l| l.name));
                 match page.next_cursor {

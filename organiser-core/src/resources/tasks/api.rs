@@ -40,11 +40,9 @@ pub(crate) static CREATE: Operation<TaskInput, Task> = Operation::new(
     Post,
     "/tasks",
     "Make a task\n\nNeeds a `title`.",
-    Run::Write(
-        WriteOp::LICENSED.idempotent(),
-        |_, input| Ok(input),
-        |cx, input| create(cx, &input),
-    ),
+    Run::write(WriteOp::LICENSED.idempotent(), |cx, input| {
+        create(cx, &input)
+    }),
     Answer::data(201),
 );
 
@@ -64,11 +62,7 @@ pub(crate) static CHANGE: Operation<(Id, TaskInput), Task> = Operation::new(
     Patch,
     "/tasks/{id}",
     "Change a task\n\nOnly the fields sent change.",
-    Run::Write(
-        WriteOp::LICENSED,
-        |_, input| Ok(input),
-        |cx, (id, input)| change(cx, id, &input),
-    ),
+    Run::write(WriteOp::LICENSED, |cx, (id, input)| change(cx, id, &input)),
     Answer::data(200),
 )
 .also(Put, "putTask");
@@ -79,7 +73,7 @@ pub(crate) static DELETE: Operation<Id, ()> = Operation::new(
     Delete,
     "/tasks/{id}",
     "Delete a task",
-    Run::Write(WriteOp::LICENSED, |_, id| Ok(id), delete),
+    Run::write(WriteOp::LICENSED, delete),
     Answer::empty(),
 );
 
@@ -89,7 +83,7 @@ pub(crate) static RESTORE: Operation<Id, Task> = Operation::new(
     Post,
     "/tasks/{id}/restoration",
     "Restore a task\n\nWithin 20 seconds of the delete; 404 while its list is deleted (restore that instead). 422 only as `idempotency_key_reused`.",
-    Run::Write(WriteOp::LICENSED.idempotent(), |_, id| Ok(id), restore),
+    Run::write(WriteOp::LICENSED.idempotent(), restore),
     Answer::data(200),
 );
 

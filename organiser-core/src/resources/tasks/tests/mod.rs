@@ -92,12 +92,13 @@ impl<'a> T<'a> {
 }
 
 fn list(org: &Organiser, name: &str) -> Id {
-    org.create_task_list(&TaskListInput {
-        name: Some(name.into()),
-        ..TaskListInput::default()
-    })
-    .unwrap()
-    .id
+    org.task_lists()
+        .create(TaskListInput {
+            name: Some(name.into()),
+            ..TaskListInput::default()
+        })
+        .unwrap()
+        .id
 }
 
 fn titles(org: &Organiser, query: &str) -> Vec<String> {
@@ -489,7 +490,7 @@ fn a_list_comes_back_with_its_tasks_but_not_those_deleted_before() {
     let gone = t("gone before").list(work).make(&org);
     org.tasks().delete(gone.id).unwrap();
     clock.advance_secs(2);
-    org.delete_task_list(work).unwrap();
+    org.task_lists().delete(work).unwrap();
     assert_eq!(org.tasks().get(kept.id).unwrap_err().status(), 404);
     assert_eq!(
         org.tasks().restore(kept.id).unwrap_err().status(),
@@ -504,7 +505,7 @@ fn a_list_comes_back_with_its_tasks_but_not_those_deleted_before() {
     // The name is free at once.
     let other = list(&org, "work");
     clock.advance_secs(5);
-    let back = org.restore_task_list(work).unwrap();
+    let back = org.task_lists().restore(work).unwrap();
     assert_eq!(back.name, "Work (2)");
     assert_eq!(org.tasks().get(kept.id).unwrap().task_list_id, Some(work));
     assert_eq!(org.tasks().get(gone.id).unwrap_err().status(), 404);

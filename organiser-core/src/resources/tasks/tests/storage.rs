@@ -184,7 +184,7 @@ fn a_store_of_schema_1_is_migrated_to_compact_records_and_completion_counters() 
         t("open, due").deadline("2026-03-12").list(work).make(&org);
         t("started").start("2026-03-01").make(&org);
         t("taken with its list").list(gone).make(&org);
-        org.delete_task_list(gone).unwrap();
+        org.task_lists().delete(gone).unwrap();
         assert_eq!(completed_today(&org, "view=today"), 2);
         everything(&org)
     };
@@ -201,7 +201,7 @@ fn a_store_of_schema_1_is_migrated_to_compact_records_and_completion_counters() 
         .find(|d| d.kind == "task_list")
         .unwrap()
         .id;
-    org.restore_task_list(gone).unwrap();
+    org.task_lists().restore(gone).unwrap();
     assert!(titles(&org, "status=open").contains(&"taken with its list".to_owned()));
 }
 
