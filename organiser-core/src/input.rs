@@ -6,7 +6,7 @@
 //! wrong type is a 422 on that field unless the spec says 400.
 
 use jiff::civil::Date;
-use serde::{Serialize, Serializer};
+use serde::{Deserialize, Deserializer, Serialize, Serializer};
 use serde_json::{Map, Value};
 
 use crate::error::{Details, Error, Result};
@@ -116,6 +116,17 @@ impl<T: Serialize> Serialize for Field<T> {
                 "an absent field is left out: mark it #[serde(skip_serializing_if = \"Field::is_absent\")]",
             )),
         }
+    }
+}
+
+/// `null` is read as null and a value as the value; a field left out is
+/// absent when the struct says `#[serde(default)]` (absent is the default).
+impl<'de, T: Deserialize<'de>> Deserialize<'de> for Field<T> {
+    fn deserialize<D: Deserializer<'de>>(d: D) -> std::result::Result<Self, D::Error> {
+        Ok(match Option::<T>::deserialize(d)? {
+            Some(v) => Field::Value(v),
+            None => Field::Null,
+        })
     }
 }
 

@@ -69,7 +69,7 @@ pub use people::{
     PersonInput, PersonQuery, PhoneNumber, Position, SocialProfile, UpcomingKeyDate,
     UpcomingKeyDates, UpcomingMeta, UpcomingQuery,
 };
-pub use person_links::{PersonLink, PersonLinkInput, PersonLinkQuery};
+pub use person_links::{PersonLink, PersonLinkInput, PersonLinkQuery, PersonLinks};
 pub use person_overview::{Excerpt, PersonOverview};
 pub use projects::{
     ActivityEntry, ActivityQuery, EventKind, MemberBrief, Project, ProjectEvent, ProjectEventQuery,
@@ -115,7 +115,11 @@ type Routes = for<'r> fn(&'r Request, &[&'r str]) -> Result<Route<'r>>;
 /// arms below, for the resources not yet declared so.
 ///
 /// [`Operation`]: crate::engine::operation::Operation
-static OPERATIONS: &[&[&dyn Declared]] = &[task_lists::OPERATIONS, tasks::OPERATIONS];
+static OPERATIONS: &[&[&dyn Declared]] = &[
+    person_links::OPERATIONS,
+    task_lists::OPERATIONS,
+    tasks::OPERATIONS,
+];
 
 /// Every resource's routes that still have route arms: those it declares
 /// (beside its route arms, in its folder) and its route arms. A request
@@ -136,7 +140,6 @@ static RESOURCES: &[(&[Endpoint], Routes)] = &[
     (notices::ENDPOINTS, notices::routes),
     (deletions::ENDPOINTS, deletions::routes),
     (people::ENDPOINTS, people::routes),
-    (person_links::ENDPOINTS, person_links::routes),
     (projects::ENDPOINTS, projects::routes),
     (notes::ENDPOINTS, notes::routes),
     (categories::ENDPOINTS, categories::routes),

@@ -8,7 +8,8 @@
 mod api;
 pub(crate) mod tables;
 
-pub(crate) use api::{ENDPOINTS, routes};
+pub(crate) use api::OPERATIONS;
+pub use api::PersonLinks;
 
 use jiff::Timestamp;
 use serde::{Deserialize, Serialize};
@@ -70,17 +71,23 @@ pub struct PersonLink {
 
 /// `{person_link: {person_id | new_person_name, related_person_id, kind,
 /// note?}}`.
-#[derive(Debug, Clone, Default, PartialEq, Eq)]
+#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(default)]
 pub struct PersonLinkInput {
     /// The person who has the role.
+    #[serde(skip_serializing_if = "Field::is_absent")]
     pub person_id: Field<Id>,
     /// A person to make, instead of `person_id` (create only).
+    #[serde(skip_serializing_if = "Option::is_none")]
     pub new_person_name: Option<String>,
     /// The person the role is to.
+    #[serde(skip_serializing_if = "Field::is_absent")]
     pub related_person_id: Field<Id>,
     /// The role (any role of the vocabulary, either way).
+    #[serde(skip_serializing_if = "Field::is_absent")]
     pub kind: Field<String>,
     /// A note.
+    #[serde(skip_serializing_if = "Field::is_absent")]
     pub note: Field<String>,
 }
 
@@ -98,8 +105,8 @@ impl Record for LinkRecord {
 }
 
 /// Reads the body; `new_person_name` with `person_id`, or not a string, is
-/// 400; on a change (`creating` false) it is 400 too.
-pub(crate) fn parse(body: Option<&Value>, creating: bool) -> Result<PersonLinkInput> {
+/// 400 (and on a change at all: [`change`] refuses it).
+pub(crate) fn parse(body: Option<&Value>) -> Result<PersonLinkInput> {
     let mut f = record(body, "person_link")?;
     let mut input = PersonLinkInput {
         person_id: f.id("person_id"),
@@ -110,19 +117,13 @@ pub(crate) fn parse(body: Option<&Value>, creating: bool) -> Result<PersonLinkIn
     };
     match f.raw("new_person_name") {
         Field::Absent => {}
-        Field::Value(Value::String(name)) if creating && input.person_id.is_absent() => {
+        Field::Value(Value::String(name)) if input.person_id.is_absent() => {
             input.new_person_name = Some(name.clone());
         }
-        Field::Value(Value::String(_)) if creating => {
+        Field::Value(Value::String(_)) => {
             return Err(Error::bad_param(
                 "new_person_name",
                 "send person_id or new_person_name, not both",
-            ));
-        }
-        _ if !creating => {
-            return Err(Error::bad_param(
-                "new_person_name",
-                "is taken only when a link is made",
             ));
         }
         _ => {
@@ -375,6 +376,12 @@ pub(crate) fn get<T: Tables>(cx: &Cx<'_, T>, id: Id) -> Result<PersonLink> {
 /// `PATCH /person_links/{id}`: stored one way as on create, so the people
 /// may swap.
 pub(crate) fn change(cx: &mut WriteCx<'_>, id: Id, input: &PersonLinkInput) -> Result<PersonLink> {
+    if input.new_person_name.is_some() {
+        return Err(Error::bad_param(
+            "new_person_name",
+            "is taken only when a link is made",
+        ));
+    }
     let before = load_live(cx, id)?;
     let mut details = Details::new();
     let person = match &input.person_id {
@@ -560,6 +567,15 @@ static OF_PERSON: Listing = Listing {
 };
 
 impl PersonLinkQuery {
+    /// The query's parameters, as [`PersonLinkQuery::parse`] reads them.
+    pub(crate) fn query_pairs(&self) -> Vec<(&'static str, String)> {
+        let mut pairs = self.params.query_pairs();
+        if let Some(id) = self.person_id {
+            pairs.push(("person_id", id.to_string()));
+        }
+        pairs
+    }
+
     pub(crate) fn parse(query: &Query) -> Result<PersonLinkQuery> {
         let params = LISTING.params(query)?;
         Ok(PersonLinkQuery {
