@@ -1458,7 +1458,10 @@ mod tests {
             org.categories(&query).unwrap()
         );
         let query = TagQuery { params };
-        assert_eq!(client.tags(&query).unwrap().data, org.tags(&query).unwrap());
+        assert_eq!(
+            client.tags(&query).unwrap().data,
+            org.tags().list(&query).unwrap()
+        );
         // A change from an old version is the API's conflict.
         let stale = NoteInput {
             title: Field::Value("Other".into()),

@@ -80,7 +80,7 @@ pub use search::{Leading, SearchGroup, SearchPlan, SearchQuery, SearchResult, Se
 pub use system::{
     Manifest, ManifestRelease, SignedManifest, System, SystemChange, UpdateInfo, UpdateStatus,
 };
-pub use tags::{Tag, TagQuery};
+pub use tags::{Tag, TagInput, TagMerge, TagQuery, Tags};
 pub use task_lists::{TaskList, TaskListInput, TaskListQuery, TaskLists};
 pub use tasks::{
     Home, PageCounts, ProjectTaskCount, Task, TaskCounts, TaskCountsQuery, TaskInput,
@@ -116,6 +116,7 @@ type Routes = for<'r> fn(&'r Request, &[&'r str]) -> Result<Route<'r>>;
 ///
 /// [`Operation`]: crate::engine::operation::Operation
 static OPERATIONS: &[&[&dyn Declared]] = &[
+    tags::OPERATIONS,
     person_links::OPERATIONS,
     task_lists::OPERATIONS,
     tasks::OPERATIONS,
@@ -143,7 +144,6 @@ static RESOURCES: &[(&[Endpoint], Routes)] = &[
     (projects::ENDPOINTS, projects::routes),
     (notes::ENDPOINTS, notes::routes),
     (categories::ENDPOINTS, categories::routes),
-    (tags::ENDPOINTS, tags::routes),
     (documents::ENDPOINTS, documents::routes),
     (folders::ENDPOINTS, folders::routes),
     (uploads::ENDPOINTS, uploads::routes),

@@ -6,7 +6,8 @@
 mod api;
 pub(crate) mod tables;
 
-pub(crate) use api::{ENDPOINTS, routes};
+pub(crate) use api::OPERATIONS;
+pub use api::Tags;
 
 use jiff::Timestamp;
 use serde::{Deserialize, Serialize};
@@ -165,12 +166,21 @@ pub(crate) fn find_or_add(cx: &WriteCx<'_>, name: &str) -> Result<Tag> {
     Ok(tag)
 }
 
+/// A tag's new name: `{tag: {name}}`.
+#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(default)]
+pub struct TagInput {
+    /// The new name, normalised (see [`Tag::name`]).
+    #[serde(skip_serializing_if = "Field::is_absent")]
+    pub name: Field<String>,
+}
+
 /// `{tag: {name}}`.
-pub(crate) fn parse(body: Option<&Value>) -> Result<Field<String>> {
+pub(crate) fn parse(body: Option<&Value>) -> Result<TagInput> {
     let mut f = record(body, "tag")?;
     let name = f.string("name");
     f.finish()?;
-    Ok(name)
+    Ok(TagInput { name })
 }
 
 /// `PATCH /tags/{id}`: a new name, unique ignoring case (its own casing
@@ -213,13 +223,22 @@ fn remove(cx: &WriteCx<'_>, tag: &Tag) -> Result<()> {
     deletions::record(cx, KIND.name, tag.id)
 }
 
-/// `{into_id}`: a missing, unknown or non-ID value, or the tag's own id,
-/// is 422 on `into_id`.
-pub(crate) fn parse_merge(body: Option<&Value>) -> Result<Field<Id>> {
+/// The tag another is merged into: `{into_id}` (not wrapped).
+#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(default)]
+pub struct TagMerge {
+    /// The surviving tag; a missing, unknown or non-ID value, or the
+    /// merged tag's own ID, is 422 on `into_id`.
+    #[serde(skip_serializing_if = "Field::is_absent")]
+    pub into_id: Field<Id>,
+}
+
+/// `{into_id}`.
+pub(crate) fn parse_merge(body: Option<&Value>) -> Result<TagMerge> {
     let mut f = top(body)?;
-    let into = f.id("into_id");
+    let into_id = f.id("into_id");
     f.finish()?;
-    Ok(into)
+    Ok(TagMerge { into_id })
 }
 
 /// `POST /tags/{id}/merge`: notes with this tag get `into` instead; this
@@ -260,6 +279,11 @@ pub struct TagQuery {
 }
 
 impl TagQuery {
+    /// The query's parameters, as [`TagQuery::parse`] reads them.
+    pub(crate) fn query_pairs(&self) -> Vec<(&'static str, String)> {
+        self.params.query_pairs()
+    }
+
     pub(crate) fn parse(query: &Query) -> Result<TagQuery> {
         Ok(TagQuery {
             params: LISTING.params(query)?,
