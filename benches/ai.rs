@@ -353,7 +353,8 @@ fn save_notes(org: &Organiser, n: usize, seed: u64) -> Result<(Vec<Id>, Vec<Dura
         };
         let start = Instant::now();
         let note = org
-            .create_note(&input)
+            .notes()
+            .create(input)
             .map_err(|e| format!("create_note: {e}"))?;
         took.push(start.elapsed());
         ids.push(note.id);
@@ -439,7 +440,7 @@ fn measure_worker(
         return Err(format!("{titles} titles written for {n} notes"));
     }
     for &id in &ids {
-        let note = org.note(id).map_err(|e| format!("note {id}: {e}"))?;
+        let note = org.notes().get(id).map_err(|e| format!("note {id}: {e}"))?;
         if note.title.as_deref() != Some(TITLE) || !note.title_generated {
             return Err(format!("note {id} has title {:?}", note.title));
         }

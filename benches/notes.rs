@@ -561,7 +561,8 @@ fn count(org: &Organiser, query: &NoteQuery) -> Result<u64, String> {
         },
         ..query.clone()
     };
-    org.notes(&query)
+    org.notes()
+        .list(&query)
         .map_err(|e| e.to_string())?
         .total_count
         .ok_or_else(|| "no total_count".to_owned())
@@ -1249,7 +1250,8 @@ fn generate(dir: &Path, n: usize, now: Timestamp) -> Result<Meta, String> {
             Write::Category(c) => {
                 let name = CATEGORIES[c];
                 let category = org
-                    .create_category(&CategoryInput {
+                    .categories()
+                    .create(CategoryInput {
                         name: Some(name.to_owned()),
                         ..CategoryInput::default()
                     })
@@ -1268,7 +1270,8 @@ fn generate(dir: &Path, n: usize, now: Timestamp) -> Result<Meta, String> {
                     &dir_ids,
                 );
                 let note = org
-                    .create_note(&NoteInput {
+                    .notes()
+                    .create(NoteInput {
                         title: p.title.clone().map_or(Field::Absent, Field::Value),
                         category_id: p
                             .category
@@ -1302,15 +1305,16 @@ fn generate(dir: &Path, n: usize, now: Timestamp) -> Result<Meta, String> {
                     &p.planted,
                     &dir_ids,
                 );
-                org.change_note(
-                    note_ids[i].ok_or("an edit before its note")?,
-                    &NoteInput {
-                        body_html: Field::Value(html),
-                        edit_version: Some(1),
-                        ..NoteInput::default()
-                    },
-                )
-                .map_err(|e| format!("edit note {i}: {e}"))?;
+                org.notes()
+                    .change(
+                        note_ids[i].ok_or("an edit before its note")?,
+                        NoteInput {
+                            body_html: Field::Value(html),
+                            edit_version: Some(1),
+                            ..NoteInput::default()
+                        },
+                    )
+                    .map_err(|e| format!("edit note {i}: {e}"))?;
             }
         }
         if last_report.elapsed() > Duration::from_secs(15) {

@@ -1537,7 +1537,8 @@ fn generate(dir: &Path, sizes: Sizes, now: Timestamp) -> Result<Meta, String> {
             Write::Folder(i) => {
                 let (name, parent) = &plan.folders[i];
                 let folder = org
-                    .create_folder(&FolderInput {
+                    .folders()
+                    .create(FolderInput {
                         name: Some(name.clone()),
                         parent_id: parent.map_or(Field::Absent, |p| Field::Value(folder_ids[p])),
                         ..FolderInput::default()
@@ -1627,7 +1628,8 @@ fn generate(dir: &Path, sizes: Sizes, now: Timestamp) -> Result<Meta, String> {
             Write::Note(i) => {
                 let n = &plan.notes[i];
                 let note = org
-                    .create_note(&NoteInput {
+                    .notes()
+                    .create(NoteInput {
                         title: n.title.clone().map_or(Field::Absent, Field::Value),
                         body_html: Field::Value(note_body(n.seed)),
                         ..NoteInput::default()
@@ -1645,15 +1647,16 @@ fn generate(dir: &Path, sizes: Sizes, now: Timestamp) -> Result<Meta, String> {
                     .upload(&query, "application/pdf", pdf_bytes(d.bytes, d.seed))
                     .map_err(|e| format!("upload {}: {e}", d.filename))?;
                 clock.advance(jiff::SignedDuration::from_millis(500));
-                org.create_document(&DocumentInput {
-                    upload: Some(upload.signed_id),
-                    name: Field::Value(d.name.clone()),
-                    folder_id: d
-                        .folder
-                        .map_or(Field::Absent, |f| Field::Value(folder_ids[f])),
-                    ..DocumentInput::default()
-                })
-                .map_err(|e| format!("document {i}: {e}"))?;
+                org.documents()
+                    .create(DocumentInput {
+                        upload: Some(upload.signed_id),
+                        name: Field::Value(d.name.clone()),
+                        folder_id: d
+                            .folder
+                            .map_or(Field::Absent, |f| Field::Value(folder_ids[f])),
+                        ..DocumentInput::default()
+                    })
+                    .map_err(|e| format!("document {i}: {e}"))?;
             }
         }
         if last_report.elapsed() > Duration::from_secs(15) {

@@ -1447,7 +1447,7 @@ mod tests {
                 ..NoteQuery::default()
             },
         ] {
-            let typed = org.notes(&query).unwrap();
+            let typed = org.notes().list(&query).unwrap();
             assert_eq!(client.notes(&query).unwrap().data, typed, "{query:?}");
         }
         let query = CategoryQuery {
@@ -1455,7 +1455,7 @@ mod tests {
         };
         assert_eq!(
             client.categories(&query).unwrap().data,
-            org.categories(&query).unwrap()
+            org.categories().list(&query).unwrap()
         );
         let query = TagQuery { params };
         assert_eq!(
@@ -1564,7 +1564,7 @@ mod tests {
                 ..DocumentLinkQuery::default()
             },
         ] {
-            let typed = org.document_links(&query).unwrap();
+            let typed = org.documents().links(&query).unwrap();
             assert_eq!(
                 client.document_links(&query).unwrap().data,
                 typed,

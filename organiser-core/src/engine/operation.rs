@@ -95,7 +95,7 @@ pub(crate) enum Shape {
 
 /// An answer of its own making (a file, a redirect), and how the output
 /// is read back from one.
-pub(crate) type RawAnswer<O> = (fn(O) -> Response, fn(&Response) -> Result<O>);
+pub(crate) type RawAnswer<O> = (fn(O, &Request) -> Response, fn(&Response) -> Result<O>);
 
 /// An HTTP answer written straight from the snapshot.
 pub(crate) type HttpAnswer<I> = fn(&ReadCx<'_>, &I, &Request) -> Result<Response>;
@@ -145,7 +145,7 @@ impl<O> Answer<O> {
     /// An answer of its own making (a file, a redirect), and how the
     /// output is read back from one.
     pub(crate) const fn raw(
-        write: fn(O) -> Response,
+        write: fn(O, &Request) -> Response,
         read: fn(&Response) -> Result<O>,
     ) -> Answer<O> {
         Answer {
@@ -495,16 +495,16 @@ macro_rules! query_part {
 }
 pub(crate) use query_part;
 
-/// Declares how a body type is a [`Part`]: read with `parse` from the
-/// body, written as `{key: input}` (or as itself with no key).
+/// Declares how a body type is a [`Part`]: read by `parse` from the body,
+/// written as `{key: input}` (or as itself with no key).
 macro_rules! body_part {
-    ($t:ty, $parse:path, $key:expr) => {
+    ($t:ty, $parse:expr, $key:expr) => {
         impl $crate::engine::operation::Part for $t {
             fn read(
                 req: &$crate::engine::request::Request,
                 _: &mut $crate::engine::operation::Args<'_>,
             ) -> $crate::error::Result<Self> {
-                $parse(req.body.as_ref())
+                ($parse)(req.body.as_ref())
             }
 
             fn write(&self, out: &mut $crate::engine::operation::Outgoing) {
@@ -519,6 +519,12 @@ macro_rules! body_part {
     };
 }
 pub(crate) use body_part;
+
+/// An input as a change reads it, where that differs from a create's
+/// reading (a field taken only when a record is made is refused).
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+#[serde(transparent)]
+pub(crate) struct Changing<T>(pub(crate) T);
 
 /// Runs operations: the store itself ([`Organiser`]), or a server that
 /// holds one (a remote door writes each operation's request and reads its
@@ -540,7 +546,7 @@ impl Door for Organiser {
     }
 }
 
-impl<I: Input, O: Output, P> Operation<I, O, P> {
+impl<I: Input, O: Serialize + 'static, P> Operation<I, O, P> {
     /// Runs the operation in process, as the owner at the machine: as its
     /// route runs it (the licence check of a licensed write comes before
     /// its preparation, and again in its transaction), without JSON.
@@ -560,6 +566,9 @@ impl<I: Input, O: Output, P> Operation<I, O, P> {
 
     /// The HTTP answer of `output` to `req`.
     pub(crate) fn respond(&self, output: O, req: &Request) -> Response {
+        if let Some((write, _)) = self.answer.raw {
+            return write(output, req);
+        }
         let output = match self.answer.absolute {
             Some(f) => f(output, &req.base_url),
             None => output,
@@ -574,18 +583,13 @@ impl<I: Input, O: Output, P> Operation<I, O, P> {
         match (self.answer.shape, self.answer.raw) {
             (Shape::Data, _) => Response::data(status, &output),
             (Shape::Bare, _) => Response::json(status, &output),
-            (Shape::Empty, _) => Response::no_content(),
-            (Shape::Raw, Some((write, _))) => write(output),
-            (Shape::Raw, None) => Response::error(&Error::Internal(format!(
-                "{}: a raw answer with no writer",
-                self.id
-            ))),
+            (Shape::Empty | Shape::Raw, _) => Response::no_content(),
         }
     }
 
-    /// The JSON the API answers for `output` (null for no body), its
-    /// addresses as they are: what a caller in process prints where a
-    /// remote one prints the body it got.
+    /// The JSON the API answers for `output` (null for no body, and for
+    /// an answer that is no JSON), its addresses as they are: what a
+    /// caller in process prints where a remote one prints the body it got.
     pub fn body_of(&self, output: O) -> Value {
         self.render(output).json_value()
     }
@@ -614,7 +618,9 @@ impl<I: Input, O: Output, P> Operation<I, O, P> {
         request.raw = out.raw;
         request
     }
+}
 
+impl<I: Input, O: Output, P> Operation<I, O, P> {
     /// The output a remote door reads from `response`, or the error the
     /// API answered.
     ///
@@ -663,7 +669,7 @@ pub(crate) trait Declared: Sync {
     fn route<'r>(&'static self, req: &'r Request, segments: &[&'r str]) -> Result<Route<'r>>;
 }
 
-impl<I: Input, O: Output, P> Declared for Operation<I, O, P> {
+impl<I: Input, O: Serialize + 'static, P> Declared for Operation<I, O, P> {
     fn endpoints(&self) -> Vec<Endpoint> {
         Operation::endpoints(self).collect()
     }

@@ -49,19 +49,19 @@ pub use calendar_feeds::{
     CalendarAttendee, CalendarEvent, CalendarFeed, CalendarFeedInput, CalendarFeedQuery,
     GuessedZone, Meeting, SyncError, SyncWarnings,
 };
-pub use categories::{Category, CategoryChoices, CategoryInput, CategoryNoteCount, CategoryQuery};
+pub use categories::{Categories, Category, CategoryChoices, CategoryInput, CategoryQuery};
 pub use deletions::{Deletion, DeletionQuery};
 pub use discovery::Discovery;
 pub use documents::{
-    Document, DocumentFile, DocumentInput, DocumentLink, DocumentLinkInput, DocumentLinkQuery,
-    DocumentQuery, FolderCount, LinkBrief,
+    Document, DocumentBytes, DocumentFile, DocumentInput, DocumentLink, DocumentLinkInput,
+    DocumentLinkQuery, DocumentQuery, Documents, FolderCount, LinkBrief,
 };
-pub use folders::{Folder, FolderInput, FolderQuery};
+pub use folders::{Folder, FolderInput, FolderQuery, Folders};
 pub use licence::{
     Licence, LicenceKeyPayload, LicenceProblem, LicenceState, Licensee,
     sign_key as sign_licence_key,
 };
-pub use notes::{Note, NoteInput, NoteQuery, NoteSummary};
+pub use notes::{CategoryNoteCount, Note, NoteInput, NoteQuery, NoteSummary, Notes};
 pub use notices::{LicenceText, NoticeGroup, NoticePackage, Notices, notices};
 pub use openapi::OPENAPI;
 pub use people::{
@@ -116,6 +116,10 @@ type Routes = for<'r> fn(&'r Request, &[&'r str]) -> Result<Route<'r>>;
 ///
 /// [`Operation`]: crate::engine::operation::Operation
 static OPERATIONS: &[&[&dyn Declared]] = &[
+    documents::OPERATIONS,
+    folders::OPERATIONS,
+    notes::OPERATIONS,
+    categories::OPERATIONS,
     tags::OPERATIONS,
     person_links::OPERATIONS,
     task_lists::OPERATIONS,
@@ -142,10 +146,6 @@ static RESOURCES: &[(&[Endpoint], Routes)] = &[
     (deletions::ENDPOINTS, deletions::routes),
     (people::ENDPOINTS, people::routes),
     (projects::ENDPOINTS, projects::routes),
-    (notes::ENDPOINTS, notes::routes),
-    (categories::ENDPOINTS, categories::routes),
-    (documents::ENDPOINTS, documents::routes),
-    (folders::ENDPOINTS, folders::routes),
     (uploads::ENDPOINTS, uploads::routes),
     (calendar_feeds::ENDPOINTS, calendar_feeds::routes),
     (calendar::ENDPOINTS, calendar::routes),

@@ -7,7 +7,8 @@
 mod api;
 pub(crate) mod tables;
 
-pub(crate) use api::{ENDPOINTS, routes};
+pub use api::Categories;
+pub(crate) use api::OPERATIONS;
 
 use jiff::Timestamp;
 use serde::{Deserialize, Serialize};
@@ -86,15 +87,6 @@ pub struct CategoryChoices {
     pub colors: &'static [Choice],
     /// The icons.
     pub icons: &'static [&'static str],
-}
-
-/// One entry of `GET /category_note_counts`.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
-pub struct CategoryNoteCount {
-    /// The category.
-    pub category_id: Id,
-    /// Its live notes.
-    pub note_count: u64,
 }
 
 /// The choices of colour and icon.
@@ -301,6 +293,11 @@ pub struct CategoryQuery {
 }
 
 impl CategoryQuery {
+    /// The query's parameters, as [`CategoryQuery::parse`] reads them.
+    pub(crate) fn query_pairs(&self) -> Vec<(&'static str, String)> {
+        self.params.query_pairs()
+    }
+
     pub(crate) fn parse(query: &Query) -> Result<CategoryQuery> {
         Ok(CategoryQuery {
             params: LISTING.params(query)?,

@@ -1,81 +1,187 @@
-//! The documents' and links' operations (DESIGN.md "Documents" and
-//! links), each declared once for the typed method and the route arm; and
-//! the file addresses: the PDF (inline, or as an attachment) and the
-//! first page's thumbnail, rendered in the background after the document
-//! is made (a generic icon until then, or when the file cannot be
+//! The documents' and links' operations (document 3, "Documents",
+//! "DocumentLink"), each declared once, and [`Documents`], the typed door
+//! to them; and the file addresses: the PDF (inline, or as an attachment)
+//! and the first page's thumbnail, rendered in the background after the
+//! document is made (a generic icon until then, or when the file cannot be
 //! rendered).
 
 use super::links::{self, DocumentLink, DocumentLinkInput, DocumentLinkQuery};
 use super::{
-    Document, DocumentInput, DocumentQuery, absolute, change, create, delete, file_of, get, list,
-    parse, restore,
+    Document, DocumentBytes, DocumentInput, DocumentQuery, FolderCount, absolute, change, create,
+    delete, file_of, folder_counts, get, list, parse, restore,
 };
-use crate::engine::op::{PlainOp, ReadOp, Route, WriteOp};
-use crate::engine::request::{Method, Request, Response};
-use crate::engine::{Organiser, endpoint::Endpoint};
+use crate::engine::op::{PlainOp, ReadOp, WriteOp};
+use crate::engine::operation::{
+    Answer, Changing, Declared, Door, Operation, Run, body_part, query_part,
+};
+use crate::engine::request::Method::{Delete, Get, Patch, Post, Put};
+use crate::engine::request::{Request, Response};
+use crate::engine::{Inner, Organiser};
 use crate::error::{Error, Result};
 use crate::ids::Id;
 use crate::list::Page;
 use crate::resources::uploads;
 
-static LIST: ReadOp = ReadOp::SETTLED.kept();
-static GET: ReadOp = ReadOp::SETTLED;
-static CREATE: WriteOp = WriteOp::LICENSED.idempotent();
-static CHANGE: WriteOp = WriteOp::LICENSED;
-static DELETE: WriteOp = WriteOp::LICENSED;
-static RESTORE: WriteOp = WriteOp::LICENSED.idempotent();
-/// A document's bytes: read from disk off the server's async workers.
-static FILE: PlainOp = PlainOp::PRIVATE_FILES;
+body_part!(DocumentInput, |body| parse(body, true), Some("document"));
+body_part!(
+    Changing<DocumentInput>,
+    |body| parse(body, false).map(Changing),
+    Some("document")
+);
+body_part!(DocumentLinkInput, links::parse, Some("document_link"));
+query_part!(DocumentQuery, DocumentLinkQuery);
+
+/// Lists are kept between requests of one commit generation.
+const LISTED: ReadOp = ReadOp::SETTLED.kept();
 
 /// The longer side of a document's thumbnail, in pixels.
 pub(crate) const THUMBNAIL_SIDE: u32 = 256;
 
-impl Organiser {
-    /// `GET /documents`.
-    pub fn documents(&self, query: &DocumentQuery) -> Result<Page<Document>> {
-        self.inner.read_op(&LIST, |cx| list(cx, query))
-    }
+/// `GET /documents`.
+pub(crate) static LIST: Operation<DocumentQuery, Page<Document>> = Operation::new(
+    "listDocuments",
+    Get,
+    "/documents",
+    "Documents\n\nLive documents; filters combine with AND, and `count=true` counts the filtered set.",
+    Run::Read(LISTED, |cx, query| list(cx, &query)),
+    Answer::bare(200).absolute(|page, base| page.map(|d| absolute(d, base))),
+);
 
-    /// `POST /documents`: the thumbnail is rendered after the commit.
-    pub fn create_document(&self, input: &DocumentInput) -> Result<Document> {
-        self.inner.write_op(&CREATE, |cx| made(cx, input))
-    }
+/// `POST /documents`.
+pub(crate) static CREATE: Operation<DocumentInput, Document> = Operation::new(
+    "createDocument",
+    Post,
+    "/documents",
+    "Make a document\n\nFrom an unused upload of kind `document` (`POST /uploads?kind=document`), which it then uses. Without a `name` it takes the upload's filename without its extension. Links made from the ID arrays. Nothing is saved on any error, and the upload stays unused.",
+    Run::write(WriteOp::LICENSED.idempotent(), |cx, input| made(cx, &input)),
+    Answer::data(201).absolute(absolute),
+);
 
-    /// `GET /documents/{id}`.
-    pub fn document(&self, id: Id) -> Result<Document> {
-        self.inner.read_op(&GET, |cx| get(cx, id))
-    }
+/// `GET /documents/{id}`.
+pub(crate) static GET: Operation<Id, Document> = Operation::new(
+    "getDocument",
+    Get,
+    "/documents/{id}",
+    "A document\n\nA deleted document is 404.",
+    Run::Read(ReadOp::SETTLED, get),
+    Answer::data(200).absolute(absolute),
+);
 
-    /// `PATCH /documents/{id}`.
-    pub fn change_document(&self, id: Id, input: &DocumentInput) -> Result<Document> {
-        self.inner.write_op(&CHANGE, |cx| change(cx, id, input))
-    }
+/// `PATCH` (or `PUT`) `/documents/{id}`.
+pub(crate) static CHANGE: Operation<(Id, Changing<DocumentInput>), Document> = Operation::new(
+    "changeDocument",
+    Patch,
+    "/documents/{id}",
+    "Change a document\n\nOnly the fields sent change; `upload` is 400. Each ID array sent replaces that kind's links (new links made, missing ones removed). A change that changes nothing keeps `updated_at`; a link or unlink gives a new one. Nothing is saved on any error.",
+    Run::write(WriteOp::LICENSED, |cx, (id, Changing(input))| {
+        change(cx, id, &input)
+    }),
+    Answer::data(200).absolute(absolute),
+)
+.also(Put, "replaceDocument");
 
-    /// `DELETE /documents/{id}`: restorable for 20 seconds.
-    pub fn delete_document(&self, id: Id) -> Result<()> {
-        self.inner.write_op(&DELETE, |cx| delete(cx, id))
-    }
+/// `DELETE /documents/{id}`.
+pub(crate) static DELETE: Operation<Id, ()> = Operation::new(
+    "deleteDocument",
+    Delete,
+    "/documents/{id}",
+    "Delete a document\n\nGone from every endpoint at once (its file and thumbnail too), with a `document` deletion record. Restorable for 20 seconds; then permanent: the record, its links and its files go.",
+    Run::write(WriteOp::LICENSED, delete),
+    Answer::empty(),
+);
 
-    /// `POST /documents/{id}/restoration`.
-    pub fn restore_document(&self, id: Id) -> Result<Document> {
-        self.inner.write_op(&RESTORE, |cx| restore(cx, id))
-    }
+/// `POST /documents/{id}/restoration`.
+pub(crate) static RESTORE: Operation<Id, Document> = Operation::new(
+    "restoreDocument",
+    Post,
+    "/documents/{id}/restoration",
+    "Restore a document\n\nWithin 20 seconds of the delete: the document returns with its links and a new `updated_at`, and its deletion record is removed; after 20 seconds 404. A live document answers as it is. 422 only as `idempotency_key_reused`.",
+    Run::write(WriteOp::LICENSED.idempotent(), restore),
+    Answer::data(200).absolute(absolute),
+);
 
-    /// `GET /document_links`.
-    pub fn document_links(&self, query: &DocumentLinkQuery) -> Result<Page<DocumentLink>> {
-        self.inner.read_op(&LIST, |cx| links::list(cx, query))
-    }
+/// `GET /documents/{id}/file`: the bytes are read from disk off the
+/// server's async workers.
+pub(crate) static FILE: Operation<Id, DocumentBytes> = Operation::new(
+    "getDocumentFile",
+    Get,
+    "/documents/{id}/file",
+    "A document's PDF\n\nThe PDF's bytes (the document's `file.url` and `file.download_url`). Takes a `Range` of bytes. A deleted document is 404.",
+    Run::Plain(PlainOp::PRIVATE_FILES, file),
+    Answer::raw(file_answer, read_file_answer),
+);
 
-    /// `POST /document_links`.
-    pub fn create_document_link(&self, input: &DocumentLinkInput) -> Result<DocumentLink> {
-        self.inner.write_op(&CREATE, |cx| links::create(cx, input))
-    }
+/// `GET /documents/{id}/thumbnail`.
+pub(crate) static THUMBNAIL: Operation<Id, DocumentBytes> = Operation::new(
+    "getDocumentThumbnail",
+    Get,
+    "/documents/{id}/thumbnail",
+    "A document's thumbnail\n\nA WebP image of the PDF's first page (the document's `file.thumbnail_url`). A deleted document is 404.",
+    Run::Plain(PlainOp::PRIVATE_FILES, thumbnail),
+    Answer::raw(
+        |thumb, _| private_file(&thumb.content_type, thumb.bytes),
+        read_file_answer,
+    ),
+);
 
-    /// `DELETE /document_links/{id}`.
-    pub fn delete_document_link(&self, id: Id) -> Result<()> {
-        self.inner.write_op(&DELETE, |cx| links::delete(cx, id))
-    }
-}
+/// `GET /document_links`.
+pub(crate) static LINKS: Operation<DocumentLinkQuery, Page<DocumentLink>> = Operation::new(
+    "listDocumentLinks",
+    Get,
+    "/document_links",
+    "Document links\n\nLinks of live documents to live records, ordered by `id`; filters combine with AND. Not synced: no `updated_since`.",
+    Run::Read(LISTED, |cx, query| links::list(cx, &query)),
+    Answer::bare(200),
+);
+
+/// `POST /document_links`.
+pub(crate) static LINK: Operation<DocumentLinkInput, DocumentLink> = Operation::new(
+    "createDocumentLink",
+    Post,
+    "/document_links",
+    "Link a document\n\nLinks a document to one note, project, task or person; the document gets a new `updated_at`.",
+    Run::write(WriteOp::LICENSED.idempotent(), |cx, input| {
+        links::create(cx, &input)
+    }),
+    Answer::data(201),
+);
+
+/// `DELETE /document_links/{id}`.
+pub(crate) static UNLINK: Operation<Id, ()> = Operation::new(
+    "deleteDocumentLink",
+    Delete,
+    "/document_links/{id}",
+    "Unlink a document\n\nPermanent, with no deletion record (links are not synced); the document gets a new `updated_at`.",
+    Run::write(WriteOp::LICENSED, links::delete),
+    Answer::empty(),
+);
+
+/// `GET /folder_counts`: a view of the documents, served here (folders
+/// know nothing of documents).
+pub(crate) static FOLDER_COUNTS: Operation<(), Vec<FolderCount>> = Operation::new(
+    "listFolderCounts",
+    Get,
+    "/folder_counts",
+    "Document counts per folder\n\nLive documents per folder, not counting subfolders: one row per folder that has any, by `folder_id`, and one with `folder_id` null for the live documents in no folder (when there are any). Not paginated, not a record.",
+    Run::Read(LISTED, |cx, ()| folder_counts(cx)),
+    Answer::data(200),
+);
+
+/// The documents' operations, for the registry.
+pub(crate) static OPERATIONS: &[&dyn Declared] = &[
+    &LIST,
+    &CREATE,
+    &GET,
+    &CHANGE,
+    &DELETE,
+    &RESTORE,
+    &FILE,
+    &THUMBNAIL,
+    &LINKS,
+    &LINK,
+    &UNLINK,
+    &FOLDER_COUNTS,
+];
 
 /// Makes a document and, once it is committed, renders its thumbnail on a
 /// thread of its own.
@@ -98,24 +204,93 @@ fn made(cx: &mut crate::engine::WriteCx<'_>, input: &DocumentInput) -> Result<Do
     Ok(doc)
 }
 
-/// The routes of [`routes`].
-pub(crate) static ENDPOINTS: &[Endpoint] = {
-    use Method::{Delete, Get, Patch, Post, Put};
-    &[
-        Endpoint::new(Get, "/documents"),
-        Endpoint::new(Post, "/documents"),
-        Endpoint::new(Get, "/documents/{id}"),
-        Endpoint::new(Patch, "/documents/{id}"),
-        Endpoint::new(Put, "/documents/{id}"),
-        Endpoint::new(Delete, "/documents/{id}"),
-        Endpoint::new(Post, "/documents/{id}/restoration"),
-        Endpoint::new(Get, "/documents/{id}/file"),
-        Endpoint::new(Get, "/documents/{id}/thumbnail"),
-        Endpoint::new(Get, "/document_links"),
-        Endpoint::new(Post, "/document_links"),
-        Endpoint::new(Delete, "/document_links/{id}"),
-    ]
-};
+/// The PDF of live document `id`.
+fn file(inner: &Inner, id: Id) -> Result<DocumentBytes> {
+    let (upload, filename, content_type) = inner.read(|cx| file_of(cx, id))?;
+    let bytes = inner
+        .files
+        .read(&uploads::file_name(upload))
+        .map_err(|_| Error::NotFound)?;
+    Ok(DocumentBytes {
+        content_type,
+        filename,
+        bytes,
+    })
+}
+
+/// The thumbnail of live document `id` (the generic icon until it is
+/// rendered, or when it cannot be).
+fn thumbnail(inner: &Inner, id: Id) -> Result<DocumentBytes> {
+    let (upload, filename, _) = inner.read(|cx| file_of(cx, id))?;
+    let bytes = inner
+        .files
+        .read(&uploads::thumbnail_name(upload, THUMBNAIL_SIDE))
+        .unwrap_or_else(|_| crate::pdf::generic_icon_webp(THUMBNAIL_SIDE));
+    Ok(DocumentBytes {
+        content_type: "image/webp".to_owned(),
+        filename,
+        bytes,
+    })
+}
+
+/// The PDF's answer: the whole file or the part its `Range` asks for,
+/// shown inline or (with `download`) as an attachment.
+fn file_answer(file: DocumentBytes, req: &Request) -> Response {
+    let download = req
+        .query
+        .get("download")
+        .is_some_and(|v| v != "0" && v != "false");
+    let disposition = if download { "attachment" } else { "inline" };
+    let DocumentBytes {
+        content_type,
+        filename,
+        bytes,
+    } = file;
+    let size = bytes.len() as u64;
+    let mut response = match req.range.as_deref().map(|r| byte_range(r, size)) {
+        None | Some(Range::Whole) => private_file(&content_type, bytes),
+        Some(Range::Part(from, to)) => {
+            let part = bytes[from as usize..=to as usize].to_vec();
+            let mut r = private_file(&content_type, part);
+            r.status = 206;
+            r.headers
+                .push(("content-range", format!("bytes {from}-{to}/{size}")));
+            r
+        }
+        Some(Range::Unsatisfiable) => Response {
+            status: 416,
+            body: None,
+            replayed: false,
+            headers: vec![("content-range", format!("bytes */{size}"))],
+        },
+    };
+    response.headers.push(("accept-ranges", "bytes".to_owned()));
+    if response.status != 416 {
+        response.headers.push((
+            "content-disposition",
+            format!("{disposition}; filename=\"{}\"", header_filename(&filename)),
+        ));
+    }
+    response
+}
+
+/// A file read back from its answer.
+fn read_file_answer(response: &Response) -> Result<DocumentBytes> {
+    let filename = response
+        .header("content-disposition")
+        .and_then(|d| d.split("filename=\"").nth(1))
+        .and_then(|rest| rest.split('"').next())
+        .unwrap_or_default()
+        .to_owned();
+    Ok(DocumentBytes {
+        content_type: response
+            .header("content-type")
+            .unwrap_or("application/octet-stream")
+            .to_owned(),
+        filename,
+        bytes: response.body.clone().unwrap_or_default(),
+    })
+}
 
 /// A private file: the owner's, so no shared cache may keep it. A PDF
 /// shown in the browser is sandboxed (no script, form or navigation of
@@ -200,120 +375,152 @@ fn header_filename(name: &str) -> String {
         .collect()
 }
 
-/// `/documents` and `/document_links`.
-pub(crate) fn routes<'r>(req: &'r Request, segments: &[&'r str]) -> Result<Route<'r>> {
-    use Method::{Delete, Get, Patch, Post, Put};
-    let body = req.body.as_ref();
-    let base = req.base_url.as_str();
-    Ok(match (req.method, segments) {
-        (Get, ["documents"]) => {
-            let query = DocumentQuery::parse(&req.query)?;
-            LIST.route(move |cx| {
-                let page = list(cx, &query)?.map(|d| absolute(d, base));
-                Ok(Response::json(200, &page))
-            })
-        }
-        (Post, ["documents"]) => CREATE.route(
-            move || parse(body, true),
-            move |cx, input| Ok(Response::data(201, &absolute(made(cx, &input)?, base))),
-        ),
-        (Get, ["documents", id]) => {
-            let id = Id::from_path(id)?;
-            GET.route(move |cx| Ok(Response::data(200, &absolute(get(cx, id)?, base))))
-        }
-        (Patch | Put, ["documents", id]) => {
-            let id = Id::from_path(id)?;
-            CHANGE.route(
-                move || parse(body, false),
-                move |cx, input| {
-                    Ok(Response::data(
-                        200,
-                        &absolute(change(cx, id, &input)?, base),
-                    ))
-                },
-            )
-        }
-        (Delete, ["documents", id]) => {
-            let id = Id::from_path(id)?;
-            DELETE.run(move |cx| {
-                delete(cx, id)?;
-                Ok(Response::no_content())
-            })
-        }
-        (Post, ["documents", id, "restoration"]) => {
-            let id = Id::from_path(id)?;
-            RESTORE.run(move |cx| Ok(Response::data(200, &absolute(restore(cx, id)?, base))))
-        }
-        (Get, ["documents", id, "file"]) => {
-            let id = Id::from_path(id)?;
-            let download = req
-                .query
-                .get("download")
-                .is_some_and(|v| v != "0" && v != "false");
-            let range = req.range.clone();
-            FILE.route(move |inner| {
-                let (upload, filename, content_type) = inner.read(|cx| file_of(cx, id))?;
-                let bytes = inner
-                    .files
-                    .read(&uploads::file_name(upload))
-                    .map_err(|_| Error::NotFound)?;
-                let disposition = if download { "attachment" } else { "inline" };
-                let size = bytes.len() as u64;
-                let mut response = match range.as_deref().map(|r| byte_range(r, size)) {
-                    None | Some(Range::Whole) => private_file(&content_type, bytes),
-                    Some(Range::Part(from, to)) => {
-                        let part = bytes[from as usize..=to as usize].to_vec();
-                        let mut r = private_file(&content_type, part);
-                        r.status = 206;
-                        r.headers
-                            .push(("content-range", format!("bytes {from}-{to}/{size}")));
-                        r
-                    }
-                    Some(Range::Unsatisfiable) => Response {
-                        status: 416,
-                        body: None,
-                        replayed: false,
-                        headers: vec![("content-range", format!("bytes */{size}"))],
-                    },
-                };
-                response.headers.push(("accept-ranges", "bytes".to_owned()));
-                if response.status != 416 {
-                    response.headers.push((
-                        "content-disposition",
-                        format!("{disposition}; filename=\"{}\"", header_filename(&filename)),
-                    ));
-                }
-                Ok(response)
-            })
-        }
-        (Get, ["documents", id, "thumbnail"]) => {
-            let id = Id::from_path(id)?;
-            FILE.route(move |inner| {
-                let (upload, _, _) = inner.read(|cx| file_of(cx, id))?;
-                let bytes = inner
-                    .files
-                    .read(&uploads::thumbnail_name(upload, THUMBNAIL_SIDE))
-                    .unwrap_or_else(|_| crate::pdf::generic_icon_webp(THUMBNAIL_SIDE));
-                Ok(private_file("image/webp", bytes))
-            })
-        }
-        (Get, ["document_links"]) => {
-            let query = DocumentLinkQuery::parse(&req.query)?;
-            LIST.route(move |cx| Ok(Response::json(200, &links::list(cx, &query)?)))
-        }
-        (Post, ["document_links"]) => CREATE.route(
-            move || links::parse(body),
-            |cx, input| Ok(Response::data(201, &links::create(cx, &input)?)),
-        ),
-        (Delete, ["document_links", id]) => {
-            let id = Id::from_path(id)?;
-            DELETE.run(move |cx| {
-                links::delete(cx, id)?;
-                Ok(Response::no_content())
-            })
-        }
-        _ => return Err(Error::NotFound),
-    })
+/// The documents of a store (document 3, "Documents"), with their links
+/// and files, through a [`Door`]: the store itself (`org.documents()`),
+/// or a server that holds it.
+#[derive(Debug, Clone, Copy)]
+pub struct Documents<'d, D = Organiser> {
+    door: &'d D,
+}
+
+impl<'d, D: Door> Documents<'d, D> {
+    /// The documents of the store behind `door`.
+    pub fn new(door: &'d D) -> Self {
+        Documents { door }
+    }
+
+    /// One page of the live documents (all of them, those of a folder, or
+    /// those whose names `q` finds), by name unless `query` names another
+    /// order.
+    ///
+    /// # Errors
+    ///
+    /// [`Error::InvalidParameter`](crate::Error::InvalidParameter) for a
+    /// parameter the listing refuses.
+    pub fn list(&self, query: &DocumentQuery) -> Result<Page<Document>> {
+        self.door.call(&LIST, query.clone())
+    }
+
+    /// Makes a document of an unused PDF upload, linked to the records
+    /// `input` names; its thumbnail is rendered after the write.
+    ///
+    /// # Errors
+    ///
+    /// [`Error::Validation`](crate::Error::Validation) for an upload that
+    /// is not an unused document upload, a name too long, a folder or a
+    /// linked record that does not exist; [`Error::ReadOnly`](crate::Error::ReadOnly).
+    pub fn create(&self, input: DocumentInput) -> Result<Document> {
+        self.door.call(&CREATE, input)
+    }
+
+    /// The live document `id`.
+    ///
+    /// # Errors
+    ///
+    /// [`Error::NotFound`](crate::Error::NotFound) for a deleted or unknown
+    /// document.
+    pub fn get(&self, id: Id) -> Result<Document> {
+        self.door.call(&GET, id)
+    }
+
+    /// Changes the fields `input` sends of document `id`; each ID array
+    /// sent replaces that kind's links.
+    ///
+    /// # Errors
+    ///
+    /// As [`Documents::create`] and [`Documents::get`];
+    /// [`Error::InvalidParameter`](crate::Error::InvalidParameter) for an
+    /// `upload`, which only a new document takes.
+    pub fn change(&self, id: Id, input: DocumentInput) -> Result<Document> {
+        self.door.call(&CHANGE, (id, Changing(input)))
+    }
+
+    /// Deletes document `id`, restorable for 20 seconds.
+    ///
+    /// # Errors
+    ///
+    /// As [`Documents::get`]; [`Error::ReadOnly`](crate::Error::ReadOnly).
+    pub fn delete(&self, id: Id) -> Result<()> {
+        self.door.call(&DELETE, id)
+    }
+
+    /// Brings back document `id` with its links, within 20 seconds of its
+    /// delete.
+    ///
+    /// # Errors
+    ///
+    /// [`Error::NotFound`](crate::Error::NotFound) after the window.
+    pub fn restore(&self, id: Id) -> Result<Document> {
+        self.door.call(&RESTORE, id)
+    }
+
+    /// The PDF of live document `id`, whole.
+    ///
+    /// # Errors
+    ///
+    /// As [`Documents::get`].
+    pub fn file(&self, id: Id) -> Result<DocumentBytes> {
+        self.door.call(&FILE, id)
+    }
+
+    /// The thumbnail of live document `id` (WebP; a generic icon until it
+    /// is rendered).
+    ///
+    /// # Errors
+    ///
+    /// As [`Documents::get`].
+    pub fn thumbnail(&self, id: Id) -> Result<DocumentBytes> {
+        self.door.call(&THUMBNAIL, id)
+    }
+
+    /// One page of the links of live documents to live records.
+    ///
+    /// # Errors
+    ///
+    /// [`Error::InvalidParameter`](crate::Error::InvalidParameter) for a
+    /// parameter the listing refuses.
+    pub fn links(&self, query: &DocumentLinkQuery) -> Result<Page<DocumentLink>> {
+        self.door.call(&LINKS, query.clone())
+    }
+
+    /// Links a document to one note, project, task or person.
+    ///
+    /// # Errors
+    ///
+    /// [`Error::Validation`](crate::Error::Validation) for a document or a
+    /// target that does not exist, none or two targets, or a pair already
+    /// linked.
+    pub fn link(&self, input: DocumentLinkInput) -> Result<DocumentLink> {
+        self.door.call(&LINK, input)
+    }
+
+    /// Removes link `id`, permanently.
+    ///
+    /// # Errors
+    ///
+    /// [`Error::NotFound`](crate::Error::NotFound) for an unknown link, or
+    /// one whose document or target is deleted.
+    pub fn unlink(&self, id: Id) -> Result<()> {
+        self.door.call(&UNLINK, id)
+    }
+
+    /// How many live documents each folder holds (not counting its
+    /// subfolders) and their bytes; a row with no folder for those in
+    /// none.
+    ///
+    /// # Errors
+    ///
+    /// Only the store's.
+    pub fn folder_counts(&self) -> Result<Vec<FolderCount>> {
+        self.door.call(&FOLDER_COUNTS, ())
+    }
+}
+
+impl Organiser {
+    /// The store's documents.
+    pub fn documents(&self) -> Documents<'_> {
+        Documents::new(self)
+    }
 }
 
 #[cfg(test)]

@@ -380,17 +380,23 @@ pub(crate) fn target_changed(cx: &WriteCx<'_>, kind: Target, id: Id, gone: bool)
 
 /// `{document_link: {document_id, note_id | project_id | task_id |
 /// person_id}}`.
-#[derive(Debug, Clone, Default, PartialEq, Eq)]
+#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(default)]
 pub struct DocumentLinkInput {
     /// The document.
+    #[serde(skip_serializing_if = "Field::is_absent")]
     pub document_id: Field<Id>,
     /// The targets; exactly one must be sent.
+    #[serde(skip_serializing_if = "Field::is_absent")]
     pub note_id: Field<Id>,
     /// A project.
+    #[serde(skip_serializing_if = "Field::is_absent")]
     pub project_id: Field<Id>,
     /// A task.
+    #[serde(skip_serializing_if = "Field::is_absent")]
     pub task_id: Field<Id>,
     /// A person.
+    #[serde(skip_serializing_if = "Field::is_absent")]
     pub person_id: Field<Id>,
 }
 
@@ -492,6 +498,20 @@ pub struct DocumentLinkQuery {
 }
 
 impl DocumentLinkQuery {
+    /// The query's parameters, as [`DocumentLinkQuery::parse`] reads them.
+    pub(crate) fn query_pairs(&self) -> Vec<(&'static str, String)> {
+        let mut pairs = self.params.query_pairs();
+        if let Some(id) = self.document_id {
+            pairs.push(("document_id", id.to_string()));
+        }
+        if let Some((field, id)) = &self.target
+            && let Some(kind) = Target::ALL.into_iter().find(|k| k.field() == field)
+        {
+            pairs.push((kind.field(), id.to_string()));
+        }
+        pairs
+    }
+
     pub(crate) fn parse(query: &Query) -> Result<DocumentLinkQuery> {
         let mut target = None;
         for kind in Target::ALL {

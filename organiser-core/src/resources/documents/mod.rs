@@ -11,7 +11,8 @@ pub(crate) mod links;
 pub(crate) use links::{Target, target_changed};
 pub(crate) mod tables;
 
-pub(crate) use api::{ENDPOINTS, routes};
+pub use api::Documents;
+pub(crate) use api::OPERATIONS;
 pub use links::{DocumentLink, DocumentLinkInput, DocumentLinkQuery, LinkBrief};
 
 use jiff::Timestamp;
@@ -101,22 +102,42 @@ pub struct FolderCount {
 
 /// `{document: {upload, name?, folder_id?, note_ids?, project_ids?,
 /// task_ids?, person_ids?}}`; `upload` on create only.
-#[derive(Debug, Clone, Default, PartialEq, Eq)]
+#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(default)]
 pub struct DocumentInput {
     /// A signed ID of an unused `document` upload (create only).
+    #[serde(skip_serializing_if = "Option::is_none")]
     pub upload: Option<String>,
     /// The name; blank takes the file's name.
+    #[serde(skip_serializing_if = "Field::is_absent")]
     pub name: Field<String>,
     /// The folder, or null for none.
+    #[serde(skip_serializing_if = "Field::is_absent")]
     pub folder_id: Field<Id>,
     /// Each kind's links, replaced when sent (null or `[]`: none).
+    #[serde(skip_serializing_if = "Option::is_none")]
     pub note_ids: Option<Vec<Id>>,
     /// Linked projects.
+    #[serde(skip_serializing_if = "Option::is_none")]
     pub project_ids: Option<Vec<Id>>,
     /// Linked tasks.
+    #[serde(skip_serializing_if = "Option::is_none")]
     pub task_ids: Option<Vec<Id>>,
     /// Linked people.
+    #[serde(skip_serializing_if = "Option::is_none")]
     pub person_ids: Option<Vec<Id>>,
+}
+
+/// A document's bytes (its PDF, or its thumbnail as WebP), with what
+/// their HTTP answer says of them.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct DocumentBytes {
+    /// The media type.
+    pub content_type: String,
+    /// The file's name (the thumbnail has its document's).
+    pub filename: String,
+    /// The bytes.
+    pub bytes: Vec<u8>,
 }
 
 /// A stored document.
@@ -770,6 +791,20 @@ pub struct DocumentQuery {
 }
 
 impl DocumentQuery {
+    /// The query's parameters, as [`DocumentQuery::parse`] reads them.
+    pub(crate) fn query_pairs(&self) -> Vec<(&'static str, String)> {
+        let mut pairs = self.params.query_pairs();
+        match self.folder_id {
+            None => {}
+            Some(None) => pairs.push(("folder_id", "none".to_owned())),
+            Some(Some(id)) => pairs.push(("folder_id", id.to_string())),
+        }
+        if let Some(q) = &self.q {
+            pairs.push(("q", q.clone()));
+        }
+        pairs
+    }
+
     pub(crate) fn parse(query: &Query) -> Result<DocumentQuery> {
         let folder_id = match query.get("folder_id") {
             None => None,

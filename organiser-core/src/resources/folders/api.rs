@@ -1,102 +1,145 @@
-//! The folders' operations (DESIGN.md "Folders"), each declared once for
-//! the typed method and the route arm.
+//! The folders' operations (document 3, "Folders"), each declared once, and
+//! [`Folders`], the typed door to them.
 
 use super::{Folder, FolderInput, FolderQuery, change, create, delete, get, list, parse};
 use crate::engine::Organiser;
-use crate::engine::endpoint::Endpoint;
-use crate::engine::op::{ReadOp, Route, WriteOp};
-use crate::engine::request::{Method, Request, Response};
-use crate::error::{Error, Result};
+use crate::engine::op::{ReadOp, WriteOp};
+use crate::engine::operation::{Answer, Declared, Door, Operation, Run, body_part, query_part};
+use crate::engine::request::Method::{Delete, Get, Patch, Post, Put};
+use crate::error::Result;
 use crate::ids::Id;
 use crate::list::Page;
-use crate::resources::documents::{self, FolderCount};
 
-static LIST: ReadOp = ReadOp::SETTLED.kept();
-static GET: ReadOp = ReadOp::SETTLED;
-static CREATE: WriteOp = WriteOp::LICENSED.idempotent();
-static CHANGE: WriteOp = WriteOp::LICENSED;
-static DELETE: WriteOp = WriteOp::LICENSED;
+body_part!(FolderInput, parse, Some("folder"));
+query_part!(FolderQuery);
 
-impl Organiser {
-    /// `GET /folders`.
-    pub fn folders(&self, query: &FolderQuery) -> Result<Page<Folder>> {
-        self.inner.read_op(&LIST, |cx| list(cx, query))
+/// `GET /folders`.
+pub(crate) static LIST: Operation<FolderQuery, Page<Folder>> = Operation::new(
+    "listFolders",
+    Get,
+    "/folders",
+    "Folders",
+    Run::Read(ReadOp::SETTLED.kept(), |cx, query| list(cx, &query)),
+    Answer::bare(200),
+);
+
+/// `POST /folders`.
+pub(crate) static CREATE: Operation<FolderInput, Folder> = Operation::new(
+    "createFolder",
+    Post,
+    "/folders",
+    "Make a folder\n\nNeeds a `name`, unique among its siblings ignoring case. A blank or absent `color` takes the first colour no sibling uses.",
+    Run::write(WriteOp::LICENSED.idempotent(), |cx, input| {
+        create(cx, &input)
+    }),
+    Answer::data(201),
+);
+
+/// `GET /folders/{id}`.
+pub(crate) static GET: Operation<Id, Folder> = Operation::new(
+    "getFolder",
+    Get,
+    "/folders/{id}",
+    "A folder",
+    Run::Read(ReadOp::SETTLED, get),
+    Answer::data(200),
+);
+
+/// `PATCH` (or `PUT`) `/folders/{id}`.
+pub(crate) static CHANGE: Operation<(Id, FolderInput), Folder> = Operation::new(
+    "changeFolder",
+    Patch,
+    "/folders/{id}",
+    "Change a folder\n\nOnly the fields sent change. A name a sibling has, ignoring case, is 422 on `name`; a parent that is the folder itself or one of its descendants is 422 on `parent_id`.",
+    Run::write(WriteOp::LICENSED, |cx, (id, input)| change(cx, id, &input)),
+    Answer::data(200),
+)
+.also(Put, "replaceFolder");
+
+/// `DELETE /folders/{id}`.
+pub(crate) static DELETE: Operation<Id, ()> = Operation::new(
+    "deleteFolder",
+    Delete,
+    "/folders/{id}",
+    "Delete a folder\n\nOnly an empty folder: one with documents (live, or deleted and still restorable) or subfolders is 409 `folder_not_empty` and nothing changes. Otherwise permanent, with a `folder` deletion record; a deleted document still in it (restorable) gets `folder_id` null and a new `updated_at`.",
+    Run::write(WriteOp::LICENSED, delete),
+    Answer::empty(),
+);
+
+/// The folders' operations, for the registry.
+pub(crate) static OPERATIONS: &[&dyn Declared] = &[&LIST, &CREATE, &GET, &CHANGE, &DELETE];
+
+/// The folders of a store (document 3, "Folders"), through a [`Door`]: the store
+/// itself (`org.folders()`), or a server that holds it.
+#[derive(Debug, Clone, Copy)]
+pub struct Folders<'d, D = Organiser> {
+    door: &'d D,
+}
+
+impl<'d, D: Door> Folders<'d, D> {
+    /// The folders of the store behind `door`.
+    pub fn new(door: &'d D) -> Self {
+        Folders { door }
     }
 
-    /// `POST /folders`.
-    pub fn create_folder(&self, input: &FolderInput) -> Result<Folder> {
-        self.inner.write_op(&CREATE, |cx| create(cx, input))
+    /// One page of the live folders (all of them, or the children of one), by name unless `query` names another order.
+    ///
+    /// # Errors
+    ///
+    /// [`Error::InvalidParameter`](crate::Error::InvalidParameter) for a
+    /// parameter the listing refuses (an unknown order, a cursor of
+    /// another listing).
+    pub fn list(&self, query: &FolderQuery) -> Result<Page<Folder>> {
+        self.door.call(&LIST, query.clone())
     }
 
-    /// `GET /folders/{id}`.
-    pub fn folder(&self, id: Id) -> Result<Folder> {
-        self.inner.read_op(&GET, |cx| get(cx, id))
+    /// Makes a folder, its name unique among its siblings (ignoring case); a blank colour takes the first one no sibling uses.
+    ///
+    /// # Errors
+    ///
+    /// [`Error::Validation`](crate::Error::Validation) for a field the
+    /// rules refuse; [`Error::ReadOnly`](crate::Error::ReadOnly) while the
+    /// licence is read-only.
+    pub fn create(&self, input: FolderInput) -> Result<Folder> {
+        self.door.call(&CREATE, input)
     }
 
-    /// `PATCH /folders/{id}`.
-    pub fn change_folder(&self, id: Id, input: &FolderInput) -> Result<Folder> {
-        self.inner.write_op(&CHANGE, |cx| change(cx, id, input))
+    /// The live folder `id`.
+    ///
+    /// # Errors
+    ///
+    /// [`Error::NotFound`](crate::Error::NotFound) for one that is deleted
+    /// or was never made.
+    pub fn get(&self, id: Id) -> Result<Folder> {
+        self.door.call(&GET, id)
     }
 
-    /// `DELETE /folders/{id}`: 409 `folder_not_empty` unless empty.
-    pub fn delete_folder(&self, id: Id) -> Result<()> {
-        self.inner.write_op(&DELETE, |cx| delete(cx, id))
+    /// Changes the fields `input` sends (and only those) of folder `id`.
+    ///
+    /// # Errors
+    ///
+    /// As [`Folders::create`]; [`Error::NotFound`](crate::Error::NotFound) as
+    /// [`Folders::get`].
+    pub fn change(&self, id: Id, input: FolderInput) -> Result<Folder> {
+        self.door.call(&CHANGE, (id, input))
     }
 
-    /// `GET /folder_counts`.
-    pub fn folder_counts(&self) -> Result<Vec<FolderCount>> {
-        self.inner.read_op(&LIST, documents::folder_counts)
+    /// Deletes folder `id`, permanently, when it holds no folder and no
+    /// live document.
+    ///
+    /// # Errors
+    ///
+    /// [`Error::Conflict`](crate::Error::Conflict) (`folder_not_empty`)
+    /// for a folder that holds any; [`Error::NotFound`](crate::Error::NotFound)
+    /// as [`Folders::get`].
+    pub fn delete(&self, id: Id) -> Result<()> {
+        self.door.call(&DELETE, id)
     }
 }
 
-/// The routes of [`routes`].
-pub(crate) static ENDPOINTS: &[Endpoint] = {
-    use Method::{Delete, Get, Patch, Post, Put};
-    &[
-        Endpoint::new(Get, "/folders"),
-        Endpoint::new(Post, "/folders"),
-        Endpoint::new(Get, "/folders/{id}"),
-        Endpoint::new(Patch, "/folders/{id}"),
-        Endpoint::new(Put, "/folders/{id}"),
-        Endpoint::new(Delete, "/folders/{id}"),
-        Endpoint::new(Get, "/folder_counts"),
-    ]
-};
-
-/// `/folders` and `/folder_counts`.
-pub(crate) fn routes<'r>(req: &'r Request, segments: &[&'r str]) -> Result<Route<'r>> {
-    use Method::{Delete, Get, Patch, Post, Put};
-    let body = req.body.as_ref();
-    Ok(match (req.method, segments) {
-        (Get, ["folders"]) => {
-            let query = FolderQuery::parse(&req.query)?;
-            LIST.route(move |cx| Ok(Response::json(200, &list(cx, &query)?)))
-        }
-        (Post, ["folders"]) => CREATE.route(
-            move || parse(body),
-            |cx, input| Ok(Response::data(201, &create(cx, &input)?)),
-        ),
-        (Get, ["folders", id]) => {
-            let id = Id::from_path(id)?;
-            GET.route(move |cx| Ok(Response::data(200, &get(cx, id)?)))
-        }
-        (Patch | Put, ["folders", id]) => {
-            let id = Id::from_path(id)?;
-            CHANGE.route(
-                move || parse(body),
-                move |cx, input| Ok(Response::data(200, &change(cx, id, &input)?)),
-            )
-        }
-        (Delete, ["folders", id]) => {
-            let id = Id::from_path(id)?;
-            DELETE.run(move |cx| {
-                delete(cx, id)?;
-                Ok(Response::no_content())
-            })
-        }
-        (Get, ["folder_counts"]) => {
-            LIST.route(|cx| Ok(Response::data(200, &documents::folder_counts(cx)?)))
-        }
-        _ => return Err(Error::NotFound),
-    })
+impl Organiser {
+    /// The store's folders.
+    pub fn folders(&self) -> Folders<'_> {
+        Folders::new(self)
+    }
 }

@@ -6,7 +6,8 @@
 mod api;
 pub(crate) mod tables;
 
-pub(crate) use api::{ENDPOINTS, routes};
+pub use api::Folders;
+pub(crate) use api::OPERATIONS;
 
 use jiff::Timestamp;
 use serde::{Deserialize, Serialize};
@@ -284,6 +285,17 @@ pub struct FolderQuery {
 }
 
 impl FolderQuery {
+    /// The query's parameters, as [`FolderQuery::parse`] reads them.
+    pub(crate) fn query_pairs(&self) -> Vec<(&'static str, String)> {
+        let mut pairs = self.params.query_pairs();
+        match self.parent_id {
+            None => {}
+            Some(None) => pairs.push(("parent_id", "none".to_owned())),
+            Some(Some(id)) => pairs.push(("parent_id", id.to_string())),
+        }
+        pairs
+    }
+
     pub(crate) fn parse(query: &Query) -> Result<FolderQuery> {
         let parent_id = match query.get("parent_id") {
             None => None,

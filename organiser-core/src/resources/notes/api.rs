@@ -1,118 +1,227 @@
-//! The notes' operations (DESIGN.md "Notes"), each declared once for the
-//! typed method and the route arm.
+//! The notes' operations (document 3, "Notes"), each declared once, and
+//! [`Notes`], the typed door to them.
 
 use super::{
-    Note, NoteInput, NoteQuery, NoteSummary, change, create, delete, get, list, parse, pin, restore,
+    CategoryNoteCount, Note, NoteInput, NoteQuery, NoteSummary, category_note_counts, change,
+    create, delete, get, list, parse, pin, restore,
 };
 use crate::engine::Organiser;
-use crate::engine::endpoint::Endpoint;
-use crate::engine::op::{ReadOp, Route, WriteOp};
-use crate::engine::request::{Method, Request, Response};
-use crate::error::{Error, Result};
+use crate::engine::op::{ReadOp, WriteOp};
+use crate::engine::operation::{Answer, Declared, Door, Operation, Run, body_part, query_part};
+use crate::engine::request::Method::{Delete, Get, Patch, Post, Put};
+use crate::error::Result;
 use crate::ids::Id;
 use crate::list::Page;
 
-static LIST: ReadOp = ReadOp::SETTLED.kept();
-static GET: ReadOp = ReadOp::SETTLED;
-static CREATE: WriteOp = WriteOp::LICENSED.idempotent();
-static CHANGE: WriteOp = WriteOp::LICENSED;
-static DELETE: WriteOp = WriteOp::LICENSED;
-static RESTORE: WriteOp = WriteOp::LICENSED.idempotent();
-static PIN: WriteOp = WriteOp::LICENSED;
+body_part!(NoteInput, parse, Some("note"));
+query_part!(NoteQuery);
 
-impl Organiser {
-    /// `GET /notes`.
-    pub fn notes(&self, query: &NoteQuery) -> Result<Page<NoteSummary>> {
-        self.inner.read_op(&LIST, |cx| list(cx, query))
+/// `GET /notes`.
+pub(crate) static LIST: Operation<NoteQuery, Page<NoteSummary>> = Operation::new(
+    "listNotes",
+    Get,
+    "/notes",
+    "Notes\n\nLive notes as summaries (without `body_html` and `body_text`); filters combine with AND, and `count=true` counts the filtered set.",
+    Run::Read(ReadOp::SETTLED.kept(), |cx, query| list(cx, &query)),
+    Answer::bare(200),
+);
+
+/// `POST /notes`.
+pub(crate) static CREATE: Operation<NoteInput, Note> = Operation::new(
+    "createNote",
+    Post,
+    "/notes",
+    "Make a note\n\nEvery field is optional: an empty note is allowed (`name` `Untitled note`). The body is sanitised and read for mentions, project references, tags (a bare `#word` becomes a tag, made if new) and images. `edit_version` is ignored: a new note has `edit_version` 1 and `edited_at` equal to `created_at`.",
+    Run::write(WriteOp::LICENSED.idempotent(), |cx, input| {
+        create(cx, &input)
+    }),
+    Answer::data(201),
+);
+
+/// `GET /notes/{id}`.
+pub(crate) static GET: Operation<Id, Note> = Operation::new(
+    "getNote",
+    Get,
+    "/notes/{id}",
+    "A note\n\nA deleted note is 404.",
+    Run::Read(ReadOp::SETTLED, get),
+    Answer::data(200),
+);
+
+/// `PATCH` (or `PUT`) `/notes/{id}`.
+pub(crate) static CHANGE: Operation<(Id, NoteInput), Note> = Operation::new(
+    "changeNote",
+    Patch,
+    "/notes/{id}",
+    "Change a note\n\nOnly the fields sent change. With an `edit_version` other than the note's, 409 `conflict` and nothing changes. A change of title, body or category sets `edited_at` to now and adds one to `edit_version` (and sets `updated_at`); a change that changes nothing keeps all three. Sending a title different from the current one, or clearing it, makes `title_generated` false.",
+    Run::write(WriteOp::LICENSED, |cx, (id, input)| change(cx, id, &input)),
+    Answer::data(200),
+)
+.also(Put, "replaceNote");
+
+/// `DELETE /notes/{id}`.
+pub(crate) static DELETE: Operation<Id, ()> = Operation::new(
+    "deleteNote",
+    Delete,
+    "/notes/{id}",
+    "Delete a note\n\nGone from every endpoint at once, with a `note` deletion record. Restorable for 20 seconds, then permanent.",
+    Run::write(WriteOp::LICENSED, delete),
+    Answer::empty(),
+);
+
+/// `POST /notes/{id}/restoration`.
+pub(crate) static RESTORE: Operation<Id, Note> = Operation::new(
+    "restoreNote",
+    Post,
+    "/notes/{id}/restoration",
+    "Restore a note\n\nWithin 20 seconds of the delete: the note returns with a new `updated_at` and its deletion record is removed; after 20 seconds 404. A live note answers as it is. 422 only as `idempotency_key_reused`.",
+    Run::write(WriteOp::LICENSED.idempotent(), restore),
+    Answer::data(200),
+);
+
+/// `POST /notes/{id}/pin`.
+pub(crate) static PIN: Operation<Id, Note> = Operation::new(
+    "pinNote",
+    Post,
+    "/notes/{id}/pin",
+    "Pin a note\n\n`pinned` true, `pinned_at` now and a new `updated_at`; a note already pinned is unchanged. `edited_at` and `edit_version` stay.",
+    Run::write(WriteOp::LICENSED, |cx, id| pin(cx, id, true)),
+    Answer::data(200),
+);
+
+/// `DELETE /notes/{id}/pin`.
+pub(crate) static UNPIN: Operation<Id, Note> = Operation::new(
+    "unpinNote",
+    Delete,
+    "/notes/{id}/pin",
+    "Unpin a note\n\n`pinned` false, `pinned_at` null and a new `updated_at`; a note not pinned is unchanged. `edited_at` and `edit_version` stay.",
+    Run::write(WriteOp::LICENSED, |cx, id| pin(cx, id, false)),
+    Answer::data(200),
+);
+
+/// `GET /category_note_counts`: a view of the notes, served here (the
+/// categories know nothing of notes).
+pub(crate) static NOTE_COUNTS: Operation<(), Vec<CategoryNoteCount>> = Operation::new(
+    "listCategoryNoteCounts",
+    Get,
+    "/category_note_counts",
+    "Note counts per category\n\nLive notes per category; categories with none are left out. Not paginated, not a record.",
+    Run::Read(ReadOp::SETTLED.kept(), |cx, ()| category_note_counts(cx)),
+    Answer::data(200),
+);
+
+/// The notes' operations, for the registry.
+pub(crate) static OPERATIONS: &[&dyn Declared] = &[
+    &LIST,
+    &CREATE,
+    &GET,
+    &CHANGE,
+    &DELETE,
+    &RESTORE,
+    &PIN,
+    &UNPIN,
+    &NOTE_COUNTS,
+];
+
+/// The notes of a store (document 3, "Notes"), through a [`Door`]: the store
+/// itself (`org.notes()`), or a server that holds it.
+#[derive(Debug, Clone, Copy)]
+pub struct Notes<'d, D = Organiser> {
+    door: &'d D,
+}
+
+impl<'d, D: Door> Notes<'d, D> {
+    /// The notes of the store behind `door`.
+    pub fn new(door: &'d D) -> Self {
+        Notes { door }
     }
 
-    /// `POST /notes`.
-    pub fn create_note(&self, input: &NoteInput) -> Result<Note> {
-        self.inner.write_op(&CREATE, |cx| create(cx, input))
+    /// One page of the live notes as summaries (without their bodies), most recently edited first unless `query` names another order; `q` finds notes by the words they begin.
+    ///
+    /// # Errors
+    ///
+    /// [`Error::InvalidParameter`](crate::Error::InvalidParameter) for a
+    /// parameter the listing refuses (an unknown order, a cursor of
+    /// another listing).
+    pub fn list(&self, query: &NoteQuery) -> Result<Page<NoteSummary>> {
+        self.door.call(&LIST, query.clone())
     }
 
-    /// `GET /notes/{id}`.
-    pub fn note(&self, id: Id) -> Result<Note> {
-        self.inner.read_op(&GET, |cx| get(cx, id))
+    /// Makes a note: every field is optional; the body is sanitised and read for mentions, project references, tags (made when new) and images.
+    ///
+    /// # Errors
+    ///
+    /// [`Error::Validation`](crate::Error::Validation) for a field the
+    /// rules refuse; [`Error::ReadOnly`](crate::Error::ReadOnly) while the
+    /// licence is read-only.
+    pub fn create(&self, input: NoteInput) -> Result<Note> {
+        self.door.call(&CREATE, input)
     }
 
-    /// `PATCH /notes/{id}`: 409 `conflict` when `edit_version` is behind.
-    pub fn change_note(&self, id: Id, input: &NoteInput) -> Result<Note> {
-        self.inner.write_op(&CHANGE, |cx| change(cx, id, input))
+    /// The live note `id`.
+    ///
+    /// # Errors
+    ///
+    /// [`Error::NotFound`](crate::Error::NotFound) for one that is deleted
+    /// or was never made.
+    pub fn get(&self, id: Id) -> Result<Note> {
+        self.door.call(&GET, id)
     }
 
-    /// `DELETE /notes/{id}`: restorable for 20 seconds.
-    pub fn delete_note(&self, id: Id) -> Result<()> {
-        self.inner.write_op(&DELETE, |cx| delete(cx, id))
+    /// Changes the fields `input` sends (and only those) of note `id`.
+    ///
+    /// # Errors
+    ///
+    /// As [`Notes::create`]; [`Error::NotFound`](crate::Error::NotFound) as
+    /// [`Notes::get`].
+    pub fn change(&self, id: Id, input: NoteInput) -> Result<Note> {
+        self.door.call(&CHANGE, (id, input))
     }
 
-    /// `POST /notes/{id}/restoration`.
-    pub fn restore_note(&self, id: Id) -> Result<Note> {
-        self.inner.write_op(&RESTORE, |cx| restore(cx, id))
+    /// Deletes note `id`, restorable for 20 seconds.
+    ///
+    /// # Errors
+    ///
+    /// [`Error::NotFound`](crate::Error::NotFound) as [`Notes::get`];
+    /// [`Error::ReadOnly`](crate::Error::ReadOnly).
+    pub fn delete(&self, id: Id) -> Result<()> {
+        self.door.call(&DELETE, id)
     }
 
-    /// `POST /notes/{id}/pin` (`true`) or `DELETE /notes/{id}/pin`.
-    pub fn pin_note(&self, id: Id, pinned: bool) -> Result<Note> {
-        self.inner.write_op(&PIN, |cx| pin(cx, id, pinned))
+    /// Brings back note `id` within 20 seconds of its delete; a live
+    /// one is given back as it is.
+    ///
+    /// # Errors
+    ///
+    /// [`Error::NotFound`](crate::Error::NotFound) after the window.
+    pub fn restore(&self, id: Id) -> Result<Note> {
+        self.door.call(&RESTORE, id)
+    }
+
+    /// Pins (`pinned` true) or unpins note `id`; a note already so is
+    /// unchanged. Its `edited_at` and `edit_version` stay.
+    ///
+    /// # Errors
+    ///
+    /// [`Error::NotFound`](crate::Error::NotFound) as [`Notes::get`].
+    pub fn pin(&self, id: Id, pinned: bool) -> Result<Note> {
+        self.door.call(if pinned { &PIN } else { &UNPIN }, id)
+    }
+
+    /// How many live notes each category has (categories with none are
+    /// left out), by category.
+    ///
+    /// # Errors
+    ///
+    /// Only the store's.
+    pub fn category_counts(&self) -> Result<Vec<CategoryNoteCount>> {
+        self.door.call(&NOTE_COUNTS, ())
     }
 }
 
-/// The routes of [`routes`].
-pub(crate) static ENDPOINTS: &[Endpoint] = {
-    use Method::{Delete, Get, Patch, Post, Put};
-    &[
-        Endpoint::new(Get, "/notes"),
-        Endpoint::new(Post, "/notes"),
-        Endpoint::new(Get, "/notes/{id}"),
-        Endpoint::new(Patch, "/notes/{id}"),
-        Endpoint::new(Put, "/notes/{id}"),
-        Endpoint::new(Delete, "/notes/{id}"),
-        Endpoint::new(Post, "/notes/{id}/restoration"),
-        Endpoint::new(Post, "/notes/{id}/pin"),
-        Endpoint::new(Delete, "/notes/{id}/pin"),
-    ]
-};
-
-/// `/notes`.
-pub(crate) fn routes<'r>(req: &'r Request, segments: &[&'r str]) -> Result<Route<'r>> {
-    use Method::{Delete, Get, Patch, Post, Put};
-    let body = req.body.as_ref();
-    Ok(match (req.method, segments) {
-        (Get, ["notes"]) => {
-            let query = NoteQuery::parse(&req.query)?;
-            LIST.route(move |cx| Ok(Response::json(200, &list(cx, &query)?)))
-        }
-        (Post, ["notes"]) => CREATE.route(
-            move || parse(body),
-            |cx, input| Ok(Response::data(201, &create(cx, &input)?)),
-        ),
-        (Get, ["notes", id]) => {
-            let id = Id::from_path(id)?;
-            GET.route(move |cx| Ok(Response::data(200, &get(cx, id)?)))
-        }
-        (Patch | Put, ["notes", id]) => {
-            let id = Id::from_path(id)?;
-            CHANGE.route(
-                move || parse(body),
-                move |cx, input| Ok(Response::data(200, &change(cx, id, &input)?)),
-            )
-        }
-        (Delete, ["notes", id]) => {
-            let id = Id::from_path(id)?;
-            DELETE.run(move |cx| {
-                delete(cx, id)?;
-                Ok(Response::no_content())
-            })
-        }
-        (Post, ["notes", id, "restoration"]) => {
-            let id = Id::from_path(id)?;
-            RESTORE.run(move |cx| Ok(Response::data(200, &restore(cx, id)?)))
-        }
-        (Post | Delete, ["notes", id, "pin"]) => {
-            let id = Id::from_path(id)?;
-            let pinned = req.method == Post;
-            PIN.run(move |cx| Ok(Response::data(200, &pin(cx, id, pinned)?)))
-        }
-        _ => return Err(Error::NotFound),
-    })
+impl Organiser {
+    /// The store's notes.
+    pub fn notes(&self) -> Notes<'_> {
+        Notes::new(self)
+    }
 }

@@ -11,7 +11,8 @@ mod api;
 pub(crate) mod body;
 pub(crate) mod tables;
 
-pub(crate) use api::{ENDPOINTS, routes};
+pub use api::Notes;
+pub(crate) use api::OPERATIONS;
 
 use std::collections::HashSet;
 
@@ -879,16 +880,23 @@ pub(crate) fn uncategorise(cx: &WriteCx<'_>, id: Id) -> Result<()> {
     Ok(())
 }
 
+/// One entry of `GET /category_note_counts`.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct CategoryNoteCount {
+    /// The category.
+    pub category_id: Id,
+    /// Its live notes.
+    pub note_count: u64,
+}
+
 /// `GET /category_note_counts`: live notes per category, by category.
-pub(crate) fn category_note_counts<T: Tables>(
-    cx: &Cx<'_, T>,
-) -> Result<Vec<categories::CategoryNoteCount>> {
-    let mut counts: Vec<categories::CategoryNoteCount> = Vec::new();
+pub(crate) fn category_note_counts<T: Tables>(cx: &Cx<'_, T>) -> Result<Vec<CategoryNoteCount>> {
+    let mut counts: Vec<CategoryNoteCount> = Vec::new();
     cx.scan_prefix(NOTES_OF_CATEGORY, &[], Dir::Asc, &mut |k, _| {
         let category = Id::from_bytes(k[..16].try_into().unwrap_or([0; 16]));
         match counts.last_mut() {
             Some(last) if last.category_id == category => last.note_count += 1,
-            _ => counts.push(categories::CategoryNoteCount {
+            _ => counts.push(CategoryNoteCount {
                 category_id: category,
                 note_count: 1,
             }),
@@ -933,6 +941,30 @@ pub struct NoteQuery {
 }
 
 impl NoteQuery {
+    /// The query's parameters, as [`NoteQuery::parse`] reads them.
+    pub(crate) fn query_pairs(&self) -> Vec<(&'static str, String)> {
+        let mut pairs = self.params.query_pairs();
+        if let Some(v) = &self.q {
+            pairs.push(("q", v.clone()));
+        }
+        if let Some(id) = self.category_id {
+            pairs.push(("category_id", id.to_string()));
+        }
+        if let Some(id) = self.tag_id {
+            pairs.push(("tag_id", id.to_string()));
+        }
+        if let Some(id) = self.person_id {
+            pairs.push(("person_id", id.to_string()));
+        }
+        if let Some(id) = self.project_id {
+            pairs.push(("project_id", id.to_string()));
+        }
+        if let Some(v) = self.pinned {
+            pairs.push(("pinned", v.to_string()));
+        }
+        pairs
+    }
+
     pub(crate) fn parse(query: &Query) -> Result<NoteQuery> {
         let params = LISTING.params(query)?;
         let q = match query.get("q") {
@@ -1113,13 +1145,14 @@ mod stored {
     fn a_pinned_note_reads_back() {
         let org = Organiser::in_memory();
         let n = org
-            .create_note(&NoteInput {
+            .notes()
+            .create(NoteInput {
                 body_html: Field::Value("<p>#tagged</p>".into()),
                 ..Default::default()
             })
             .unwrap();
-        let pinned = org.pin_note(n.id, true).unwrap();
-        assert_eq!(org.note(n.id).unwrap(), pinned);
-        org.delete_note(n.id).unwrap();
+        let pinned = org.notes().pin(n.id, true).unwrap();
+        assert_eq!(org.notes().get(n.id).unwrap(), pinned);
+        org.notes().delete(n.id).unwrap();
     }
 }
