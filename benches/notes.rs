@@ -1240,7 +1240,8 @@ fn generate(dir: &Path, n: usize, now: Timestamp) -> Result<Meta, String> {
             }
             Write::Project(j) => {
                 let project = org
-                    .create_project(&ProjectInput {
+                    .projects()
+                    .create(ProjectInput {
                         name: Some(project_names[j].clone()),
                         ..ProjectInput::default()
                     })

@@ -1092,7 +1092,8 @@ fn generate(dir: &Path, total_tasks: usize, now: Timestamp) -> Result<Meta, Stri
                     ..ProjectInput::default()
                 };
                 let project = org
-                    .create_project(&input)
+                    .projects()
+                    .create(input)
                     .map_err(|e| format!("project {i}: {e}"))?;
                 project_ids[i] = Some(project.id);
             }
@@ -1100,18 +1101,20 @@ fn generate(dir: &Path, total_tasks: usize, now: Timestamp) -> Result<Meta, Stri
                 let id = project_ids[i].ok_or("a step before its project")?;
                 let result = match projects[i].steps[k].1 {
                     Step::Status(s) => org
-                        .change_project(
+                        .projects()
+                        .change(
                             id,
-                            &ProjectInput {
+                            ProjectInput {
                                 status: Field::Value(s.key().to_owned()),
                                 ..ProjectInput::default()
                             },
                         )
                         .map(drop),
                     Step::Deadline(d) => org
-                        .change_project(
+                        .projects()
+                        .change(
                             id,
-                            &ProjectInput {
+                            ProjectInput {
                                 deadline: d.map_or(Field::Null, Field::Value),
                                 ..ProjectInput::default()
                             },
@@ -1124,13 +1127,13 @@ fn generate(dir: &Path, total_tasks: usize, now: Timestamp) -> Result<Meta, Stri
                             new_person_name: None,
                             role: role.map_or(Field::Absent, |r| Field::Value(r.to_owned())),
                         };
-                        org.create_project_member(&input).map(|m| {
+                        org.projects().add_member(input).map(|m| {
                             members.insert((i, person), m.id);
                         })
                     }
                     Step::Remove(person) => {
                         let member = members.remove(&(i, person)).ok_or("a member")?;
-                        org.delete_project_member(member)
+                        org.projects().remove_member(member)
                     }
                 };
                 result.map_err(|e| format!("project {i}, change {k}: {e}"))?;
@@ -1233,14 +1236,16 @@ fn describe(
         ..ListParams::default()
     };
     let events = org
-        .project_events(&ProjectEventQuery {
+        .projects()
+        .events(&ProjectEventQuery {
             project_id: None,
             params: counted.clone(),
         })
         .map_err(e)?
         .total_count;
     let open_projects = org
-        .projects(&ProjectQuery {
+        .projects()
+        .list(&ProjectQuery {
             statuses: OPEN.to_vec(),
             person_id: None,
             params: counted.clone(),
@@ -1248,7 +1253,8 @@ fn describe(
         .map_err(e)?
         .total_count;
     let all_projects = org
-        .projects(&ProjectQuery {
+        .projects()
+        .list(&ProjectQuery {
             statuses: Vec::new(),
             person_id: None,
             params: counted.clone(),
@@ -1256,7 +1262,8 @@ fn describe(
         .map_err(e)?
         .total_count;
     let members = org
-        .project_members(&organiser::ProjectMemberQuery {
+        .projects()
+        .members(&organiser::ProjectMemberQuery {
             project_id: None,
             person_id: None,
             params: counted.clone(),
@@ -1264,11 +1271,13 @@ fn describe(
         .map_err(e)?
         .total_count;
     let upcoming = org
+        .projects()
         .upcoming_deadlines(UpcomingDeadlinesQuery::default())
         .map_err(e)?;
     let counts = org.tasks().project_counts().map_err(e)?;
     let activity = org
-        .project_activity(
+        .project_activity()
+        .list(
             chosen_id,
             &organiser::ActivityQuery {
                 cursor: None,

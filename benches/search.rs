@@ -1576,7 +1576,8 @@ fn generate(dir: &Path, sizes: Sizes, now: Timestamp) -> Result<Meta, String> {
             Write::Project(i) => {
                 let p = &plan.projects[i];
                 let project = org
-                    .create_project(&ProjectInput {
+                    .projects()
+                    .create(ProjectInput {
                         name: Some(p.name.clone()),
                         status: Field::Value(p.status.to_owned()),
                         external_reference: p.reference.clone().map_or(Field::Absent, Field::Value),

@@ -1310,7 +1310,8 @@ mod tests {
             ("Artemis", "on_hold", None),
         ] {
             let project = org
-                .create_project(&ProjectInput {
+                .projects()
+                .create(ProjectInput {
                     name: Some(name.into()),
                     status: Field::Value(status.into()),
                     deadline: days.map_or(Field::Absent, |d: i64| {
@@ -1321,14 +1322,15 @@ mod tests {
                 .unwrap();
             ids.push(project.id);
         }
-        org.change_project(
-            ids[0],
-            &ProjectInput {
-                status: Field::Value("on_hold".into()),
-                ..ProjectInput::default()
-            },
-        )
-        .unwrap();
+        org.projects()
+            .change(
+                ids[0],
+                ProjectInput {
+                    status: Field::Value("on_hold".into()),
+                    ..ProjectInput::default()
+                },
+            )
+            .unwrap();
         let client = Client::new(Backend::Local(org.clone()));
         for query in [
             ProjectQuery::default(),
@@ -1346,14 +1348,14 @@ mod tests {
                 ..ProjectQuery::default()
             },
         ] {
-            let typed = org.projects(&query).unwrap();
+            let typed = org.projects().list(&query).unwrap();
             assert_eq!(client.projects(&query).unwrap().data, typed, "{query:?}");
             if let Some(cursor) = typed.next_cursor {
                 let mut next = query.clone();
                 next.params.cursor = Some(cursor);
                 assert_eq!(
                     client.projects(&next).unwrap().data,
-                    org.projects(&next).unwrap()
+                    org.projects().list(&next).unwrap()
                 );
             }
         }
@@ -1362,7 +1364,10 @@ mod tests {
             limit: 1,
         };
         let first = client.project_activity(ids[0], &activity).unwrap().data;
-        assert_eq!(first, org.project_activity(ids[0], &activity).unwrap());
+        assert_eq!(
+            first,
+            org.project_activity().list(ids[0], &activity).unwrap()
+        );
         let next = ActivityQuery {
             cursor: first.next_cursor.clone(),
             limit: 1,
@@ -1370,7 +1375,7 @@ mod tests {
         assert!(next.cursor.is_some(), "{first:?}");
         assert_eq!(
             client.project_activity(ids[0], &next).unwrap().data,
-            org.project_activity(ids[0], &next).unwrap()
+            org.project_activity().list(ids[0], &next).unwrap()
         );
         for (days, limit) in [
             (None, None),
@@ -1381,7 +1386,7 @@ mod tests {
             let query = UpcomingDeadlinesQuery { days, limit };
             assert_eq!(
                 client.upcoming_deadlines(query).unwrap().data,
-                org.upcoming_deadlines(query).unwrap(),
+                org.projects().upcoming_deadlines(query).unwrap(),
                 "{query:?}"
             );
         }

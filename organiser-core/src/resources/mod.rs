@@ -28,6 +28,7 @@ mod openapi;
 mod people;
 mod person_links;
 mod person_overview;
+mod project_activity;
 mod projects;
 mod search;
 mod system;
@@ -71,10 +72,11 @@ pub use people::{
 };
 pub use person_links::{PersonLink, PersonLinkInput, PersonLinkQuery, PersonLinks};
 pub use person_overview::{Excerpt, PersonOverview};
+pub use project_activity::{ActivityEntry, ActivityQuery, ProjectActivity};
 pub use projects::{
-    ActivityEntry, ActivityQuery, EventKind, MemberBrief, Project, ProjectEvent, ProjectEventQuery,
-    ProjectInput, ProjectMember, ProjectMemberInput, ProjectMemberQuery, ProjectQuery,
-    ProjectStatus, UpcomingDeadline, UpcomingDeadlinesQuery,
+    EventKind, MemberBrief, Project, ProjectEvent, ProjectEventQuery, ProjectInput, ProjectMember,
+    ProjectMemberInput, ProjectMemberQuery, ProjectQuery, ProjectStatus, Projects,
+    UpcomingDeadline, UpcomingDeadlinesQuery,
 };
 pub use search::{Leading, SearchGroup, SearchPlan, SearchQuery, SearchResult, SearchType};
 pub use system::{
@@ -116,6 +118,8 @@ type Routes = for<'r> fn(&'r Request, &[&'r str]) -> Result<Route<'r>>;
 ///
 /// [`Operation`]: crate::engine::operation::Operation
 static OPERATIONS: &[&[&dyn Declared]] = &[
+    projects::OPERATIONS,
+    project_activity::OPERATIONS,
     documents::OPERATIONS,
     folders::OPERATIONS,
     notes::OPERATIONS,
@@ -145,7 +149,6 @@ static RESOURCES: &[(&[Endpoint], Routes)] = &[
     (notices::ENDPOINTS, notices::routes),
     (deletions::ENDPOINTS, deletions::routes),
     (people::ENDPOINTS, people::routes),
-    (projects::ENDPOINTS, projects::routes),
     (uploads::ENDPOINTS, uploads::routes),
     (calendar_feeds::ENDPOINTS, calendar_feeds::routes),
     (calendar::ENDPOINTS, calendar::routes),

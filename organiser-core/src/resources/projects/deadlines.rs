@@ -42,6 +42,18 @@ pub struct UpcomingDeadlinesQuery {
 }
 
 impl UpcomingDeadlinesQuery {
+    /// The query's parameters, as [`UpcomingDeadlinesQuery::parse`] reads them.
+    pub(crate) fn query_pairs(&self) -> Vec<(&'static str, String)> {
+        let mut pairs = Vec::new();
+        if let Some(days) = self.days {
+            pairs.push(("days", days.to_string()));
+        }
+        if let Some(limit) = self.limit {
+            pairs.push(("limit", limit.to_string()));
+        }
+        pairs
+    }
+
     pub(crate) fn parse(query: &Query) -> Result<UpcomingDeadlinesQuery> {
         Ok(UpcomingDeadlinesQuery {
             days: query.whole("days", 0)?,

@@ -283,6 +283,15 @@ pub struct ProjectEventQuery {
 }
 
 impl ProjectEventQuery {
+    /// The query's parameters, as [`ProjectEventQuery::parse`] reads them.
+    pub(crate) fn query_pairs(&self) -> Vec<(&'static str, String)> {
+        let mut pairs = self.params.query_pairs();
+        if let Some(id) = self.project_id {
+            pairs.push(("project_id", id.to_string()));
+        }
+        pairs
+    }
+
     pub(crate) fn parse(query: &Query) -> Result<ProjectEventQuery> {
         Ok(ProjectEventQuery {
             params: LISTING.params(query)?,

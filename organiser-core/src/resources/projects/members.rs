@@ -388,6 +388,18 @@ pub struct ProjectMemberQuery {
 }
 
 impl ProjectMemberQuery {
+    /// The query's parameters, as [`ProjectMemberQuery::parse`] reads them.
+    pub(crate) fn query_pairs(&self) -> Vec<(&'static str, String)> {
+        let mut pairs = self.params.query_pairs();
+        if let Some(id) = self.project_id {
+            pairs.push(("project_id", id.to_string()));
+        }
+        if let Some(id) = self.person_id {
+            pairs.push(("person_id", id.to_string()));
+        }
+        pairs
+    }
+
     pub(crate) fn parse(query: &Query) -> Result<ProjectMemberQuery> {
         Ok(ProjectMemberQuery {
             params: LISTING.params(query)?,

@@ -6,7 +6,6 @@
 //! delete with its members, events and tasks, restorable for 20 seconds
 //! under `Name (2)` when the name was taken meanwhile.
 
-mod activity;
 mod api;
 mod deadlines;
 pub(crate) mod events;
@@ -14,8 +13,8 @@ pub(crate) mod members;
 mod shown;
 pub(crate) mod tables;
 
-pub use activity::{ActivityEntry, ActivityQuery};
-pub(crate) use api::{ENDPOINTS, routes};
+pub(crate) use api::OPERATIONS;
+pub use api::Projects;
 pub use deadlines::{UpcomingDeadline, UpcomingDeadlinesQuery};
 pub use events::{EventKind, ProjectEvent, ProjectEventQuery};
 pub use members::{MemberBrief, ProjectMember, ProjectMemberInput, ProjectMemberQuery};
@@ -200,7 +199,7 @@ fn live<T: Tables>(cx: &Cx<'_, T>, id: Id) -> Result<Option<Project>> {
     })
 }
 
-fn load_live<T: Tables>(cx: &Cx<'_, T>, id: Id) -> Result<Project> {
+pub(crate) fn load_live<T: Tables>(cx: &Cx<'_, T>, id: Id) -> Result<Project> {
     live(cx, id)?.ok_or(Error::NotFound)
 }
 
@@ -690,6 +689,19 @@ pub struct ProjectQuery {
 }
 
 impl ProjectQuery {
+    /// The query's parameters, as [`ProjectQuery::parse`] reads them.
+    pub(crate) fn query_pairs(&self) -> Vec<(&'static str, String)> {
+        let mut pairs = self.params.query_pairs();
+        if !self.statuses.is_empty() {
+            let keys: Vec<&str> = self.statuses.iter().map(|s| s.key()).collect();
+            pairs.push(("status", keys.join(",")));
+        }
+        if let Some(id) = self.person_id {
+            pairs.push(("person_id", id.to_string()));
+        }
+        pairs
+    }
+
     pub(crate) fn parse(query: &Query) -> Result<ProjectQuery> {
         let params = LISTING.params(query)?;
         let mut statuses = Vec::new();
@@ -824,7 +836,7 @@ mod tests {
     fn a_typed_status_filter_pages_with_the_apis_cursors() {
         let org = Organiser::in_memory();
         for name in ["A", "B", "C"] {
-            org.create_project(&named(name)).unwrap();
+            org.projects().create(named(name)).unwrap();
         }
         let typed = ProjectQuery {
             statuses: vec![ProjectStatus::Planned, ProjectStatus::Done],
@@ -834,22 +846,13 @@ mod tests {
             },
             ..ProjectQuery::default()
         };
-        let first = org.projects(&typed).unwrap();
+        let first = org.projects().list(&typed).unwrap();
         let cursor = first.next_cursor.expect("a second page");
         let query = Query::parse(&format!("status=done,planned&limit=1&cursor={cursor}")).unwrap();
-        let second = org.projects(&ProjectQuery::parse(&query).unwrap()).unwrap();
-        assert_eq!(second.items[0].name, "B");
-    }
-
-    /// `ActivityQuery::default()` is the first page of 50.
-    #[test]
-    fn the_default_activity_query_is_the_first_page() {
-        let org = Organiser::in_memory();
-        let project = org.create_project(&named("A")).unwrap();
-        let page = org
-            .project_activity(project.id, &ActivityQuery::default())
+        let second = org
+            .projects()
+            .list(&ProjectQuery::parse(&query).unwrap())
             .unwrap();
-        assert_eq!(page.limit, 50);
-        assert!(matches!(page.items[..], [ActivityEntry::Created { .. }]));
+        assert_eq!(second.items[0].name, "B");
     }
 }

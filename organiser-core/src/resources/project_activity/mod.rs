@@ -6,19 +6,24 @@
 //! newest ID first. A new source (notes, documents) is one more
 //! `*_after` function and one line in [`activity`].
 
+mod api;
+
+pub(crate) use api::OPERATIONS;
+pub use api::ProjectActivity;
+
 use std::cmp::{Ordering, Reverse};
 
 use jiff::Timestamp;
 use serde::{Deserialize, Serialize};
 
-use super::Project;
-use super::events::{self, ProjectEvent};
 use crate::engine::Cx;
 use crate::error::Result;
 use crate::ids::Id;
 use crate::list::{Cursor, ListParams, Page, Query};
 use crate::resources::documents::{self, Document};
 use crate::resources::notes::{self, NoteSummary};
+use crate::resources::projects::events::{self, ProjectEvent};
+use crate::resources::projects::{self, Project};
 use crate::resources::tasks::{self, Home, Task};
 use crate::store::Tables;
 use crate::store::key::{Key, Reader};
@@ -145,6 +150,15 @@ impl Default for ActivityQuery {
 }
 
 impl ActivityQuery {
+    /// The query's parameters, as [`ActivityQuery::parse`] reads them.
+    pub(crate) fn query_pairs(&self) -> Vec<(&'static str, String)> {
+        let mut pairs = vec![("limit", self.limit.to_string())];
+        if let Some(cursor) = &self.cursor {
+            pairs.push(("cursor", cursor.clone()));
+        }
+        pairs
+    }
+
     pub(crate) fn parse(query: &Query) -> Result<ActivityQuery> {
         let params = ListParams::parse(query, &[])?;
         Ok(ActivityQuery {
@@ -300,7 +314,7 @@ pub(crate) fn activity<T: Tables>(
     id: Id,
     q: &ActivityQuery,
 ) -> Result<Page<ActivityEntry>> {
-    let project = super::load_live(cx, id)?;
+    let project = projects::load_live(cx, id)?;
     let cursor = Cursor::new(&cx.org.secret, format!("activity|{id}"));
     let after = match &q.cursor {
         Some(c) => Some(Pos::decode(&cursor.decode(c)?).ok_or_else(|| {
@@ -329,4 +343,29 @@ pub(crate) fn activity<T: Tables>(
         limit,
         total_count: None,
     })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::Organiser;
+
+    /// `ActivityQuery::default()` is the first page of 50.
+    #[test]
+    fn the_default_activity_query_is_the_first_page() {
+        let org = Organiser::in_memory();
+        let project = org
+            .projects()
+            .create(crate::ProjectInput {
+                name: Some("A".into()),
+                ..crate::ProjectInput::default()
+            })
+            .unwrap();
+        let page = org
+            .project_activity()
+            .list(project.id, &ActivityQuery::default())
+            .unwrap();
+        assert_eq!(page.limit, 50);
+        assert!(matches!(page.items[..], [ActivityEntry::Created { .. }]));
+    }
 }
