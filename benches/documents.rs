@@ -213,8 +213,13 @@ fn call(org: &Organiser, request: &Request, status: u16) -> Result<Value, String
 
 /// Uploads `bytes` as a document named `filename`; its signed ID.
 fn upload(org: &Organiser, filename: &str, bytes: Vec<u8>) -> Result<String, String> {
-    let query = Query::from_pairs(vec![("kind", "document"), ("filename", filename)]);
-    org.upload(&query, "application/pdf", bytes)
+    org.uploads()
+        .create(
+            organiser::UploadKind::Document,
+            filename,
+            "application/pdf",
+            bytes,
+        )
         .map(|u| u.signed_id)
         .map_err(|e| format!("upload {filename}: {e}"))
 }

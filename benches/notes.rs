@@ -1231,7 +1231,8 @@ fn generate(dir: &Path, n: usize, now: Timestamp) -> Result<Meta, String> {
         match write {
             Write::Person(k) => {
                 let person = org
-                    .create_person(&PersonInput {
+                    .people()
+                    .create(PersonInput {
                         name: Some(people_names[k].clone()),
                         ..PersonInput::default()
                     })

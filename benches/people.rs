@@ -132,19 +132,19 @@ fn run() -> Result<(), String> {
             ..ListParams::default()
         },
     };
-    org.people(&query).map_err(|e| e.to_string())?;
+    org.people().list(&query).map_err(|e| e.to_string())?;
     rows.push(row(
-        "org.people(limit 50), typed",
+        "org.people().list(limit 50), typed",
         time(20, runs, || {
-            std::hint::black_box(org.people(&query).expect("people"));
+            std::hint::black_box(org.people().list(&query).expect("people"));
         }),
         Some(TARGET_READ),
     ));
     rows.push(row(
-        "org.person(id), typed",
+        "org.people().get(id), typed",
         time(20, runs, || {
             n += 1;
-            std::hint::black_box(org.person(ids[n % ids.len()]).expect("a person"));
+            std::hint::black_box(org.people().get(ids[n % ids.len()]).expect("a person"));
         }),
         Some(TARGET_READ),
     ));
@@ -342,7 +342,8 @@ fn generate(dir: &Path, people: usize, companies: usize) -> Result<(), String> {
     let org = Organiser::open(dir).map_err(|e| format!("open {}: {e}", dir.display()))?;
     let mut rng = Rng(0x9E37_79B9_7F4A_7C15);
     for i in 0..people {
-        org.create_person(&person(&mut rng, i, companies))
+        org.people()
+            .create(person(&mut rng, i, companies))
             .map_err(|e| format!("person {i}: {e}"))?;
     }
     Ok(())

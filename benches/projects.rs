@@ -1068,7 +1068,8 @@ fn generate(dir: &Path, total_tasks: usize, now: Timestamp) -> Result<Meta, Stri
                     ..PersonInput::default()
                 };
                 let person = org
-                    .create_person(&input)
+                    .people()
+                    .create(input)
                     .map_err(|e| format!("person {k}: {e}"))?;
                 people[k] = Some(person.id);
             }

@@ -1565,7 +1565,8 @@ fn generate(dir: &Path, sizes: Sizes, now: Timestamp) -> Result<Meta, String> {
                     ),
                 );
                 let person = org
-                    .create_person(&PersonInput {
+                    .people()
+                    .create(PersonInput {
                         name: Some(p.name.clone()),
                         rows,
                         ..PersonInput::default()
@@ -1640,12 +1641,14 @@ fn generate(dir: &Path, sizes: Sizes, now: Timestamp) -> Result<Meta, String> {
             }
             Write::Document(i) => {
                 let d = &plan.documents[i];
-                let query = Query::from_pairs(vec![
-                    ("kind", "document"),
-                    ("filename", d.filename.as_str()),
-                ]);
                 let upload = org
-                    .upload(&query, "application/pdf", pdf_bytes(d.bytes, d.seed))
+                    .uploads()
+                    .create(
+                        organiser::UploadKind::Document,
+                        &d.filename,
+                        "application/pdf",
+                        pdf_bytes(d.bytes, d.seed),
+                    )
                     .map_err(|e| format!("upload {}: {e}", d.filename))?;
                 clock.advance(jiff::SignedDuration::from_millis(500));
                 org.documents()

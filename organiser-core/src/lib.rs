@@ -48,7 +48,7 @@ pub use clock::{Clock, ManualClock, StartingAt, SystemClock};
 pub use config::{APP, BuildInfo, Options, UpdateConfig, parse_public_key};
 pub use engine::Organiser;
 pub use engine::endpoint::Endpoint;
-pub use engine::request::{Method, RawBody, Request, Response, media_type};
+pub use engine::request::{FileBytes, Method, RawBody, Request, Response, media_type};
 pub use error::{ConflictKind, Details, Error, Result};
 pub use files::FILES_DIR;
 pub use ids::Id;

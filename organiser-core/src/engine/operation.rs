@@ -445,6 +445,19 @@ impl Part for Id {
     }
 }
 
+/// A path segment as it is (a signed photo ID, a size).
+impl Part for String {
+    const EARLY: bool = true;
+
+    fn read(_: &Request, args: &mut Args<'_>) -> Result<String> {
+        Ok(args.next()?.to_owned())
+    }
+
+    fn write(&self, out: &mut Outgoing) {
+        out.args.push(self.clone());
+    }
+}
+
 /// Who is asking (the typed door asks as the owner at the machine).
 impl Part for Auth {
     const EARLY: bool = true;
@@ -456,12 +469,15 @@ impl Part for Auth {
     fn write(&self, _: &mut Outgoing) {}
 }
 
-/// The bytes of an operation that takes them.
+/// The bytes of an operation that takes them: a JSON body where bytes
+/// belong is 415, no body at all 411.
 impl Part for RawBody {
     fn read(req: &Request, _: &mut Args<'_>) -> Result<RawBody> {
-        req.raw
-            .clone()
-            .ok_or_else(|| Error::bad_param("body", "is required"))
+        match (&req.raw, &req.body) {
+            (Some(raw), _) => Ok(raw.clone()),
+            (None, Some(_)) => Err(Error::UnsupportedMediaType),
+            (None, None) => Err(Error::LengthRequired),
+        }
     }
 
     fn write(&self, out: &mut Outgoing) {

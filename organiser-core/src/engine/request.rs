@@ -168,6 +168,18 @@ impl std::fmt::Debug for RawBody {
     }
 }
 
+/// A file's bytes (a document's PDF, a thumbnail, a photo), with what
+/// their HTTP answer says of them.
+#[derive(Debug, Clone, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
+pub struct FileBytes {
+    /// The media type.
+    pub content_type: String,
+    /// The file's name, where it has one.
+    pub filename: String,
+    /// The bytes.
+    pub bytes: Vec<u8>,
+}
+
 /// The answer to a [`Request`].
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Response {

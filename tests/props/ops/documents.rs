@@ -100,12 +100,16 @@ impl World {
         };
         match op {
             DocumentOp::Create { folder, task, note } => {
-                let query = organiser::Query::parse("kind=document&filename=Scan%201.pdf")
-                    .expect("a query");
                 let signed = self
                     .store
                     .org
-                    .upload(&query, "application/pdf", b"%PDF-1.4\n%%EOF\n".to_vec())
+                    .uploads()
+                    .create(
+                        organiser::UploadKind::Document,
+                        "Scan 1.pdf",
+                        "application/pdf",
+                        b"%PDF-1.4\n%%EOF\n".to_vec(),
+                    )
                     .map(|u| u.signed_id)
                     .unwrap_or_default();
                 let mut f = Map::new();

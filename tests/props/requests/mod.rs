@@ -750,10 +750,15 @@ fn every_route_of_the_table_is_served() {
     let folder = store
         .call(&Call::new(Post, "/folders").body(json!({"folder": {"name": "F"}})))
         .expect(201);
-    let query = organiser::Query::parse("kind=document&filename=d.pdf").expect("a query");
     let pdf = store
         .org
-        .upload(&query, "application/pdf", b"%PDF-1.4\n%%EOF\n".to_vec())
+        .uploads()
+        .create(
+            organiser::UploadKind::Document,
+            "d.pdf",
+            "application/pdf",
+            b"%PDF-1.4\n%%EOF\n".to_vec(),
+        )
         .expect("a PDF upload");
     let document = store
         .call(&Call::new(Post, "/documents").body(json!({"document": {
@@ -789,10 +794,10 @@ fn every_route_of_the_table_is_served() {
             .expect("a PNG");
         out.into_inner()
     };
-    let query = organiser::Query::parse("kind=avatar&filename=p.png").expect("a query");
     let photo = store
         .org
-        .upload(&query, "image/png", png)
+        .uploads()
+        .create(organiser::UploadKind::Avatar, "p.png", "image/png", png)
         .expect("an upload");
     let with_photo = store
         .call(

@@ -7,15 +7,15 @@
 
 use super::links::{self, DocumentLink, DocumentLinkInput, DocumentLinkQuery};
 use super::{
-    Document, DocumentBytes, DocumentInput, DocumentQuery, FolderCount, absolute, change, create,
-    delete, file_of, folder_counts, get, list, parse, restore,
+    Document, DocumentInput, DocumentQuery, FolderCount, absolute, change, create, delete, file_of,
+    folder_counts, get, list, parse, restore,
 };
 use crate::engine::op::{PlainOp, ReadOp, WriteOp};
 use crate::engine::operation::{
     Answer, Changing, Declared, Door, Operation, Run, body_part, query_part,
 };
 use crate::engine::request::Method::{Delete, Get, Patch, Post, Put};
-use crate::engine::request::{Request, Response};
+use crate::engine::request::{FileBytes, Request, Response};
 use crate::engine::{Inner, Organiser};
 use crate::error::{Error, Result};
 use crate::ids::Id;
@@ -102,7 +102,7 @@ pub(crate) static RESTORE: Operation<Id, Document> = Operation::new(
 
 /// `GET /documents/{id}/file`: the bytes are read from disk off the
 /// server's async workers.
-pub(crate) static FILE: Operation<Id, DocumentBytes> = Operation::new(
+pub(crate) static FILE: Operation<Id, FileBytes> = Operation::new(
     "getDocumentFile",
     Get,
     "/documents/{id}/file",
@@ -112,7 +112,7 @@ pub(crate) static FILE: Operation<Id, DocumentBytes> = Operation::new(
 );
 
 /// `GET /documents/{id}/thumbnail`.
-pub(crate) static THUMBNAIL: Operation<Id, DocumentBytes> = Operation::new(
+pub(crate) static THUMBNAIL: Operation<Id, FileBytes> = Operation::new(
     "getDocumentThumbnail",
     Get,
     "/documents/{id}/thumbnail",
@@ -205,13 +205,13 @@ fn made(cx: &mut crate::engine::WriteCx<'_>, input: &DocumentInput) -> Result<Do
 }
 
 /// The PDF of live document `id`.
-fn file(inner: &Inner, id: Id) -> Result<DocumentBytes> {
+fn file(inner: &Inner, id: Id) -> Result<FileBytes> {
     let (upload, filename, content_type) = inner.read(|cx| file_of(cx, id))?;
     let bytes = inner
         .files
         .read(&uploads::file_name(upload))
         .map_err(|_| Error::NotFound)?;
-    Ok(DocumentBytes {
+    Ok(FileBytes {
         content_type,
         filename,
         bytes,
@@ -220,13 +220,13 @@ fn file(inner: &Inner, id: Id) -> Result<DocumentBytes> {
 
 /// The thumbnail of live document `id` (the generic icon until it is
 /// rendered, or when it cannot be).
-fn thumbnail(inner: &Inner, id: Id) -> Result<DocumentBytes> {
+fn thumbnail(inner: &Inner, id: Id) -> Result<FileBytes> {
     let (upload, filename, _) = inner.read(|cx| file_of(cx, id))?;
     let bytes = inner
         .files
         .read(&uploads::thumbnail_name(upload, THUMBNAIL_SIDE))
         .unwrap_or_else(|_| crate::pdf::generic_icon_webp(THUMBNAIL_SIDE));
-    Ok(DocumentBytes {
+    Ok(FileBytes {
         content_type: "image/webp".to_owned(),
         filename,
         bytes,
@@ -235,13 +235,13 @@ fn thumbnail(inner: &Inner, id: Id) -> Result<DocumentBytes> {
 
 /// The PDF's answer: the whole file or the part its `Range` asks for,
 /// shown inline or (with `download`) as an attachment.
-fn file_answer(file: DocumentBytes, req: &Request) -> Response {
+fn file_answer(file: FileBytes, req: &Request) -> Response {
     let download = req
         .query
         .get("download")
         .is_some_and(|v| v != "0" && v != "false");
     let disposition = if download { "attachment" } else { "inline" };
-    let DocumentBytes {
+    let FileBytes {
         content_type,
         filename,
         bytes,
@@ -275,14 +275,14 @@ fn file_answer(file: DocumentBytes, req: &Request) -> Response {
 }
 
 /// A file read back from its answer.
-fn read_file_answer(response: &Response) -> Result<DocumentBytes> {
+fn read_file_answer(response: &Response) -> Result<FileBytes> {
     let filename = response
         .header("content-disposition")
         .and_then(|d| d.split("filename=\"").nth(1))
         .and_then(|rest| rest.split('"').next())
         .unwrap_or_default()
         .to_owned();
-    Ok(DocumentBytes {
+    Ok(FileBytes {
         content_type: response
             .header("content-type")
             .unwrap_or("application/octet-stream")
@@ -459,7 +459,7 @@ impl<'d, D: Door> Documents<'d, D> {
     /// # Errors
     ///
     /// As [`Documents::get`].
-    pub fn file(&self, id: Id) -> Result<DocumentBytes> {
+    pub fn file(&self, id: Id) -> Result<FileBytes> {
         self.door.call(&FILE, id)
     }
 
@@ -469,7 +469,7 @@ impl<'d, D: Door> Documents<'d, D> {
     /// # Errors
     ///
     /// As [`Documents::get`].
-    pub fn thumbnail(&self, id: Id) -> Result<DocumentBytes> {
+    pub fn thumbnail(&self, id: Id) -> Result<FileBytes> {
         self.door.call(&THUMBNAIL, id)
     }
 

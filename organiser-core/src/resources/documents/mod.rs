@@ -128,18 +128,6 @@ pub struct DocumentInput {
     pub person_ids: Option<Vec<Id>>,
 }
 
-/// A document's bytes (its PDF, or its thumbnail as WebP), with what
-/// their HTTP answer says of them.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
-pub struct DocumentBytes {
-    /// The media type.
-    pub content_type: String,
-    /// The file's name (the thumbnail has its document's).
-    pub filename: String,
-    /// The bytes.
-    pub bytes: Vec<u8>,
-}
-
 /// A stored document.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 pub(crate) struct DocRecord {

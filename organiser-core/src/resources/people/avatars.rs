@@ -11,8 +11,8 @@
 
 use super::{Avatar, Person};
 use crate::engine::Inner;
-use crate::engine::op::{ReadOp, Route};
-use crate::engine::request::{Request, Response};
+use crate::engine::op::ReadOp;
+use crate::engine::request::{FileBytes, Request, Response};
 use crate::error::{Error, Result};
 use crate::ids::Id;
 use crate::resources::uploads::{self, Kind, Stored};
@@ -85,30 +85,57 @@ fn upload(inner: &Inner, signed: &str) -> Result<Stored> {
     }
 }
 
-/// `GET /avatars/{signed}` and `/avatars/{signed}/thumb|large`: a
-/// redirect to the bytes; `GET /avatars/{signed}/files/{size}`: the bytes.
-pub(crate) fn route<'r>(req: &'r Request, signed: &'r str, rest: &[&'r str]) -> Result<Route<'r>> {
-    let (which, file) = match rest {
-        [] => ("original", false),
-        [which] => (*which, false),
-        ["files", which] => (*which, true),
-        _ => return Err(Error::NotFound),
+/// Where a photo's bytes are, below `/api/v1`: `GET /avatars/{signed}`
+/// and `/avatars/{signed}/thumb|large` redirect there.
+pub(crate) fn located(inner: &Inner, signed: &str, which: &str) -> Result<String> {
+    size(which).ok_or(Error::NotFound)?;
+    upload(inner, signed)?;
+    Ok(format!("{AVATARS}/{signed}/files/{which}"))
+}
+
+/// The redirect to `location` (from `/api/v1` on), absolute with the
+/// request's base URL.
+pub(crate) fn redirect(location: String, req: &Request) -> Response {
+    let base = req.base_url.trim_end_matches('/');
+    Response::redirect(format!("{base}{location}"))
+}
+
+/// Where a redirect points.
+pub(crate) fn read_redirect(response: &Response) -> Result<String> {
+    response
+        .header("location")
+        .map(str::to_owned)
+        .ok_or_else(|| Error::Internal("a redirect without a location".into()))
+}
+
+/// `GET /avatars/{signed}/files/{size}`: the bytes of a photo, or of a
+/// thumbnail of it.
+pub(crate) fn file(inner: &Inner, signed: &str, which: &str) -> Result<FileBytes> {
+    let thumbnail = size(which).ok_or(Error::NotFound)?;
+    let upload = upload(inner, signed)?;
+    let (name, content_type) = match thumbnail {
+        None => (uploads::file_name(upload.id), upload.content_type.clone()),
+        Some(px) => (
+            uploads::thumbnail_name(upload.id, px),
+            "image/webp".to_owned(),
+        ),
     };
-    // Public: whoever asks learns only that there is no such photo.
-    Ok(super::api::PHOTO.route(move |inner| {
-        let thumbnail = size(which).ok_or(Error::NotFound)?;
-        let upload = upload(inner, signed)?;
-        if !file {
-            let base = req.base_url.trim_end_matches('/');
-            return Ok(Response::redirect(format!(
-                "{base}{AVATARS}/{signed}/files/{which}"
-            )));
-        }
-        let (name, content_type) = match thumbnail {
-            None => (uploads::file_name(upload.id), upload.content_type.as_str()),
-            Some(px) => (uploads::thumbnail_name(upload.id, px), "image/webp"),
-        };
-        let bytes = inner.files.read(&name).map_err(|_| Error::NotFound)?;
-        Ok(Response::file(content_type, bytes))
-    }))
+    let bytes = inner.files.read(&name).map_err(|_| Error::NotFound)?;
+    Ok(FileBytes {
+        content_type,
+        filename: upload.filename,
+        bytes,
+    })
+}
+
+/// A photo read back from its answer.
+pub(crate) fn read_file(response: &Response) -> Result<FileBytes> {
+    Ok(FileBytes {
+        content_type: response
+            .header("content-type")
+            .unwrap_or("application/octet-stream")
+            .to_owned(),
+        filename: String::new(),
+        bytes: response.body.clone().unwrap_or_default(),
+    })
 }

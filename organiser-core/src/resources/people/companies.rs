@@ -153,6 +153,15 @@ static LISTING: Listing = Listing {
 };
 
 impl CompanyQuery {
+    /// The query's parameters, as [`CompanyQuery::parse`] reads them.
+    pub(crate) fn query_pairs(&self) -> Vec<(&'static str, String)> {
+        let mut pairs = self.params.query_pairs();
+        if let Some(v) = &self.q {
+            pairs.push(("q", v.clone()));
+        }
+        pairs
+    }
+
     pub(crate) fn parse(query: &Query) -> Result<CompanyQuery> {
         let params = LISTING.params(query)?;
         let q = query.get("q").map(str::trim).filter(|q| !q.is_empty());

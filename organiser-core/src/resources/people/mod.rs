@@ -17,7 +17,8 @@ pub(crate) mod social;
 pub(crate) mod tables;
 mod upcoming;
 
-pub(crate) use api::{ENDPOINTS, routes};
+pub(crate) use api::OPERATIONS;
+pub use api::People;
 pub(crate) use avatars::absolute_avatar;
 pub use companies::{Company, CompanyQuery};
 pub use upcoming::{PersonBrief, UpcomingKeyDate, UpcomingKeyDates, UpcomingMeta, UpcomingQuery};
@@ -229,6 +230,28 @@ pub struct PersonInput {
     pub relationships: Option<Vec<String>>,
     /// The rows sent, by array, as sent.
     pub rows: Map<String, Value>,
+}
+
+/// Written as the body it is read from (`name`, `avatar`,
+/// `relationships` when sent, and each row array as sent).
+impl Serialize for PersonInput {
+    fn serialize<S: serde::Serializer>(&self, s: S) -> std::result::Result<S::Ok, S::Error> {
+        use serde::ser::SerializeMap;
+        let mut map = s.serialize_map(None)?;
+        if let Some(name) = &self.name {
+            map.serialize_entry("name", name)?;
+        }
+        if !self.avatar.is_absent() {
+            map.serialize_entry("avatar", &self.avatar)?;
+        }
+        if let Some(relationships) = &self.relationships {
+            map.serialize_entry("relationships", relationships)?;
+        }
+        for (array, rows) in &self.rows {
+            map.serialize_entry(array, rows)?;
+        }
+        map.end()
+    }
 }
 
 /// The row arrays of PersonFields.
@@ -1294,6 +1317,18 @@ static BY_RELATIONSHIP: Listing = Listing {
 };
 
 impl PersonQuery {
+    /// The query's parameters, as [`PersonQuery::parse`] reads them.
+    pub(crate) fn query_pairs(&self) -> Vec<(&'static str, String)> {
+        let mut pairs = self.params.query_pairs();
+        if let Some(v) = &self.relationship {
+            pairs.push(("relationship", v.clone()));
+        }
+        if let Some(v) = &self.q {
+            pairs.push(("q", v.clone()));
+        }
+        pairs
+    }
+
     pub(crate) fn parse(query: &Query) -> Result<PersonQuery> {
         let params = LISTING.params(query)?;
         let relationship = match query.get("relationship") {

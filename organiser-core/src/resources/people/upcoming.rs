@@ -96,6 +96,18 @@ impl Default for UpcomingQuery {
 }
 
 impl UpcomingQuery {
+    /// The query's parameters, as [`UpcomingQuery::parse`] reads them.
+    pub(crate) fn query_pairs(&self) -> Vec<(&'static str, String)> {
+        let mut pairs = vec![
+            ("days", self.days.to_string()),
+            ("limit", self.limit.to_string()),
+        ];
+        if let Some(id) = self.person_id {
+            pairs.push(("person_id", id.to_string()));
+        }
+        pairs
+    }
+
     pub(crate) fn parse(query: &Query) -> Result<UpcomingQuery> {
         let days = query.whole("days", 0)?.unwrap_or(DEFAULT_DAYS);
         if days > MOST_DAYS {

@@ -1,81 +1,82 @@
-//! The uploads' operation, declared once for the typed method and the
-//! route arm, and which routes take a raw body rather than JSON.
+//! The uploads' operation (document 1, "Vocabulary" `uploads`; DESIGN.md
+//! "Uploads"), declared once, and [`Uploads`], its typed door.
 
-use super::{Kind, Params, Upload, check_header, create, prepare};
-use crate::auth::Auth;
+use super::{Upload, UploadKind, UploadParams, create, prepare};
 use crate::engine::Organiser;
-use crate::engine::endpoint::Endpoint;
-use crate::engine::op::{Route, WriteOp};
-use crate::engine::request::{Method, Request, Response};
-use crate::error::{Error, Result};
+use crate::engine::op::WriteOp;
+use crate::engine::operation::{Answer, Declared, Door, Operation, Prepare, Run, query_part};
+use crate::engine::request::Method::Post;
+use crate::engine::request::RawBody;
+use crate::error::Result;
 use crate::list::Query;
-use crate::resources::vocabulary::UploadRule;
 
-static CREATE: WriteOp = WriteOp::LICENSED.idempotent();
+query_part!(UploadParams);
+
+/// `POST /uploads?kind=..&filename=..`: the file's bytes are the body;
+/// it is checked, decoded and written to disk before the transaction.
+pub(crate) static CREATE: Operation<(UploadParams, RawBody), Upload, super::Prepared> =
+    Operation::new(
+        "createUpload",
+        Post,
+        "/uploads",
+        "Upload a file\n\nThe body is the file's bytes (not JSON), with `Content-Length` (else 411) of at most the kind's `max_bytes` in the vocabulary's `uploads` (else 413, answered before the body is read) and a `Content-Type` among the kind's `content_types` (else 415). The type is read from the bytes: they must be one of the kind's types (JPEG, PNG, WebP or GIF for `avatar` and `note_image`, PDF for `document`), else 422 on `file`; images are decoded in full, so a corrupt or cut-short image is 422 too. An avatar's 128 and 256 pixel thumbnails are made at once. An upload that no record takes is removed after 24 hours.",
+        Run::Write(
+            WriteOp::LICENSED.idempotent(),
+            Prepare::with(|inner, (params, raw)| prepare(inner, &raw, params)),
+            create,
+        ),
+        Answer::data(201),
+    )
+    .raw_body(|query: &Query| Ok(UploadParams::parse(query)?.kind.rule()));
+
+/// The uploads' operation, for the registry.
+pub(crate) static OPERATIONS: &[&dyn Declared] = &[&CREATE];
+
+/// The uploads of a store (files that become photos, note images and
+/// documents), through a [`Door`]: the store itself (`org.uploads()`), or
+/// a server that holds it.
+#[derive(Debug, Clone, Copy)]
+pub struct Uploads<'d, D = Organiser> {
+    door: &'d D,
+}
+
+impl<'d, D: Door> Uploads<'d, D> {
+    /// The uploads of the store behind `door`.
+    pub fn new(door: &'d D) -> Self {
+        Uploads { door }
+    }
+
+    /// Uploads `bytes` (sent as `content_type`) as a file of `kind` named
+    /// `filename`; what names it elsewhere is its `signed_id`. An upload
+    /// nothing uses within a day is deleted.
+    ///
+    /// # Errors
+    ///
+    /// [`Error::InvalidParameter`](crate::Error::InvalidParameter) for a
+    /// blank or too long filename; [`Error::PayloadTooLarge`](crate::Error::PayloadTooLarge)
+    /// past the kind's size; [`Error::UnsupportedMediaType`](crate::Error::UnsupportedMediaType)
+    /// for a type the kind does not take; [`Error::Validation`](crate::Error::Validation)
+    /// on `file` for bytes that are not what they claim (or an image too
+    /// large to decode).
+    pub fn create(
+        &self,
+        kind: UploadKind,
+        filename: &str,
+        content_type: &str,
+        bytes: Vec<u8>,
+    ) -> Result<Upload> {
+        let params = UploadParams::new(kind, filename)?;
+        let raw = RawBody {
+            content_type: content_type.to_owned(),
+            bytes,
+        };
+        self.door.call(&CREATE, (params, raw))
+    }
+}
 
 impl Organiser {
-    /// `POST /uploads?kind=..&filename=..`: `bytes` sent with the
-    /// `Content-Type` header `content_type`.
-    pub fn upload(&self, query: &Query, content_type: &str, bytes: Vec<u8>) -> Result<Upload> {
-        let params = Params::parse(query)?;
-        let request =
-            Request::new(Method::Post, "/uploads", Auth::Local).with_raw(content_type, bytes);
-        let prepared = prepare(&self.inner, &request, params)?;
-        self.inner.write_op(&CREATE, |cx| create(cx, prepared))
+    /// The store's uploads.
+    pub fn uploads(&self) -> Uploads<'_> {
+        Uploads::new(self)
     }
-}
-
-/// The routes of [`routes`].
-pub(crate) static ENDPOINTS: &[Endpoint] = &[Endpoint::new(Method::Post, "/uploads")];
-
-pub(crate) fn routes<'r>(req: &'r Request, segments: &[&'r str]) -> Result<Route<'r>> {
-    Ok(match (req.method, segments) {
-        (Method::Post, ["uploads"]) => CREATE.route_with(
-            move |inner| prepare(inner, req, Params::parse(&req.query)?),
-            |cx, prepared| Ok(Response::data(201, &create(cx, prepared)?)),
-        ),
-        _ => return Err(Error::NotFound),
-    })
-}
-
-/// Whether the route of `method` and `path` (below `/api/v1`) takes a raw
-/// body (the file's bytes) rather than JSON: `None` for a JSON route. For
-/// a raw route, what it accepts (the size and `Content-Type`s of its
-/// kind, from the vocabulary's `uploads`) so the server can answer 411,
-/// 413 and 415 before it reads the body, or the error to answer at once:
-/// 401 without credentials, 400 for a malformed query. The core checks
-/// the same again when the body arrives.
-pub fn raw_body_rule(
-    method: Method,
-    path: &str,
-    query: &Query,
-    auth: &Auth,
-) -> Option<Result<UploadRule>> {
-    let segments: Vec<&str> = path.split('/').filter(|s| !s.is_empty()).collect();
-    let kind = match (method, segments.as_slice()) {
-        (Method::Post, ["uploads"]) => None,
-        (Method::Put | Method::Patch, ["people", _, "avatar"]) => Some(Kind::Avatar),
-        _ => return None,
-    };
-    Some(accepts(kind, query, auth))
-}
-
-/// What a raw route accepts: `kind` when the route names one, else the
-/// query's.
-fn accepts(kind: Option<Kind>, query: &Query, auth: &Auth) -> Result<UploadRule> {
-    if *auth == Auth::Anonymous {
-        return Err(Error::Unauthorized);
-    }
-    let kind = match kind {
-        Some(kind) => kind,
-        None => Params::parse(query)?.kind,
-    };
-    Ok(kind.rule())
-}
-
-/// Checks a raw body's declared length and type against `rule`, as the
-/// core checks the body itself: 413 past the kind's size, 415 for a type
-/// it does not take.
-pub fn check_raw_header(rule: UploadRule, content_type: &str, length: u64) -> Result<()> {
-    check_header(rule, content_type, length)
 }

@@ -13,18 +13,18 @@ pub(crate) mod image;
 pub(crate) mod record;
 pub(crate) mod tables;
 
-pub(crate) use api::{ENDPOINTS, routes};
-pub use api::{check_raw_header, raw_body_rule};
+pub(crate) use api::OPERATIONS;
+pub use api::Uploads;
 
 use std::ops::Bound;
 
 use base64::Engine;
 use base64::engine::general_purpose::URL_SAFE_NO_PAD;
 use jiff::{SignedDuration, Timestamp};
-use serde::Serialize;
+use serde::{Deserialize, Serialize};
 
 use crate::engine::kinds::{RecordKind, Settle};
-use crate::engine::request::{Request, media_type};
+use crate::engine::request::{RawBody, media_type};
 use crate::engine::{Cx, Inner, ReadCx, WriteCx};
 use crate::error::{Details, Error, Result};
 use crate::files::Staged;
@@ -46,9 +46,11 @@ pub(crate) const DIR: &str = "uploads";
 /// What an upload's signature is made for.
 const PURPOSE: &str = "upload";
 
-/// The kind of an upload.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub(crate) enum Kind {
+/// The kind of an upload: what it will be used for, which decides the
+/// types and size it takes.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum UploadKind {
     /// A person's photo.
     Avatar,
     /// An image inside a note.
@@ -57,10 +59,13 @@ pub(crate) enum Kind {
     Document,
 }
 
+pub(crate) use UploadKind as Kind;
+
 impl Kind {
     const ALL: [Kind; 3] = [Kind::Avatar, Kind::NoteImage, Kind::Document];
 
-    pub(crate) fn name(self) -> &'static str {
+    /// Its name in the API (`note_image`).
+    pub fn name(self) -> &'static str {
         match self {
             Kind::Avatar => "avatar",
             Kind::NoteImage => "note_image",
@@ -86,7 +91,7 @@ impl Kind {
     }
 
     /// What it accepts (the vocabulary's `uploads.<kind>`).
-    pub(crate) fn rule(self) -> UploadRule {
+    pub fn rule(self) -> UploadRule {
         match self {
             Kind::Avatar => RULES.avatar,
             Kind::NoteImage => RULES.note_image,
@@ -96,7 +101,7 @@ impl Kind {
 }
 
 /// An upload as the API shows it.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 pub struct Upload {
     /// The upload's ID signed with the store's key: what a person's
     /// `avatar`, a note's image or a document's `upload` names.
@@ -228,14 +233,41 @@ fn due_key(upload: &Stored) -> Key {
         .id(upload.id)
 }
 
-/// What the query of `POST /uploads` asks for.
-#[derive(Debug, Clone)]
-pub(crate) struct Params {
-    pub(crate) kind: Kind,
-    pub(crate) filename: String,
+/// What an upload is for and its file's name (the query of `POST
+/// /uploads`).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct UploadParams {
+    /// What it will be used for.
+    pub kind: UploadKind,
+    /// The file's name, made safe (its last path component, without
+    /// control or invisible characters).
+    pub filename: String,
 }
 
+pub(crate) use UploadParams as Params;
+
 impl Params {
+    /// An upload of `kind` named `filename` (made safe).
+    ///
+    /// # Errors
+    ///
+    /// [`Error::InvalidParameter`] on `filename` for a name that is blank
+    /// once made safe, or too long.
+    pub fn new(kind: UploadKind, filename: &str) -> Result<UploadParams> {
+        let mut details = Details::new();
+        let filename = checked_filename(Some(filename), &mut details);
+        details.into_invalid_parameter()?;
+        Ok(UploadParams { kind, filename })
+    }
+
+    /// The query's parameters, as [`UploadParams::parse`] reads them.
+    pub(crate) fn query_pairs(&self) -> Vec<(&'static str, String)> {
+        vec![
+            ("kind", self.kind.name().to_owned()),
+            ("filename", self.filename.clone()),
+        ]
+    }
+
     /// `kind` and `filename`: 400 on either when missing or malformed.
     pub(crate) fn parse(query: &Query) -> Result<Params> {
         let mut details = Details::new();
@@ -252,27 +284,32 @@ impl Params {
                 kind
             }
         };
-        let filename = match query.get("filename") {
-            None => {
-                details.add("filename", "is required");
-                String::new()
-            }
-            Some(raw) => {
-                let name = sanitise_filename(raw);
-                if name.is_empty() {
-                    details.add("filename", "can't be blank");
-                } else if name.chars().count() > FILENAME_MAX_CHARS {
-                    details.add(
-                        "filename",
-                        format!("is too long (at most {FILENAME_MAX_CHARS} characters)"),
-                    );
-                }
-                name
-            }
-        };
+        let filename = checked_filename(query.get("filename"), &mut details);
         details.into_invalid_parameter()?;
         let kind = kind.ok_or_else(|| Error::Internal("kind checked above".into()))?;
         Ok(Params { kind, filename })
+    }
+}
+
+/// The file name sent, made safe; its mistakes in `details`.
+fn checked_filename(sent: Option<&str>, details: &mut Details) -> String {
+    match sent {
+        None => {
+            details.add("filename", "is required");
+            String::new()
+        }
+        Some(raw) => {
+            let name = sanitise_filename(raw);
+            if name.is_empty() {
+                details.add("filename", "can't be blank");
+            } else if name.chars().count() > FILENAME_MAX_CHARS {
+                details.add(
+                    "filename",
+                    format!("is too long (at most {FILENAME_MAX_CHARS} characters)"),
+                );
+            }
+            name
+        }
     }
 }
 
@@ -306,16 +343,8 @@ pub(crate) struct Prepared {
 /// Checks the request's body for `params.kind` and writes its files to
 /// temporary names: the slow work (a full decode, an avatar's thumbnails,
 /// the disk), done before the write transaction opens.
-pub(crate) fn prepare(inner: &Inner, request: &Request, params: Params) -> Result<Prepared> {
+pub(crate) fn prepare(inner: &Inner, raw: &RawBody, params: Params) -> Result<Prepared> {
     let rule = params.kind.rule();
-    let Some(raw) = request.raw.as_ref() else {
-        // A JSON body where bytes belong, else no body at all.
-        return Err(if request.body.is_some() {
-            Error::UnsupportedMediaType
-        } else {
-            Error::LengthRequired
-        });
-    };
     check_header(rule, &raw.content_type, raw.bytes.len() as u64)?;
     let bytes = &raw.bytes;
     if bytes.is_empty() {

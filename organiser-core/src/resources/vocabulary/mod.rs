@@ -70,7 +70,7 @@ pub struct Vocabulary {
     /// AI provider kinds (`mock` only in a development build).
     pub ai_provider_kinds: &'static [Choice],
     /// What each kind of upload takes.
-    pub uploads: Uploads,
+    pub uploads: UploadRules,
     /// How often a calendar feed is synced.
     pub calendar_sync_frequencies: &'static [FrequencyChoice],
     /// Meeting services a calendar event's link is recognised as.
@@ -191,18 +191,13 @@ pub struct ContactLabels {
     pub social_profiles: LabelChoices,
 }
 
-/// What one kind of upload takes.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
-pub struct UploadRule {
-    /// The accepted types, read from the bytes.
-    pub content_types: &'static [&'static str],
-    /// The largest accepted file, in bytes.
-    pub max_bytes: u64,
-}
+/// What one kind of upload takes: the accepted types (read from the
+/// bytes) and the largest accepted file.
+pub use crate::engine::operation::RawRule as UploadRule;
 
 /// What each kind of upload takes.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
-pub struct Uploads {
+pub struct UploadRules {
     /// A person's photo.
     pub avatar: UploadRule,
     /// An image inside a note.
@@ -270,7 +265,7 @@ const IMAGE_TYPES: &[&str] = &["image/jpeg", "image/png", "image/webp", "image/g
 const DOCUMENT_TYPES: &[&str] = &["application/pdf"];
 
 /// What each kind of upload takes.
-pub(crate) const UPLOADS: Uploads = Uploads {
+pub(crate) const UPLOADS: UploadRules = UploadRules {
     avatar: UploadRule {
         content_types: IMAGE_TYPES,
         max_bytes: limits::uploads::AVATAR_MAX_BYTES,

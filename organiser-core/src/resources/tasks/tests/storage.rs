@@ -304,7 +304,7 @@ fn a_store_of_schema_12_indexes_the_people_descriptions_mention() {
     };
     let (ada, task) = {
         let org = Organiser::open_with(dir.path(), options.clone()).unwrap();
-        let ada = org.create_person(&named("Ada Byron")).unwrap().id;
+        let ada = org.people().create(named("Ada Byron")).unwrap().id;
         let mut input = TaskInput::titled("Call");
         input.description_html = crate::input::Field::Value(format!(
             "<p>Ask <span data-mention=\"{ada}\">@Ada Byron</span></p>"
@@ -326,7 +326,7 @@ fn a_store_of_schema_12_indexes_the_people_descriptions_mention() {
         tx.commit().unwrap();
     }
     let org = Organiser::open_with(dir.path(), options).unwrap();
-    org.change_person(ada, &named("Ada Lovelace")).unwrap();
+    org.people().change(ada, named("Ada Lovelace")).unwrap();
     let html = org.tasks().get(task).unwrap().description_html.unwrap();
     assert!(html.contains("@Ada Lovelace"), "{html}");
 }
