@@ -1514,7 +1514,7 @@ mod tests {
             to: today,
         };
         let range = client.calendar(query).unwrap().data;
-        assert_eq!(range, org.calendar(query).unwrap());
+        assert_eq!(range, org.calendar().range(query).unwrap());
         let far = CalendarQuery {
             from: today,
             to: today.checked_add(jiff::Span::new().days(42)).unwrap(),
@@ -1527,7 +1527,7 @@ mod tests {
         }
         assert_eq!(
             client.person_overview(ada.id).unwrap().data,
-            org.person_overview(ada.id).unwrap()
+            org.person_overviews().get(ada.id).unwrap()
         );
         let feeds = CalendarFeedQuery::default();
         assert_eq!(

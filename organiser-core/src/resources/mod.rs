@@ -45,7 +45,7 @@ pub use ai::{
     AiTask, AiTaskInput, AiTaskQueue, ModelAdditions, ModelCount, ModelList, ProviderTest,
     TrialReply,
 };
-pub use calendar::{CalendarQuery, CalendarRange, Meetings, MeetingsQuery, ProjectDate};
+pub use calendar::{Calendar, CalendarQuery, CalendarRange, Meetings, MeetingsQuery, ProjectDate};
 pub use calendar_feeds::{
     CalendarAttendee, CalendarEvent, CalendarFeed, CalendarFeedInput, CalendarFeedQuery,
     GuessedZone, Meeting, SyncError, SyncWarnings,
@@ -71,7 +71,7 @@ pub use people::{
     UpcomingKeyDates, UpcomingMeta, UpcomingQuery,
 };
 pub use person_links::{PersonLink, PersonLinkInput, PersonLinkQuery, PersonLinks};
-pub use person_overview::{Excerpt, PersonOverview};
+pub use person_overview::{Excerpt, PersonOverview, PersonOverviews};
 pub use project_activity::{ActivityEntry, ActivityQuery, ProjectActivity};
 pub use projects::{
     EventKind, MemberBrief, Project, ProjectEvent, ProjectEventQuery, ProjectInput, ProjectMember,
@@ -119,6 +119,8 @@ type Routes = for<'r> fn(&'r Request, &[&'r str]) -> Result<Route<'r>>;
 ///
 /// [`Operation`]: crate::engine::operation::Operation
 static OPERATIONS: &[&[&dyn Declared]] = &[
+    calendar::OPERATIONS,
+    person_overview::OPERATIONS,
     people::OPERATIONS,
     uploads::OPERATIONS,
     projects::OPERATIONS,
@@ -152,8 +154,6 @@ static RESOURCES: &[(&[Endpoint], Routes)] = &[
     (notices::ENDPOINTS, notices::routes),
     (deletions::ENDPOINTS, deletions::routes),
     (calendar_feeds::ENDPOINTS, calendar_feeds::routes),
-    (calendar::ENDPOINTS, calendar::routes),
-    (person_overview::ENDPOINTS, person_overview::routes),
     (search::ENDPOINTS, search::routes),
     (ai::ENDPOINTS, ai::routes),
 ];

@@ -5,7 +5,8 @@
 
 mod api;
 
-pub(crate) use api::{ENDPOINTS, routes};
+pub use api::Calendar;
+pub(crate) use api::OPERATIONS;
 
 use std::collections::HashSet;
 
@@ -41,6 +42,11 @@ pub struct CalendarQuery {
 }
 
 impl CalendarQuery {
+    /// The query's parameters, as [`CalendarQuery::parse`] reads them.
+    pub(crate) fn query_pairs(&self) -> Vec<(&'static str, String)> {
+        vec![("from", self.from.to_string()), ("to", self.to.to_string())]
+    }
+
     /// `from` to `to` inclusive: 400 unless `to` is on or after `from` and
     /// the range is at most 42 days.
     pub fn new(from: Date, to: Date) -> Result<CalendarQuery> {
@@ -351,6 +357,11 @@ pub struct MeetingsQuery {
 }
 
 impl MeetingsQuery {
+    /// The query's parameters, as [`MeetingsQuery::parse`] reads them.
+    pub(crate) fn query_pairs(&self) -> Vec<(&'static str, String)> {
+        vec![("limit", self.limit.to_string())]
+    }
+
     pub(crate) fn parse(query: &Query) -> Result<MeetingsQuery> {
         let limit = query.whole("limit", 1)?.unwrap_or(10).min(100);
         Ok(MeetingsQuery { limit })

@@ -42,7 +42,8 @@ fn a_feed_is_read_expanded_and_shown() {
     assert_eq!(feed.address_host, "cal.example.com");
     let from = jiff::civil::date(2026, 3, 1);
     let range = org
-        .calendar(crate::CalendarQuery::new(from, jiff::civil::date(2026, 4, 11)).unwrap())
+        .calendar()
+        .range(crate::CalendarQuery::new(from, jiff::civil::date(2026, 4, 11)).unwrap())
         .unwrap();
     let starts: Vec<String> = range
         .events
@@ -75,7 +76,8 @@ fn a_feed_is_read_expanded_and_shown() {
     let keys: Vec<String> = range.events.iter().map(|e| e.key.clone()).collect();
     org.sync_calendar_feed(feed.id).unwrap();
     let again = org
-        .calendar(crate::CalendarQuery::new(from, jiff::civil::date(2026, 4, 11)).unwrap())
+        .calendar()
+        .range(crate::CalendarQuery::new(from, jiff::civil::date(2026, 4, 11)).unwrap())
         .unwrap();
     let keys_again: Vec<String> = again.events.iter().map(|e| e.key.clone()).collect();
     assert_eq!(keys, keys_again);
@@ -88,7 +90,8 @@ fn a_feed_is_read_expanded_and_shown() {
         ("server_error", Some(503), 1)
     );
     let still = org
-        .calendar(crate::CalendarQuery::new(from, jiff::civil::date(2026, 4, 11)).unwrap())
+        .calendar()
+        .range(crate::CalendarQuery::new(from, jiff::civil::date(2026, 4, 11)).unwrap())
         .unwrap();
     assert_eq!(still.events.len(), 6);
 }
@@ -138,7 +141,8 @@ fn the_answer_is_written_as_the_typed_range_serialises() {
     let from = jiff::civil::date(2026, 3, 1);
     let to = jiff::civil::date(2026, 4, 11);
     let typed = org
-        .calendar(crate::CalendarQuery::new(from, to).unwrap())
+        .calendar()
+        .range(crate::CalendarQuery::new(from, to).unwrap())
         .unwrap();
     assert_eq!(typed.events.len(), 6);
     let request =
@@ -184,7 +188,8 @@ fn an_hourly_rule_fills_the_window() {
         jiff::civil::date(2028, 6, 1),
     ] {
         let range = org
-            .calendar(crate::CalendarQuery::new(day, day).unwrap())
+            .calendar()
+            .range(crate::CalendarQuery::new(day, day).unwrap())
             .unwrap();
         assert_eq!(range.events.len(), 6, "{day}");
     }

@@ -9,7 +9,8 @@
 
 mod api;
 
-pub(crate) use api::{ENDPOINTS, routes};
+pub(crate) use api::OPERATIONS;
+pub use api::PersonOverviews;
 
 use std::collections::HashSet;
 
