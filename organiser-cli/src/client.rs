@@ -1532,7 +1532,7 @@ mod tests {
         let feeds = CalendarFeedQuery::default();
         assert_eq!(
             client.calendar_feeds(&feeds).unwrap().data,
-            org.calendar_feeds(&feeds).unwrap()
+            org.calendar_feeds().list(&feeds).unwrap()
         );
     }
 

@@ -132,13 +132,16 @@ impl WriteOp {
 
 /// An operation with no transaction of its own: fixed data, data kept in
 /// memory, or work that waits on the network and opens its own
-/// transactions around the wait. Read-only mode never refuses one.
+/// transactions around the wait. Read-only mode refuses one declared
+/// [`PlainOp::licensed`] before it runs.
 #[derive(Debug, Clone, Copy)]
 pub(crate) struct PlainOp {
     /// Answers without a principal.
     public: bool,
     /// Waits on the network or the disk (and so runs where blocking is fine).
     waits: bool,
+    /// Refused while the licence is read-only (checked before it runs).
+    licensed: bool,
 }
 
 impl PlainOp {
@@ -146,29 +149,48 @@ impl PlainOp {
     pub(crate) const PRIVATE: PlainOp = PlainOp {
         public: false,
         waits: false,
+        licensed: false,
     };
     /// Answers from memory, for anyone (discovery).
     pub(crate) const PUBLIC: PlainOp = PlainOp {
         public: true,
         waits: false,
+        licensed: false,
     };
     /// Reads files, for anyone (a photo's bytes): off the server's async
     /// workers, as blocking work.
     pub(crate) const PUBLIC_FILES: PlainOp = PlainOp {
         public: true,
         waits: true,
+        licensed: false,
     };
     /// Reads files, for a principal (a document's bytes): off the server's
     /// async workers, as blocking work.
     pub(crate) const PRIVATE_FILES: PlainOp = PlainOp {
         public: false,
         waits: true,
+        licensed: false,
     };
     /// Waits on the network, then writes what it learnt (update checks).
     pub(crate) const WAITS: PlainOp = PlainOp {
         public: false,
         waits: true,
+        licensed: false,
     };
+
+    /// The same, refused while the licence is read-only (a feed sync, a
+    /// call to a model): checked before it runs, by either door.
+    pub(crate) const fn licensed(self) -> PlainOp {
+        PlainOp {
+            licensed: true,
+            ..self
+        }
+    }
+
+    /// Whether read-only mode refuses it.
+    pub(crate) fn is_licensed(&self) -> bool {
+        self.licensed
+    }
 
     /// The route arm of this operation.
     pub(crate) fn route<'r>(
@@ -200,7 +222,11 @@ impl Route<'_> {
 
     /// Refused while the licence is read-only.
     pub(crate) fn licensed(&self) -> bool {
-        matches!(self.kind, RouteKind::Write(op, _) if op.licensed())
+        match &self.kind {
+            RouteKind::Write(op, _) => op.licensed(),
+            RouteKind::Plain(op, _) => op.licensed,
+            RouteKind::Read(..) => false,
+        }
     }
 
     /// Honours `Idempotency-Key`.

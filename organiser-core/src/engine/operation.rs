@@ -576,7 +576,12 @@ impl<I: Input, O: Serialize + 'static, P> Operation<I, O, P> {
                 let prepared = (prepare.f)(inner, input)?;
                 inner.write_op(op, |cx| f(cx, prepared))
             }
-            Run::Plain(_, f) => f(inner, input),
+            Run::Plain(op, f) => {
+                if op.is_licensed() {
+                    inner.require_writable()?;
+                }
+                f(inner, input)
+            }
         }
     }
 

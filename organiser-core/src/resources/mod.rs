@@ -48,7 +48,7 @@ pub use ai::{
 pub use calendar::{Calendar, CalendarQuery, CalendarRange, Meetings, MeetingsQuery, ProjectDate};
 pub use calendar_feeds::{
     CalendarAttendee, CalendarEvent, CalendarFeed, CalendarFeedInput, CalendarFeedQuery,
-    GuessedZone, Meeting, SyncError, SyncWarnings,
+    CalendarFeeds, GuessedZone, Meeting, SyncError, SyncWarnings,
 };
 pub use categories::{Categories, Category, CategoryChoices, CategoryInput, CategoryQuery};
 pub use deletions::{Deletion, DeletionQuery};
@@ -119,6 +119,7 @@ type Routes = for<'r> fn(&'r Request, &[&'r str]) -> Result<Route<'r>>;
 ///
 /// [`Operation`]: crate::engine::operation::Operation
 static OPERATIONS: &[&[&dyn Declared]] = &[
+    calendar_feeds::OPERATIONS,
     calendar::OPERATIONS,
     person_overview::OPERATIONS,
     people::OPERATIONS,
@@ -153,7 +154,6 @@ static RESOURCES: &[(&[Endpoint], Routes)] = &[
     (vocabulary::ENDPOINTS, vocabulary::routes),
     (notices::ENDPOINTS, notices::routes),
     (deletions::ENDPOINTS, deletions::routes),
-    (calendar_feeds::ENDPOINTS, calendar_feeds::routes),
     (search::ENDPOINTS, search::routes),
     (ai::ENDPOINTS, ai::routes),
 ];

@@ -22,7 +22,8 @@ pub(crate) mod sync;
 pub(crate) mod tables;
 mod zones;
 
-pub(crate) use api::{ENDPOINTS, routes};
+pub use api::CalendarFeeds;
+pub(crate) use api::OPERATIONS;
 pub use events::{CalendarAttendee, CalendarEvent};
 pub use meeting::Meeting;
 
@@ -630,6 +631,15 @@ pub struct CalendarFeedQuery {
 }
 
 impl CalendarFeedQuery {
+    /// The query's parameters, as [`CalendarFeedQuery::parse`] reads them.
+    pub(crate) fn query_pairs(&self) -> Vec<(&'static str, String)> {
+        let mut pairs = self.params.query_pairs();
+        if let Some(address) = &self.address {
+            pairs.push(("address", address.clone()));
+        }
+        pairs
+    }
+
     pub(crate) fn parse(query: &Query) -> Result<CalendarFeedQuery> {
         let address = match query.get("address") {
             Some(text) => Some(

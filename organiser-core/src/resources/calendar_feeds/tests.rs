@@ -36,7 +36,8 @@ fn a_feed_is_read_expanded_and_shown() {
     let body = Arc::new(Mutex::new((200, WEEKLY.to_owned())));
     let (org, _clock) = org(body.clone());
     let feed = org
-        .create_calendar_feed(&input("webcal://cal.example.com/team.ics"))
+        .calendar_feeds()
+        .create(input("webcal://cal.example.com/team.ics"))
         .unwrap();
     assert_eq!(feed.name, "Team");
     assert_eq!(feed.address_host, "cal.example.com");
@@ -74,7 +75,7 @@ fn a_feed_is_read_expanded_and_shown() {
     assert!(first.rrule.as_deref().unwrap().starts_with("FREQ=WEEKLY"));
     // Keys are stable across syncs.
     let keys: Vec<String> = range.events.iter().map(|e| e.key.clone()).collect();
-    org.sync_calendar_feed(feed.id).unwrap();
+    org.calendar_feeds().sync(feed.id).unwrap();
     let again = org
         .calendar()
         .range(crate::CalendarQuery::new(from, jiff::civil::date(2026, 4, 11)).unwrap())
@@ -83,7 +84,7 @@ fn a_feed_is_read_expanded_and_shown() {
     assert_eq!(keys, keys_again);
     // A failed sync keeps the events.
     *body.lock().unwrap() = (503, String::new());
-    let failed = org.sync_calendar_feed(feed.id).unwrap();
+    let failed = org.calendar_feeds().sync(feed.id).unwrap();
     let error = failed.sync_error.unwrap();
     assert_eq!(
         (error.code.as_str(), error.http_status, error.failures),
@@ -101,11 +102,13 @@ fn an_unreadable_address_saves_nothing() {
     let body = Arc::new(Mutex::new((404, String::new())));
     let (org, _clock) = org(body);
     let err = org
-        .create_calendar_feed(&input("https://cal.example.com/x.ics"))
+        .calendar_feeds()
+        .create(input("https://cal.example.com/x.ics"))
         .unwrap_err();
     assert_eq!(err.status(), 422);
     assert!(
-        org.calendar_feeds(&CalendarFeedQuery::default())
+        org.calendar_feeds()
+            .list(&CalendarFeedQuery::default())
             .unwrap()
             .items
             .is_empty()
@@ -117,7 +120,8 @@ fn scheduled_syncs_follow_the_frequency_and_back_off() {
     let body = Arc::new(Mutex::new((200, WEEKLY.to_owned())));
     let (org, clock) = org(body.clone());
     let feed = org
-        .create_calendar_feed(&input("https://cal.example.com/x.ics"))
+        .calendar_feeds()
+        .create(input("https://cal.example.com/x.ics"))
         .unwrap();
     assert_eq!(org.sync_due_feeds().unwrap(), 0);
     clock.advance_secs(3600);
@@ -128,7 +132,7 @@ fn scheduled_syncs_follow_the_frequency_and_back_off() {
     assert_eq!(org.sync_due_feeds().unwrap(), 0);
     clock.advance_secs(3600);
     assert_eq!(org.sync_due_feeds().unwrap(), 1);
-    let f = org.calendar_feed(feed.id).unwrap();
+    let f = org.calendar_feeds().get(feed.id).unwrap();
     assert_eq!(f.sync_error.unwrap().failures, 2);
 }
 
@@ -136,7 +140,8 @@ fn scheduled_syncs_follow_the_frequency_and_back_off() {
 fn the_answer_is_written_as_the_typed_range_serialises() {
     let body = Arc::new(Mutex::new((200, WEEKLY.to_owned())));
     let (org, _clock) = org(body);
-    org.create_calendar_feed(&input("https://cal.example.com/team.ics"))
+    org.calendar_feeds()
+        .create(input("https://cal.example.com/team.ics"))
         .unwrap();
     let from = jiff::civil::date(2026, 3, 1);
     let to = jiff::civil::date(2026, 4, 11);
@@ -161,7 +166,8 @@ fn the_answer_is_written_as_the_typed_range_serialises() {
 fn a_new_time_zone_makes_every_feed_due() {
     let body = Arc::new(Mutex::new((200, WEEKLY.to_owned())));
     let (org, _clock) = org(body);
-    org.create_calendar_feed(&input("https://cal.example.com/x.ics"))
+    org.calendar_feeds()
+        .create(input("https://cal.example.com/x.ics"))
         .unwrap();
     assert_eq!(org.sync_due_feeds().unwrap(), 0);
     let change = crate::OwnerChange {
@@ -178,7 +184,8 @@ fn an_hourly_rule_fills_the_window() {
     let hourly = "BEGIN:VCALENDAR\r\nBEGIN:VEVENT\r\nUID:h\r\nSUMMARY:Pill\r\nDTSTART:20250101T000000Z\r\nRRULE:FREQ=HOURLY;INTERVAL=4\r\nEND:VEVENT\r\nEND:VCALENDAR\r\n";
     let body = Arc::new(Mutex::new((200, hourly.to_owned())));
     let (org, _clock) = org(body);
-    org.create_calendar_feed(&input("https://cal.example.com/h.ics"))
+    org.calendar_feeds()
+        .create(input("https://cal.example.com/h.ics"))
         .unwrap();
     for day in [
         jiff::civil::date(2025, 3, 10),
@@ -242,7 +249,8 @@ fn a_store_of_schema_11_is_migrated_to_feeds_with_warnings() {
     let before = {
         let org = Organiser::open_with(dir.path(), options.clone()).unwrap();
         let feed = org
-            .create_calendar_feed(&input("https://cal.example.com/team.ics"))
+            .calendar_feeds()
+            .create(input("https://cal.example.com/team.ics"))
             .unwrap();
         assert_eq!(feed.sync_warnings, None);
         feed
@@ -284,15 +292,15 @@ fn a_store_of_schema_11_is_migrated_to_feeds_with_warnings() {
         tx.commit().unwrap();
     }
     let org = Organiser::open_with(dir.path(), options).unwrap();
-    assert_eq!(org.calendar_feed(before.id).unwrap(), before);
+    assert_eq!(org.calendar_feeds().get(before.id).unwrap(), before);
     // The address is still readable: a sync of a feed with an unfolded
     // line says so.
     *body.lock().unwrap() = (
         200,
         WEEKLY.replace("SUMMARY:Trip\r\n", "SUMMARY:Trip\r\nto the coast\r\n"),
     );
-    org.sync_calendar_feed(before.id).unwrap();
-    let synced = org.calendar_feed(before.id).unwrap();
+    org.calendar_feeds().sync(before.id).unwrap();
+    let synced = org.calendar_feeds().get(before.id).unwrap();
     assert_eq!(synced.sync_error, None);
     assert_eq!(synced.sync_warnings.map(|w| w.skipped_lines), Some(1));
 }
