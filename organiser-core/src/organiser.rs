@@ -373,7 +373,8 @@ mod tests {
         // The store still opens and holds what it held.
         let org = Organiser::open_with(dir.path(), Options::default()).unwrap();
         assert_eq!(
-            org.deletions(&crate::DeletionQuery::default())
+            org.deletions()
+                .list(&crate::DeletionQuery::default())
                 .unwrap()
                 .items
                 .len(),

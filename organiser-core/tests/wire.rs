@@ -131,7 +131,7 @@ fn pages_read_back_with_their_meta() {
 
     let task = org.tasks().list(&TaskQuery::default()).unwrap().items[0].clone();
     org.tasks().delete(task.id).unwrap();
-    let deletions = org.deletions(&DeletionQuery::default()).unwrap();
+    let deletions = org.deletions().list(&DeletionQuery::default()).unwrap();
     assert_eq!(deletions.items.len(), 1);
     let body = answer(&org, Auth::Local, "/deletions", "");
     assert_eq!(serde_json::from_value::<Page<_>>(body).unwrap(), deletions);

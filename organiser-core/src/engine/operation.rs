@@ -458,6 +458,20 @@ impl Part for String {
     }
 }
 
+/// The server's address as the client reached it (discovery names it).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub(crate) struct BaseUrl(pub(crate) String);
+
+impl Part for BaseUrl {
+    const EARLY: bool = true;
+
+    fn read(req: &Request, _: &mut Args<'_>) -> Result<BaseUrl> {
+        Ok(BaseUrl(req.base_url.clone()))
+    }
+
+    fn write(&self, _: &mut Outgoing) {}
+}
+
 /// Who is asking (the typed door asks as the owner at the machine).
 impl Part for Auth {
     const EARLY: bool = true;

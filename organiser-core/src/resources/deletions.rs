@@ -5,11 +5,11 @@
 use jiff::Timestamp;
 use serde::{Deserialize, Serialize};
 
-use crate::engine::endpoint::Endpoint;
-use crate::engine::op::{ReadOp, Route};
-use crate::engine::request::{Method, Request, Response};
+use crate::engine::op::ReadOp;
+use crate::engine::operation::{Answer, Declared, Door, Operation, Run, query_part};
+use crate::engine::request::Method::Get;
 use crate::engine::{Cx, Organiser, WriteCx};
-use crate::error::{Details, Error, Result};
+use crate::error::{Details, Result};
 use crate::ids::Id;
 use crate::list::Query;
 use crate::list::{Direction, Filter, ListParams, Listing, Order, Page};
@@ -40,6 +40,15 @@ pub struct DeletionQuery {
 }
 
 impl DeletionQuery {
+    /// The query's parameters, as [`DeletionQuery::parse`] reads them.
+    pub(crate) fn query_pairs(&self) -> Vec<(&'static str, String)> {
+        let mut pairs = self.page.query_pairs();
+        if let Some(since) = self.since {
+            pairs.push(("since", crate::time::format_timestamp(since)));
+        }
+        pairs
+    }
+
     pub(crate) fn parse(query: &Query) -> Result<DeletionQuery> {
         let mut details = Details::new();
         for refused in ["order", "direction", "updated_since"] {
@@ -91,29 +100,54 @@ pub(crate) fn unrecord(cx: &WriteCx<'_>, kind: &str, id: Id) -> Result<()> {
     Ok(())
 }
 
-/// Settled: a delete that becomes permanent may write deletion records
-/// (a company no position names any more once its person is gone).
-static LIST: ReadOp = ReadOp::SETTLED;
+/// `GET /deletions`. Settled: a delete that becomes permanent may write
+/// deletion records (a company no position names any more once its
+/// person is gone).
+pub(crate) static LIST: Operation<DeletionQuery, Page<Deletion>> = Operation::new(
+    "listDeletions",
+    Get,
+    "/deletions",
+    "Deletion records\n\n`order`, `direction` and `updated_since` are 400.",
+    Run::Read(ReadOp::SETTLED, |cx, query| list(cx, &query)),
+    Answer::bare(200),
+);
 
-impl Organiser {
-    /// `GET /deletions`.
-    pub fn deletions(&self, query: &DeletionQuery) -> Result<Page<Deletion>> {
-        self.inner.read_op(&LIST, |cx| list(cx, query))
+/// The deletions' operation, for the registry.
+pub(crate) static OPERATIONS: &[&dyn Declared] = &[&LIST];
+
+query_part!(DeletionQuery);
+
+/// The deletion records of a store (document 1, "Deletions (sync)"),
+/// through a [`Door`]: the store itself (`org.deletions()`), or a server
+/// that holds it.
+#[derive(Debug, Clone, Copy)]
+pub struct Deletions<'d, D = Organiser> {
+    door: &'d D,
+}
+
+impl<'d, D: Door> Deletions<'d, D> {
+    /// The deletion records of the store behind `door`.
+    pub fn new(door: &'d D) -> Self {
+        Deletions { door }
+    }
+
+    /// One page of the deletion records (from `query.since` on), oldest
+    /// first: what a mirror built from `updated_since` lists removes.
+    ///
+    /// # Errors
+    ///
+    /// [`Error::InvalidParameter`](crate::Error::InvalidParameter) for a
+    /// cursor of another listing.
+    pub fn list(&self, query: &DeletionQuery) -> Result<Page<Deletion>> {
+        self.door.call(&LIST, query.clone())
     }
 }
 
-/// The routes of [`routes`].
-pub(crate) static ENDPOINTS: &[Endpoint] = &[Endpoint::new(Method::Get, "/deletions")];
-
-/// `/deletions`.
-pub(crate) fn routes<'r>(req: &'r Request, segments: &[&'r str]) -> Result<Route<'r>> {
-    Ok(match (req.method, segments) {
-        (Method::Get, ["deletions"]) => {
-            let query = DeletionQuery::parse(&req.query)?;
-            LIST.route(move |cx| Ok(Response::json(200, &list(cx, &query)?)))
-        }
-        _ => return Err(Error::NotFound),
-    })
+impl Organiser {
+    /// The store's deletion records.
+    pub fn deletions(&self) -> Deletions<'_> {
+        Deletions::new(self)
+    }
 }
 
 /// `GET /deletions`: oldest first by (`deleted_at`, `id`), from `since`.

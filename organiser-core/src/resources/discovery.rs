@@ -5,32 +5,32 @@ use serde::Serialize;
 
 use crate::config::{APP, MIN_SHELL_VERSION};
 use crate::engine::Organiser;
-use crate::engine::endpoint::Endpoint;
-use crate::engine::op::{PlainOp, Route};
-use crate::engine::request::{Method, Request, Response};
-use crate::error::{Error, Result};
+use crate::engine::op::PlainOp;
+use crate::engine::operation::{Answer, BaseUrl, Declared, Operation, Run};
+use crate::engine::request::Method::Get;
 
-static DISCOVERY: PlainOp = PlainOp::PUBLIC;
+/// `GET /.well-known/organiser`: for anyone, from memory.
+pub(crate) static DISCOVERY: Operation<BaseUrl, Discovery> = Operation::new(
+    "discover",
+    Get,
+    "/.well-known/organiser",
+    "Discovery\n\nNeeds no token; reveals nothing about the owner.",
+    Run::Plain(PlainOp::PUBLIC, |inner, BaseUrl(base)| {
+        Ok(discovery(&inner.options.build.version, &base))
+    }),
+    Answer::data(200),
+);
+
+/// Discovery's operation, for the registry.
+pub(crate) static OPERATIONS: &[&dyn Declared] = &[&DISCOVERY];
 
 impl Organiser {
-    /// Discovery for a server reached at `base_url` (`GET /.well-known/organiser`).
+    /// What a client needs before it has a token, for a server reached at
+    /// `base_url` (`GET /.well-known/organiser`): the application, this
+    /// build's version and the API's base address.
     pub fn discovery(&self, base_url: &str) -> Discovery {
         discovery(&self.inner.options.build.version, base_url)
     }
-}
-
-/// The routes of [`routes`].
-pub(crate) static ENDPOINTS: &[Endpoint] = &[Endpoint::new(Method::Get, "/.well-known/organiser")];
-
-/// `/.well-known/organiser`, a route that needs no principal.
-pub(crate) fn routes<'r>(req: &'r Request, segments: &[&'r str]) -> Result<Route<'r>> {
-    Ok(match (req.method, segments) {
-        (Method::Get, [".well-known", "organiser"]) => DISCOVERY.route(move |inner| {
-            let found = discovery(&inner.options.build.version, &req.base_url);
-            Ok(Response::data(200, &found))
-        }),
-        _ => return Err(Error::NotFound),
-    })
 }
 
 /// `GET /.well-known/organiser`.

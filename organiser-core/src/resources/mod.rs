@@ -51,7 +51,7 @@ pub use calendar_feeds::{
     CalendarFeeds, GuessedZone, Meeting, SyncError, SyncWarnings,
 };
 pub use categories::{Categories, Category, CategoryChoices, CategoryInput, CategoryQuery};
-pub use deletions::{Deletion, DeletionQuery};
+pub use deletions::{Deletion, DeletionQuery, Deletions};
 pub use discovery::Discovery;
 pub use documents::{
     Document, DocumentFile, DocumentInput, DocumentLink, DocumentLinkInput, DocumentLinkQuery,
@@ -119,6 +119,11 @@ type Routes = for<'r> fn(&'r Request, &[&'r str]) -> Result<Route<'r>>;
 ///
 /// [`Operation`]: crate::engine::operation::Operation
 static OPERATIONS: &[&[&dyn Declared]] = &[
+    vocabulary::OPERATIONS,
+    notices::OPERATIONS,
+    openapi::OPERATIONS,
+    discovery::OPERATIONS,
+    deletions::OPERATIONS,
     calendar_feeds::OPERATIONS,
     calendar::OPERATIONS,
     person_overview::OPERATIONS,
@@ -146,14 +151,9 @@ static OPERATIONS: &[&[&dyn Declared]] = &[
 /// depends on the views built on it. The tests hold the rest of the
 /// dispatch, and `docs/openapi.json`, to the declarations.
 static RESOURCES: &[(&[Endpoint], Routes)] = &[
-    (discovery::ENDPOINTS, discovery::routes),
-    (openapi::ENDPOINTS, openapi::routes),
     (account::ENDPOINTS, account::routes),
     (system::ENDPOINTS, system::routes),
     (licence::ENDPOINTS, licence::routes),
-    (vocabulary::ENDPOINTS, vocabulary::routes),
-    (notices::ENDPOINTS, notices::routes),
-    (deletions::ENDPOINTS, deletions::routes),
     (search::ENDPOINTS, search::routes),
     (ai::ENDPOINTS, ai::routes),
 ];

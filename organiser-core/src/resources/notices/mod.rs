@@ -73,25 +73,21 @@ impl Notices {
     }
 }
 
-/// The routes of [`routes`].
-pub(crate) static ENDPOINTS: &[crate::engine::endpoint::Endpoint] =
-    &[crate::engine::endpoint::Endpoint::new(
+/// `GET /licences`: fixed data, for any principal.
+pub(crate) static GET: crate::engine::operation::Operation<(), &'static Notices> =
+    crate::engine::operation::Operation::new(
+        "getNotices",
         crate::engine::request::Method::Get,
         "/licences",
-    )];
+        "Open source notices\n\nNot paginated. Groups `rust` (every crate compiled in) and `data` (the time zone database).",
+        crate::engine::operation::Run::Plain(crate::engine::op::PlainOp::PRIVATE, |_, ()| {
+            Ok(notices())
+        }),
+        crate::engine::operation::Answer::data(200),
+    );
 
-/// `/licences`: fixed data, for any principal.
-pub(crate) fn routes<'r>(
-    req: &'r crate::engine::request::Request,
-    segments: &[&'r str],
-) -> crate::error::Result<crate::engine::op::Route<'r>> {
-    use crate::engine::request::{Method, Response};
-    static NOTICES: crate::engine::op::PlainOp = crate::engine::op::PlainOp::PRIVATE;
-    Ok(match (req.method, segments) {
-        (Method::Get, ["licences"]) => NOTICES.route(|_| Ok(Response::data(200, notices()))),
-        _ => return Err(crate::error::Error::NotFound),
-    })
-}
+/// The notices' operation, for the registry.
+pub(crate) static OPERATIONS: &[&dyn crate::engine::operation::Declared] = &[&GET];
 
 /// The open source notices (`GET /licences`), parsed once from the embedded
 /// `notices.json`.

@@ -6,37 +6,44 @@
 //! response they see to its schemas.
 
 use crate::engine::Organiser;
-use crate::engine::endpoint::Endpoint;
-use crate::engine::op::{PlainOp, Route};
-use crate::engine::request::{Method, Request, Response};
-use crate::error::{Error, Result};
+use crate::engine::op::PlainOp;
+use crate::engine::operation::{Answer, Declared, Operation, Run};
+use crate::engine::request::Method::Get;
+use crate::engine::request::Response;
+use crate::error::Error;
 
 /// The OpenAPI document, as `docs/openapi.json` holds it.
 pub const OPENAPI: &str = include_str!("openapi.json");
 
-static GET: PlainOp = PlainOp::PUBLIC;
+/// `GET /openapi.json`: fixed data, for anyone, bare (not wrapped in
+/// `data`).
+pub(crate) static GET: Operation<(), &'static str> = Operation::new(
+    "getOpenApi",
+    Get,
+    "/openapi.json",
+    "This document\n\nNeeds no token. Compiled into the server.",
+    Run::Plain(PlainOp::PUBLIC, |_, ()| Ok(OPENAPI)),
+    Answer::raw(
+        |doc, _| Response {
+            status: 200,
+            body: Some(doc.as_bytes().to_vec()),
+            replayed: false,
+            headers: Vec::new(),
+        },
+        |_| {
+            Err(Error::Internal(
+                "the OpenAPI document is this build's".into(),
+            ))
+        },
+    ),
+);
+
+/// The OpenAPI document's operation, for the registry.
+pub(crate) static OPERATIONS: &[&dyn Declared] = &[&GET];
 
 impl Organiser {
-    /// The OpenAPI document of the API (`GET /openapi.json`).
+    /// The OpenAPI document of the API this build serves.
     pub fn openapi(&self) -> &'static str {
         OPENAPI
     }
-}
-
-/// The routes of [`routes`].
-pub(crate) static ENDPOINTS: &[Endpoint] = &[Endpoint::new(Method::Get, "/openapi.json")];
-
-/// `/openapi.json`: fixed data, for anyone.
-pub(crate) fn routes<'r>(req: &'r Request, segments: &[&'r str]) -> Result<Route<'r>> {
-    Ok(match (req.method, segments) {
-        (Method::Get, ["openapi.json"]) => GET.route(|_| {
-            Ok(Response {
-                status: 200,
-                body: Some(OPENAPI.as_bytes().to_vec()),
-                replayed: false,
-                headers: Vec::new(),
-            })
-        }),
-        _ => return Err(Error::NotFound),
-    })
 }

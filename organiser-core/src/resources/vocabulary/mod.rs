@@ -300,31 +300,22 @@ pub(crate) const TEXT_LIMITS: TextLimits = {
     }
 };
 
-/// The routes of [`routes`].
-pub(crate) static ENDPOINTS: &[crate::engine::endpoint::Endpoint] =
-    &[crate::engine::endpoint::Endpoint::new(
+/// `GET /vocabulary`: fixed data (the mock AI provider only in a
+/// development build), for any principal.
+pub(crate) static GET: crate::engine::operation::Operation<(), Vocabulary> =
+    crate::engine::operation::Operation::new(
+        "getVocabulary",
         crate::engine::request::Method::Get,
         "/vocabulary",
-    )];
-
-/// `/vocabulary`: fixed data, for any principal (the `mock` AI provider
-/// kind only in development mode).
-pub(crate) fn routes<'r>(
-    req: &'r crate::engine::request::Request,
-    segments: &[&'r str],
-) -> crate::error::Result<crate::engine::op::Route<'r>> {
-    use crate::engine::request::{Method, Response};
-    static VOCABULARY: crate::engine::op::PlainOp = crate::engine::op::PlainOp::PRIVATE;
-    Ok(match (req.method, segments) {
-        (Method::Get, ["vocabulary"]) => VOCABULARY.route(|inner| {
-            Ok(Response::data(
-                200,
-                &vocabulary(inner.options.build.is_dev()),
-            ))
+        "The fixed lists\n\nNot paginated; changes only with a server release.",
+        crate::engine::operation::Run::Plain(crate::engine::op::PlainOp::PRIVATE, |inner, ()| {
+            Ok(vocabulary(inner.options.build.is_dev()))
         }),
-        _ => return Err(crate::error::Error::NotFound),
-    })
-}
+        crate::engine::operation::Answer::data(200),
+    );
+
+/// The vocabulary's operation, for the registry.
+pub(crate) static OPERATIONS: &[&dyn crate::engine::operation::Declared] = &[&GET];
 
 /// `GET /vocabulary`; `dev` is true in a development build (the `mock` AI
 /// provider kind is listed only then).

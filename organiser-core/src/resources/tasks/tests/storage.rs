@@ -194,7 +194,8 @@ fn a_store_of_schema_1_is_migrated_to_compact_records_and_completion_counters() 
     assert_eq!(completed_today(&org, "inbox=true"), 1);
     // The list deleted before the migration comes back with its task.
     let gone = org
-        .deletions(&crate::DeletionQuery::default())
+        .deletions()
+        .list(&crate::DeletionQuery::default())
         .unwrap()
         .items
         .into_iter()
