@@ -722,7 +722,8 @@ fn generate(dir: &Path, settings: &Settings, now: Timestamp) -> Result<Meta, Str
         },
         &licence_signing_key(),
     );
-    org.add_licence_key(&Auth::Local, &key)
+    org.licence()
+        .add_key(&key)
         .map_err(|e| format!("licence: {e}"))?;
     let tick = |ms: i64| clock.advance(SignedDuration::from_millis(ms));
 

@@ -1211,7 +1211,8 @@ fn generate(dir: &Path, n: usize, now: Timestamp) -> Result<Meta, String> {
         },
         &licence_signing_key(),
     );
-    org.add_licence_key(&Auth::Local, &key)
+    org.licence()
+        .add_key(&key)
         .map_err(|e| format!("licence: {e}"))?;
 
     let people_names = person_names();

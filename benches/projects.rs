@@ -48,7 +48,7 @@ use std::time::{Duration, Instant};
 use jiff::Timestamp;
 use jiff::civil::Date;
 use organiser::{
-    AppearanceChange, Auth, Field, Home, Id, ListParams, ManualClock, Organiser, PersonInput,
+    AppearanceChange, Field, Home, Id, ListParams, ManualClock, Organiser, PersonInput,
     ProjectEventQuery, ProjectInput, ProjectMemberInput, ProjectQuery, ProjectStatus, Request,
     TaskInput, TaskListInput, TaskQuery, TaskStatus, UpcomingDeadlinesQuery,
 };
@@ -1044,7 +1044,8 @@ fn generate(dir: &Path, total_tasks: usize, now: Timestamp) -> Result<Meta, Stri
         },
         &licence_signing_key(),
     );
-    org.add_licence_key(&Auth::Local, &key)
+    org.licence()
+        .add_key(&key)
         .map_err(|e| format!("licence: {e}"))?;
 
     let mut people: Vec<Option<Id>> = vec![None; PEOPLE];

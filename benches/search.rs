@@ -1509,7 +1509,8 @@ fn generate(dir: &Path, sizes: Sizes, now: Timestamp) -> Result<Meta, String> {
         },
         &licence_signing_key(),
     );
-    org.add_licence_key(&Auth::Local, &key)
+    org.licence()
+        .add_key(&key)
         .map_err(|e| format!("licence: {e}"))?;
 
     let mut list_ids: Vec<Id> = Vec::with_capacity(plan.lists.len());

@@ -1363,7 +1363,8 @@ fn generate(dir: &Path, settings: &Settings, now: Timestamp) -> Result<Meta, Str
         },
         &licence_signing_key(),
     );
-    org.add_licence_key(&Auth::Local, &key)
+    org.licence()
+        .add_key(&key)
         .map_err(|e| format!("licence: {e}"))?;
     let mut list_ids: Vec<Option<Id>> = vec![None; lists.len()];
     let mut task_ids: Vec<Option<Id>> = vec![None; tasks.len()];

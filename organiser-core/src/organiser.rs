@@ -329,13 +329,10 @@ mod tests {
         assert_eq!(me.username, "ada");
         assert_eq!(get("/me")["username"], "ada");
 
-        let licence = org.finish_licence_onboarding(&Auth::Local).unwrap();
+        let licence = org.licence().finish_onboarding().unwrap();
         assert_eq!(json(&licence), get("/licence"));
         // No key to forget.
-        assert_eq!(
-            org.remove_licence_key(&Auth::Local).unwrap_err().status(),
-            404
-        );
+        assert_eq!(org.licence().remove_key().unwrap_err().status(), 404);
     }
 
     #[test]

@@ -163,6 +163,6 @@ fn the_account_and_the_system_read_back() {
     );
     reads_as(
         &answer(&org, Auth::Local, "/licence", ""),
-        &org.licence().unwrap(),
+        &org.licence().get().unwrap(),
     );
 }

@@ -201,6 +201,9 @@ pub struct Operation<I: 'static, O: 'static, P: 'static = I> {
     pub(crate) http: Option<HttpAnswer<I>>,
     /// The rate limit on top of the general one it counts against.
     pub(crate) limit: Option<&'static RouteLimit>,
+    /// Only the web UI's session (or the owner at the machine) may ask:
+    /// anyone else is refused before the request is read further.
+    pub(crate) session: bool,
     /// For an operation whose body is bytes rather than JSON (an upload):
     /// what it accepts, from its query.
     pub(crate) raw: Option<fn(&Query) -> Result<RawRule>>,
@@ -238,6 +241,7 @@ impl<I, O, P> Operation<I, O, P> {
             answer,
             http: None,
             limit: None,
+            session: false,
             raw: None,
             _input: PhantomData,
         }
@@ -247,6 +251,14 @@ impl<I, O, P> Operation<I, O, P> {
     pub(crate) const fn also(self, method: Method, id: &'static str) -> Self {
         Operation {
             alias: Some((method, id)),
+            ..self
+        }
+    }
+
+    /// The same, for a session (or the owner at the machine) only.
+    pub(crate) const fn session_only(self) -> Self {
+        Operation {
+            session: true,
             ..self
         }
     }
@@ -722,6 +734,9 @@ impl<I: Input, O: Serialize + 'static, P> Declared for Operation<I, O, P> {
     }
 
     fn route<'r>(&'static self, req: &'r Request, segments: &[&'r str]) -> Result<Route<'r>> {
+        if self.session {
+            req.auth.require_session()?;
+        }
         let template = self.path;
         let args = move || Args::of(template, segments);
         Ok(match &self.run {

@@ -59,7 +59,7 @@ pub use documents::{
 };
 pub use folders::{Folder, FolderInput, FolderQuery, Folders};
 pub use licence::{
-    Licence, LicenceKeyPayload, LicenceProblem, LicenceState, Licensee,
+    Licence, LicenceKeyPayload, LicenceProblem, LicenceState, Licensee, Licensing,
     sign_key as sign_licence_key,
 };
 pub use notes::{CategoryNoteCount, Note, NoteInput, NoteQuery, NoteSummary, Notes};
@@ -119,6 +119,7 @@ type Routes = for<'r> fn(&'r Request, &[&'r str]) -> Result<Route<'r>>;
 ///
 /// [`Operation`]: crate::engine::operation::Operation
 static OPERATIONS: &[&[&dyn Declared]] = &[
+    licence::OPERATIONS,
     vocabulary::OPERATIONS,
     notices::OPERATIONS,
     openapi::OPERATIONS,
@@ -153,7 +154,6 @@ static OPERATIONS: &[&[&dyn Declared]] = &[
 static RESOURCES: &[(&[Endpoint], Routes)] = &[
     (account::ENDPOINTS, account::routes),
     (system::ENDPOINTS, system::routes),
-    (licence::ENDPOINTS, licence::routes),
     (search::ENDPOINTS, search::routes),
     (ai::ENDPOINTS, ai::routes),
 ];

@@ -5,7 +5,8 @@
 mod api;
 mod key;
 
-pub(crate) use api::{ENDPOINTS, routes};
+pub use api::Licensing;
+pub(crate) use api::OPERATIONS;
 
 pub use key::{LicenceKeyPayload, sign as sign_key};
 
