@@ -303,7 +303,8 @@ fn store_dir(settings: &Settings, prefix: &str) -> Result<tempfile::TempDir, Str
 /// the default.
 fn add_model(org: &Organiser, base_url: &str) -> Result<Id, String> {
     let provider = org
-        .create_ai_provider(&AiProviderInput {
+        .ai()
+        .create_provider(AiProviderInput {
             name: Field::Value("Bench model server".into()),
             kind: Field::Value("api_compatible".into()),
             base_url: Field::Value(base_url.into()),
@@ -311,7 +312,8 @@ fn add_model(org: &Organiser, base_url: &str) -> Result<Id, String> {
         })
         .map_err(|e| format!("create_ai_provider: {e}"))?;
     let model = org
-        .create_ai_model(&AiModelInput {
+        .ai()
+        .create_model(AiModelInput {
             ai_provider_id: Field::Value(provider.id),
             identifier: Field::Value("m".into()),
             is_default: Some(true),
@@ -322,20 +324,22 @@ fn add_model(org: &Organiser, base_url: &str) -> Result<Id, String> {
 }
 
 fn turn_on(org: &Organiser) -> Result<(), String> {
-    org.change_ai_task(
-        TASK,
-        &AiTaskInput {
-            enabled: Some(true),
-            ..AiTaskInput::default()
-        },
-    )
-    .map_err(|e| format!("change_ai_task: {e}"))?;
+    org.ai()
+        .change_task(
+            TASK,
+            AiTaskInput {
+                enabled: Some(true),
+                ..AiTaskInput::default()
+            },
+        )
+        .map_err(|e| format!("change_ai_task: {e}"))?;
     Ok(())
 }
 
 fn queued(org: &Organiser) -> Result<u64, String> {
     Ok(org
-        .ai_task_queue(TASK)
+        .ai()
+        .queue(TASK)
         .map_err(|e| format!("ai_task_queue: {e}"))?
         .queued)
 }
@@ -425,7 +429,8 @@ fn measure_worker(
         }
         if wrote == 0 {
             let provider = org
-                .ai_providers(&Default::default())
+                .ai()
+                .providers(&Default::default())
                 .ok()
                 .and_then(|p| p.items.into_iter().next());
             return Err(format!(
@@ -548,7 +553,8 @@ fn measure_backlog(settings: &Settings) -> Result<(Vec<Row>, Backlog), String> {
     let rss_open_kib = kib("VmRSS");
     turn_on(&org)?;
     let pending = org
-        .ai_task(TASK)
+        .ai()
+        .task(TASK)
         .map_err(|e| format!("ai_task: {e}"))?
         .backfill_pending;
     if pending != Some(n as u64) {
@@ -559,8 +565,10 @@ fn measure_backlog(settings: &Settings) -> Result<(Vec<Row>, Backlog), String> {
     let hwm_reset = reset_peak();
     let start = Instant::now();
     let queued_now = org
-        .backfill_ai_task(TASK)
-        .map_err(|e| format!("backfill_ai_task: {e}"))?;
+        .ai()
+        .backfill(TASK)
+        .map_err(|e| format!("backfill_ai_task: {e}"))?
+        .queued;
     let took = start.elapsed();
     let rss_after_kib = kib("VmRSS");
     let hwm_backfill_kib = hwm_reset.then(|| kib("VmHWM"));
@@ -579,7 +587,7 @@ fn measure_backlog(settings: &Settings) -> Result<(Vec<Row>, Backlog), String> {
         ),
     )];
     let queue_read: Stats = time(10, settings.runs, || {
-        let _ = org.ai_task_queue(TASK);
+        let _ = org.ai().queue(TASK);
     });
     rows.push(row(
         format!("ai_task_queue(\"{TASK}\"), {n} queued"),
@@ -588,7 +596,7 @@ fn measure_backlog(settings: &Settings) -> Result<(Vec<Row>, Backlog), String> {
         "the queue's length (GET /ai_tasks/note_titles/queue)".to_owned(),
     ));
     let task_read: Stats = time(10, settings.runs, || {
-        let _ = org.ai_task(TASK);
+        let _ = org.ai().task(TASK);
     });
     rows.push(row(
         format!("ai_task(\"{TASK}\"), {n} queued"),

@@ -36,62 +36,45 @@ pub const SEARCH_DEFAULT_LIMIT: usize = 5;
 pub const SEARCH_MAX_LIMIT: usize = 25;
 
 /// A rate limit some routes have on top of the general one (document 1,
-/// "Limits"): the routes that share it and how many of their requests an
-/// address may make in any 60 seconds.
+/// "Limits"): how many requests an address may make in any 60 seconds to
+/// the operations that declare it (operations with one limit share it).
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct RouteLimit {
-    /// Names the limit (routes with one name share it).
+    /// Names the limit.
     pub name: &'static str,
     /// Requests per minute per address.
     pub per_minute: u32,
-    /// The routes it counts: method and path below `/api/v1`, `*`
-    /// standing for one segment.
-    pub routes: &'static [(&'static str, &'static str)],
 }
 
-/// Every limit on top of the general one.
+/// `POST /system/update_check`.
+pub const UPDATE_CHECK_LIMIT: RouteLimit = RouteLimit {
+    name: "update_check",
+    per_minute: UPDATE_CHECK_RATE_PER_MINUTE,
+};
+/// Calls to a provider: its test, its check, its models.
+pub const PROVIDER_CALLS_LIMIT: RouteLimit = RouteLimit {
+    name: "provider_calls",
+    per_minute: PROVIDER_CALL_RATE_PER_MINUTE,
+};
+/// A model's trial.
+pub const MODEL_TRIAL_LIMIT: RouteLimit = RouteLimit {
+    name: "model_trial",
+    per_minute: MODEL_TRIAL_RATE_PER_MINUTE,
+};
+/// An AI task's backfill.
+pub const TASK_BACKFILL_LIMIT: RouteLimit = RouteLimit {
+    name: "task_backfill",
+    per_minute: TASK_BACKFILL_RATE_PER_MINUTE,
+};
+
+/// Every limit on top of the general one (which operations count against
+/// each is declared with them: `organiser_core::route_limit`).
 pub const ROUTE_LIMITS: &[RouteLimit] = &[
-    RouteLimit {
-        name: "update_check",
-        per_minute: UPDATE_CHECK_RATE_PER_MINUTE,
-        routes: &[("POST", "/system/update_check")],
-    },
-    RouteLimit {
-        name: "provider_calls",
-        per_minute: PROVIDER_CALL_RATE_PER_MINUTE,
-        routes: &[
-            ("POST", "/ai_providers/test"),
-            ("POST", "/ai_providers/*/check"),
-            ("GET", "/ai_providers/*/available_models"),
-        ],
-    },
-    RouteLimit {
-        name: "model_trial",
-        per_minute: MODEL_TRIAL_RATE_PER_MINUTE,
-        routes: &[("POST", "/ai_models/*/trial")],
-    },
-    RouteLimit {
-        name: "task_backfill",
-        per_minute: TASK_BACKFILL_RATE_PER_MINUTE,
-        routes: &[("POST", "/ai_tasks/*/backfill")],
-    },
+    UPDATE_CHECK_LIMIT,
+    PROVIDER_CALLS_LIMIT,
+    MODEL_TRIAL_LIMIT,
+    TASK_BACKFILL_LIMIT,
 ];
-
-/// The limit on top of the general one that a request of `method` to
-/// `path` (below `/api/v1`) counts against, if any.
-pub fn route_limit(method: &str, path: &str) -> Option<&'static RouteLimit> {
-    let segments: Vec<&str> = path.split('/').filter(|s| !s.is_empty()).collect();
-    ROUTE_LIMITS.iter().find(|limit| {
-        limit.routes.iter().any(|(m, pattern)| {
-            let mut parts = pattern.split('/').filter(|s| !s.is_empty());
-            *m == method
-                && parts.clone().count() == segments.len()
-                && segments
-                    .iter()
-                    .all(|s| parts.next().is_some_and(|p| p == "*" || p == *s))
-        })
-    })
-}
 
 /// A byte count as every message and screen says it, in binary units
 /// with one decimal: `512 B`, `10.0 MiB`, `1.5 GiB`.
@@ -161,28 +144,5 @@ mod tests {
         assert_eq!(size(10 * 1024 * 1024), "10.0 MiB");
         assert_eq!(size(1536), "1.5 KiB");
         assert_eq!(size(160 * 1024 * 1024), "160.0 MiB");
-    }
-
-    #[test]
-    fn routes_find_their_limits() {
-        let name = |m, p| route_limit(m, p).map(|l| l.name);
-        assert_eq!(name("POST", "/system/update_check"), Some("update_check"));
-        assert_eq!(name("POST", "/ai_providers/test"), Some("provider_calls"));
-        assert_eq!(
-            name("POST", "/ai_providers/01ARZ3NDEKTSV4RRFFQ69G5FAV/check"),
-            Some("provider_calls")
-        );
-        assert_eq!(
-            name("GET", "/ai_providers/x/available_models"),
-            Some("provider_calls")
-        );
-        assert_eq!(name("POST", "/ai_models/x/trial"), Some("model_trial"));
-        assert_eq!(
-            name("POST", "/ai_tasks/note_titles/backfill"),
-            Some("task_backfill")
-        );
-        assert_eq!(name("GET", "/ai_providers/test"), None);
-        assert_eq!(name("POST", "/ai_providers/x/check/y"), None);
-        assert_eq!(name("GET", "/ai_tasks"), None);
     }
 }

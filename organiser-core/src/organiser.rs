@@ -312,7 +312,8 @@ mod tests {
         assert_eq!(json(&org.task_lists().get(list.id).unwrap()), get(&path));
 
         let system = org
-            .change_system(
+            .system()
+            .change(
                 SystemChange {
                     channel: Some("beta".into()),
                     ..SystemChange::default()
@@ -323,7 +324,10 @@ mod tests {
         assert_eq!(system.channel, "beta");
         assert_eq!(json(&system), get("/system"));
         // A development build does not check for updates.
-        assert_eq!(org.check_for_update(true).unwrap_err().status(), 422);
+        assert_eq!(
+            org.system().check_for_update(true).unwrap_err().status(),
+            422
+        );
 
         let me = org.set_username(&Auth::Local, "ada").unwrap();
         assert_eq!(me.username, "ada");

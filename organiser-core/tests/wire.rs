@@ -159,7 +159,7 @@ fn the_account_and_the_system_read_back() {
     );
     reads_as(
         &answer(&org, Auth::Local, "/system", ""),
-        &org.system(false).unwrap(),
+        &org.system().get(false).unwrap(),
     );
     reads_as(
         &answer(&org, Auth::Local, "/licence", ""),

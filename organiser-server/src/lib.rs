@@ -202,7 +202,7 @@ pub fn router(org: Organiser, config: Config) -> Router {
 /// Says at start-up whether the daily update check runs, and how to turn
 /// it off.
 fn log_update_checks(org: &Organiser) {
-    match org.system(false) {
+    match org.system().get(false) {
         Ok(system) if system.update_checks && system.update.can_check => tracing::info!(
             "update checks: daily (turn off with `organiser system updates off` or PATCH /system)"
         ),
@@ -256,7 +256,7 @@ pub async fn serve(
                         tracing::warn!(%error, "recording token use failed");
                     }
                     org.run_scheduled_update_check()
-                        .map(|ran| ran.then(|| org.system(false)))
+                        .map(|ran| ran.then(|| org.system().get(false)))
                 })
                 .await;
                 match ran {

@@ -484,6 +484,21 @@ impl Part for BaseUrl {
     fn write(&self, _: &mut Outgoing) {}
 }
 
+/// Whether the request came over plain HTTP (`System.plain_http`): a
+/// transport's to say, not a caller's.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) struct PlainHttp(pub(crate) bool);
+
+impl Part for PlainHttp {
+    const EARLY: bool = true;
+
+    fn read(req: &Request, _: &mut Args<'_>) -> Result<PlainHttp> {
+        Ok(PlainHttp(req.plain_http))
+    }
+
+    fn write(&self, _: &mut Outgoing) {}
+}
+
 /// Who is asking (the typed door asks as the owner at the machine).
 impl Part for Auth {
     const EARLY: bool = true;

@@ -41,9 +41,9 @@ mod vocabulary;
 pub(crate) use account::owner;
 pub use account::{Appearance, AppearanceChange, Me, NewToken, OwnerChange, OwnerInit, SignedIn};
 pub use ai::{
-    AddedModels, AiModel, AiModelInput, AiModelQuery, AiProvider, AiProviderInput, AiProviderQuery,
-    AiTask, AiTaskInput, AiTaskQueue, ModelAdditions, ModelCount, ModelList, ProviderTest,
-    TrialReply,
+    AddedModels, Ai, AiModel, AiModelInput, AiModelQuery, AiProvider, AiProviderInput,
+    AiProviderQuery, AiTask, AiTaskInput, AiTaskQueue, Backfilled, ModelAdditions, ModelCount,
+    ModelList, ProviderTest, TrialInput, TrialReply,
 };
 pub use calendar::{Calendar, CalendarQuery, CalendarRange, Meetings, MeetingsQuery, ProjectDate};
 pub use calendar_feeds::{
@@ -80,7 +80,8 @@ pub use projects::{
 };
 pub use search::{Leading, SearchGroup, SearchPlan, SearchQuery, SearchResult, SearchType};
 pub use system::{
-    Manifest, ManifestRelease, SignedManifest, System, SystemChange, UpdateInfo, UpdateStatus,
+    Manifest, ManifestRelease, SignedManifest, System, SystemChange, SystemSettings, UpdateInfo,
+    UpdateStatus,
 };
 pub use tags::{Tag, TagInput, TagMerge, TagQuery, Tags};
 pub use task_lists::{TaskList, TaskListInput, TaskListQuery, TaskLists};
@@ -104,6 +105,7 @@ use crate::engine::op::Route;
 use crate::engine::operation::Declared;
 use crate::engine::request::{Method, Request};
 use crate::error::{Error, Result};
+use crate::limits::RouteLimit;
 use crate::list::Query;
 use crate::settle;
 use crate::store::Tbl;
@@ -119,6 +121,8 @@ type Routes = for<'r> fn(&'r Request, &[&'r str]) -> Result<Route<'r>>;
 ///
 /// [`Operation`]: crate::engine::operation::Operation
 static OPERATIONS: &[&[&dyn Declared]] = &[
+    ai::OPERATIONS,
+    system::OPERATIONS,
     licence::OPERATIONS,
     vocabulary::OPERATIONS,
     notices::OPERATIONS,
@@ -153,9 +157,7 @@ static OPERATIONS: &[&[&dyn Declared]] = &[
 /// dispatch, and `docs/openapi.json`, to the declarations.
 static RESOURCES: &[(&[Endpoint], Routes)] = &[
     (account::ENDPOINTS, account::routes),
-    (system::ENDPOINTS, system::routes),
     (search::ENDPOINTS, search::routes),
-    (ai::ENDPOINTS, ai::routes),
 ];
 
 /// Every declared operation.
@@ -258,6 +260,15 @@ pub fn raw_body_rule(
         return Some(Err(Error::Unauthorized));
     }
     Some(rule(query))
+}
+
+/// The limit on top of the general one that a request of `method` to
+/// `path` (below `/api/v1`) counts against, if any: as its operation
+/// declares.
+pub fn route_limit(method: &str, path: &str) -> Option<&'static RouteLimit> {
+    let method = Method::parse(method)?;
+    let segments: Vec<&str> = path.split('/').filter(|s| !s.is_empty()).collect();
+    operation(method, &segments)?.limit()
 }
 
 /// Checks a raw body's declared length and type against `rule`, as the
@@ -608,6 +619,29 @@ mod tests {
     #[test]
     fn the_schema_version_is_the_number_of_migration_steps() {
         assert_eq!(MIGRATIONS.len(), schema::VERSION as usize);
+    }
+
+    #[test]
+    fn routes_find_their_limits() {
+        let name = |m, p| route_limit(m, p).map(|l| l.name);
+        assert_eq!(name("POST", "/system/update_check"), Some("update_check"));
+        assert_eq!(name("POST", "/ai_providers/test"), Some("provider_calls"));
+        assert_eq!(
+            name("POST", "/ai_providers/01ARZ3NDEKTSV4RRFFQ69G5FAV/check"),
+            Some("provider_calls")
+        );
+        assert_eq!(
+            name("GET", "/ai_providers/x/available_models"),
+            Some("provider_calls")
+        );
+        assert_eq!(name("POST", "/ai_models/x/trial"), Some("model_trial"));
+        assert_eq!(
+            name("POST", "/ai_tasks/note_titles/backfill"),
+            Some("task_backfill")
+        );
+        assert_eq!(name("GET", "/ai_providers/test"), None);
+        assert_eq!(name("POST", "/ai_providers/x/check/y"), None);
+        assert_eq!(name("GET", "/tasks"), None);
     }
 
     #[test]

@@ -1,35 +1,39 @@
 //! The AI operations (document 2, "AI providers", "AI models", "AI
-//! tasks"), each declared once for the typed method and the route arm.
-//! The connection calls and trials wait on the network outside any
+//! tasks"), each declared once, and [`Ai`], their typed door. The
+//! connection calls and trials wait on the network outside any
 //! transaction; the deletes that reach across records live here.
 
 use std::time::Duration;
 
-use super::calls::{self, ModelCount, ModelList, ProviderTest, TrialReply};
+use super::calls::{self, ModelCount, ModelList, ProviderTest, TrialInput, TrialReply};
 use super::models::{self, AddedModels, AiModel, AiModelInput, AiModelQuery, ModelAdditions};
 use super::providers::{self, AiProvider, AiProviderInput, AiProviderQuery};
-use super::tasks::{self, AiTask, AiTaskInput, AiTaskQueue};
+use super::tasks::{self, AiTask, AiTaskInput, AiTaskQueue, Backfilled};
 use super::{queue, titles};
-use crate::engine::endpoint::Endpoint;
-use crate::engine::op::{PlainOp, ReadOp, Route, WriteOp};
-use crate::engine::request::{Method, Request, Response};
-use crate::engine::{Inner, Organiser, WriteCx};
-use crate::error::{Error, Result};
+use crate::engine::op::{PlainOp, ReadOp, WriteOp};
+use crate::engine::operation::{Answer, Declared, Door, Operation, Run, body_part, query_part};
+use crate::engine::request::Method::{Delete, Get, Patch, Post, Put};
+use crate::engine::{Organiser, WriteCx};
+use crate::error::Result;
 use crate::ids::Id;
+use crate::limits::{MODEL_TRIAL_LIMIT, PROVIDER_CALLS_LIMIT, TASK_BACKFILL_LIMIT};
 use crate::list::Page;
 
-static LIST: ReadOp = ReadOp::PLAIN;
-static GET: ReadOp = ReadOp::PLAIN;
-static CREATE: WriteOp = WriteOp::LICENSED.idempotent();
-static CHANGE: WriteOp = WriteOp::LICENSED;
-static DELETE: WriteOp = WriteOp::LICENSED;
-/// Adds models in one transaction; honours `Idempotency-Key`.
-static ADD_MODELS: WriteOp = WriteOp::LICENSED.idempotent();
-/// Queues in one transaction; honours `Idempotency-Key`.
-static BACKFILL: WriteOp = WriteOp::LICENSED.idempotent();
+body_part!(AiProviderInput, providers::parse, Some("ai_provider"));
+body_part!(ProviderTest, calls::parse_test, None);
+body_part!(AiModelInput, models::parse, Some("ai_model"));
+body_part!(ModelAdditions, models::parse_additions, None);
+body_part!(AiTaskInput, tasks::parse, Some("ai_task"));
+body_part!(
+    TrialInput,
+    |body| calls::parse_trial(body).map(|prompt| TrialInput { prompt }),
+    None
+);
+query_part!(AiProviderQuery, AiModelQuery);
+
 /// Waits on the provider (up to 90 s) between transactions of its own;
 /// ignores `Idempotency-Key`.
-static CALL: PlainOp = PlainOp::WAITS;
+const CALL: PlainOp = PlainOp::WAITS;
 
 /// `DELETE /ai_providers/{id}`: for good, with its models (one `ai_model`
 /// deletion each); a default among them leaves none.
@@ -48,119 +52,454 @@ fn delete_model(cx: &mut WriteCx<'_>, id: Id) -> Result<()> {
     tasks::model_gone(cx, id)
 }
 
-impl Organiser {
-    /// `GET /ai_providers`.
-    pub fn ai_providers(&self, query: &AiProviderQuery) -> Result<Page<AiProvider>> {
-        self.inner.read_op(&LIST, |cx| providers::list(cx, query))
-    }
+pub(crate) static LIST_PROVIDERS: Operation<AiProviderQuery, Page<AiProvider>> = Operation::new(
+    "listAiProviders",
+    Get,
+    "/ai_providers",
+    "AI providers",
+    Run::Read(ReadOp::PLAIN, |cx, query| providers::list(cx, &query)),
+    Answer::bare(200),
+);
 
-    /// `POST /ai_providers`.
-    pub fn create_ai_provider(&self, input: &AiProviderInput) -> Result<AiProvider> {
-        self.inner
-            .write_op(&CREATE, |cx| providers::create(cx, input))
-    }
+pub(crate) static CREATE_PROVIDER: Operation<AiProviderInput, AiProvider> = Operation::new(
+    "createAiProvider",
+    Post,
+    "/ai_providers",
+    "Add an AI provider",
+    Run::write(WriteOp::LICENSED.idempotent(), |cx, input| {
+        providers::create(cx, &input)
+    }),
+    Answer::data(201),
+);
 
-    /// `GET /ai_providers/{id}`.
-    pub fn ai_provider(&self, id: Id) -> Result<AiProvider> {
-        self.inner.read_op(&GET, |cx| providers::get(cx, id))
-    }
+pub(crate) static TEST_PROVIDER: Operation<ProviderTest, ModelCount> = Operation::new(
+    "testAiProvider",
+    Post,
+    "/ai_providers/test",
+    "Test unsaved provider settings\n\nLists the models with the settings sent (GET `<base_url>/models`, for `vendor_b` with `?limit=1000`), following no redirect, reading at most 5 MB, waiting up to 90 seconds; saves and records nothing; ignores `Idempotency-Key`. A failure is 422 `provider_error` with the reason in `message`. 20 a minute per address, shared with check and available models.",
+    Run::Plain(CALL.licensed(), |inner, settings| calls::test(inner, &settings)),
+    Answer::data(200),
+)
+.limited(&PROVIDER_CALLS_LIMIT);
 
-    /// `PATCH /ai_providers/{id}`.
-    pub fn change_ai_provider(&self, id: Id, input: &AiProviderInput) -> Result<AiProvider> {
-        self.inner
-            .write_op(&CHANGE, |cx| providers::change(cx, id, input))
-    }
+pub(crate) static PROVIDER: Operation<Id, AiProvider> = Operation::new(
+    "getAiProvider",
+    Get,
+    "/ai_providers/{id}",
+    "An AI provider",
+    Run::Read(ReadOp::PLAIN, providers::get),
+    Answer::data(200),
+);
 
-    /// `DELETE /ai_providers/{id}`, with its models.
-    pub fn delete_ai_provider(&self, id: Id) -> Result<()> {
-        self.inner.write_op(&DELETE, |cx| delete_provider(cx, id))
-    }
+pub(crate) static CHANGE_PROVIDER: Operation<(Id, AiProviderInput), AiProvider> = Operation::new(
+    "changeAiProvider",
+    Patch,
+    "/ai_providers/{id}",
+    "Change an AI provider\n\nOnly the fields sent change.",
+    Run::write(WriteOp::LICENSED, |cx, (id, input)| {
+        providers::change(cx, id, &input)
+    }),
+    Answer::data(200),
+)
+.also(Put, "replaceAiProvider");
 
-    /// `POST /ai_providers/test`: lists the models with unsaved settings
-    /// (waits up to 90 s); saves and records nothing.
-    pub fn test_ai_provider(&self, settings: &ProviderTest) -> Result<ModelCount> {
-        self.inner.require_writable()?;
-        calls::test(&self.inner, settings)
-    }
+pub(crate) static DELETE_PROVIDER: Operation<Id, ()> = Operation::new(
+    "deleteAiProvider",
+    Delete,
+    "/ai_providers/{id}",
+    "Delete an AI provider",
+    Run::write(WriteOp::LICENSED, delete_provider),
+    Answer::empty(),
+);
 
-    /// `POST /ai_providers/{id}/check`: lists the models and records the
-    /// outcome on the provider (waits up to 90 s).
-    pub fn check_ai_provider(&self, id: Id) -> Result<ModelList> {
-        self.inner.require_writable()?;
-        calls::check(&self.inner, id)
-    }
+pub(crate) static CHECK_PROVIDER: Operation<Id, ModelList> = Operation::new(
+    "checkAiProvider",
+    Post,
+    "/ai_providers/{id}/check",
+    "Check a provider\n\nLists the models with the saved settings and records the outcome on the provider (a new `updated_at`). A failure is 422 `provider_error`. Takes no body; ignores `Idempotency-Key`.",
+    Run::Plain(CALL.licensed(), calls::check),
+    Answer::data(200),
+)
+.limited(&PROVIDER_CALLS_LIMIT);
 
-    /// `GET /ai_providers/{id}/available_models` (waits up to 90 s).
-    pub fn available_ai_models(&self, id: Id) -> Result<ModelList> {
-        calls::available_models(&self.inner, id)
-    }
+pub(crate) static AVAILABLE_MODELS: Operation<Id, ModelList> = Operation::new(
+    "listAvailableAiModels",
+    Get,
+    "/ai_providers/{id}/available_models",
+    "The models a provider offers\n\nAs check, recording nothing.",
+    Run::Plain(CALL, calls::available_models),
+    Answer::data(200),
+)
+.limited(&PROVIDER_CALLS_LIMIT);
 
-    /// `POST /ai_providers/{id}/model_additions`.
-    pub fn add_ai_models(&self, provider: Id, additions: &ModelAdditions) -> Result<AddedModels> {
-        self.inner.write_op(&ADD_MODELS, |cx| {
-            models::add_models(cx, provider, additions)
+pub(crate) static ADD_MODELS: Operation<(Id, ModelAdditions), AddedModels> = Operation::new(
+    "addAiModels",
+    Post,
+    "/ai_providers/{id}/model_additions",
+    "Add models of a provider\n\nIn one transaction. Neither `identifiers` nor `identifier`: 422 on `base`.",
+    Run::write(WriteOp::LICENSED.idempotent(), |cx, (id, additions)| {
+        models::add_models(cx, id, &additions)
+    }),
+    Answer::data(201),
+);
+
+pub(crate) static LIST_MODELS: Operation<AiModelQuery, Page<AiModel>> = Operation::new(
+    "listAiModels",
+    Get,
+    "/ai_models",
+    "AI models",
+    Run::Read(ReadOp::PLAIN, |cx, query| models::list(cx, &query)),
+    Answer::bare(200),
+);
+
+pub(crate) static CREATE_MODEL: Operation<AiModelInput, AiModel> = Operation::new(
+    "createAiModel",
+    Post,
+    "/ai_models",
+    "Add an AI model",
+    Run::write(WriteOp::LICENSED.idempotent(), |cx, input| {
+        models::create(cx, &input)
+    }),
+    Answer::data(201),
+);
+
+pub(crate) static MODEL: Operation<Id, AiModel> = Operation::new(
+    "getAiModel",
+    Get,
+    "/ai_models/{id}",
+    "An AI model",
+    Run::Read(ReadOp::PLAIN, models::get),
+    Answer::data(200),
+);
+
+pub(crate) static CHANGE_MODEL: Operation<(Id, AiModelInput), AiModel> = Operation::new(
+    "changeAiModel",
+    Patch,
+    "/ai_models/{id}",
+    "Change an AI model",
+    Run::write(WriteOp::LICENSED, |cx, (id, input)| {
+        models::change(cx, id, &input)
+    }),
+    Answer::data(200),
+)
+.also(Put, "replaceAiModel");
+
+pub(crate) static DELETE_MODEL: Operation<Id, ()> = Operation::new(
+    "deleteAiModel",
+    Delete,
+    "/ai_models/{id}",
+    "Delete an AI model",
+    Run::write(WriteOp::LICENSED, delete_model),
+    Answer::empty(),
+);
+
+pub(crate) static TRY_MODEL: Operation<(Id, TrialInput), TrialReply> = Operation::new(
+    "tryAiModel",
+    Post,
+    "/ai_models/{id}/trial",
+    "Try a model\n\nSends `prompt` to the model (waiting up to 90 seconds); stores and logs nothing of it; records the outcome on the provider. 20 a minute per address.",
+    Run::Plain(CALL.licensed(), |inner, (id, input): (Id, TrialInput)| {
+        calls::trial(inner, id, &input.prompt)
+    }),
+    Answer::data(200),
+)
+.limited(&MODEL_TRIAL_LIMIT);
+
+pub(crate) static LIST_TASKS: Operation<(), Vec<AiTask>> = Operation::new(
+    "listAiTasks",
+    Get,
+    "/ai_tasks",
+    "AI tasks",
+    Run::Read(ReadOp::PLAIN, |cx, ()| tasks::list(cx)),
+    Answer::data(200),
+);
+
+pub(crate) static TASK: Operation<String, AiTask> = Operation::new(
+    "getAiTask",
+    Get,
+    "/ai_tasks/{key}",
+    "An AI task",
+    Run::Read(ReadOp::PLAIN, |cx, key| tasks::get(cx, &key)),
+    Answer::data(200),
+);
+
+pub(crate) static CHANGE_TASK: Operation<(String, AiTaskInput), AiTask> = Operation::new(
+    "changeAiTask",
+    Patch,
+    "/ai_tasks/{key}",
+    "Configure an AI task",
+    Run::write(
+        WriteOp::LICENSED,
+        |cx, (key, input): (String, AiTaskInput)| tasks::change(cx, &key, &input),
+    ),
+    Answer::data(200),
+)
+.also(Put, "replaceAiTask");
+
+pub(crate) static BACKFILL: Operation<String, Backfilled> = Operation::new(
+    "backfillAiTask",
+    Post,
+    "/ai_tasks/{key}/backfill",
+    "Backfill an AI task\n\nQueues what the task would process (`backfill_pending`); repeating it is safe. 404 for a task without a backfill; 422 on `base` when the task is off or has no model. 5 a minute per address.",
+    Run::write(WriteOp::LICENSED.idempotent(), |cx, key: String| {
+        Ok(Backfilled {
+            queued: tasks::backfill(cx, &key)?,
         })
+    }),
+    Answer::data(202),
+)
+.limited(&TASK_BACKFILL_LIMIT);
+
+pub(crate) static QUEUE: Operation<String, AiTaskQueue> = Operation::new(
+    "getAiTaskQueue",
+    Get,
+    "/ai_tasks/{key}/queue",
+    "An AI task's queue\n\nNot in the specification (docs/api.md): how many records wait in the task's queue, which progress displays follow.",
+    Run::Read(ReadOp::PLAIN, |cx, key| tasks::queue_of(cx, &key)),
+    Answer::data(200),
+);
+
+/// The AI operations, for the registry.
+pub(crate) static OPERATIONS: &[&dyn Declared] = &[
+    &LIST_PROVIDERS,
+    &CREATE_PROVIDER,
+    &TEST_PROVIDER,
+    &PROVIDER,
+    &CHANGE_PROVIDER,
+    &DELETE_PROVIDER,
+    &CHECK_PROVIDER,
+    &AVAILABLE_MODELS,
+    &ADD_MODELS,
+    &LIST_MODELS,
+    &CREATE_MODEL,
+    &MODEL,
+    &CHANGE_MODEL,
+    &DELETE_MODEL,
+    &TRY_MODEL,
+    &LIST_TASKS,
+    &TASK,
+    &CHANGE_TASK,
+    &BACKFILL,
+    &QUEUE,
+];
+
+/// The AI providers, models and tasks of a store (document 2, "AI
+/// providers", "AI models", "AI tasks"), through a [`Door`]: the store
+/// itself (`org.ai()`), or a server that holds it. The calls to a provider
+/// wait on it (up to 90 seconds): call them where blocking is fine.
+#[derive(Debug, Clone, Copy)]
+pub struct Ai<'d, D = Organiser> {
+    door: &'d D,
+}
+
+impl<'d, D: Door> Ai<'d, D> {
+    /// The AI settings of the store behind `door`.
+    pub fn new(door: &'d D) -> Self {
+        Ai { door }
     }
 
-    /// `GET /ai_models`.
-    pub fn ai_models(&self, query: &AiModelQuery) -> Result<Page<AiModel>> {
-        self.inner.read_op(&LIST, |cx| models::list(cx, query))
+    /// One page of the providers.
+    ///
+    /// # Errors
+    ///
+    /// [`Error::InvalidParameter`](crate::Error::InvalidParameter) for a
+    /// parameter the listing refuses.
+    pub fn providers(&self, query: &AiProviderQuery) -> Result<Page<AiProvider>> {
+        self.door.call(&LIST_PROVIDERS, query.clone())
     }
 
-    /// `POST /ai_models`.
-    pub fn create_ai_model(&self, input: &AiModelInput) -> Result<AiModel> {
-        self.inner.write_op(&CREATE, |cx| models::create(cx, input))
+    /// Adds a provider (its key sealed with the store's key).
+    ///
+    /// # Errors
+    ///
+    /// [`Error::Validation`](crate::Error::Validation) for a blank or
+    /// taken name, an unknown kind or a malformed address.
+    pub fn create_provider(&self, input: AiProviderInput) -> Result<AiProvider> {
+        self.door.call(&CREATE_PROVIDER, input)
     }
 
-    /// `GET /ai_models/{id}`.
-    pub fn ai_model(&self, id: Id) -> Result<AiModel> {
-        self.inner.read_op(&GET, |cx| models::get(cx, id))
+    /// Provider `id`.
+    ///
+    /// # Errors
+    ///
+    /// [`Error::NotFound`](crate::Error::NotFound) for an unknown one.
+    pub fn provider(&self, id: Id) -> Result<AiProvider> {
+        self.door.call(&PROVIDER, id)
     }
 
-    /// `PATCH /ai_models/{id}`.
-    pub fn change_ai_model(&self, id: Id, input: &AiModelInput) -> Result<AiModel> {
-        self.inner
-            .write_op(&CHANGE, |cx| models::change(cx, id, input))
+    /// Changes the fields `input` sends of provider `id`.
+    ///
+    /// # Errors
+    ///
+    /// As [`Ai::create_provider`] and [`Ai::provider`].
+    pub fn change_provider(&self, id: Id, input: AiProviderInput) -> Result<AiProvider> {
+        self.door.call(&CHANGE_PROVIDER, (id, input))
     }
 
-    /// `DELETE /ai_models/{id}`.
-    pub fn delete_ai_model(&self, id: Id) -> Result<()> {
-        self.inner.write_op(&DELETE, |cx| delete_model(cx, id))
+    /// Deletes provider `id` with its models, for good.
+    ///
+    /// # Errors
+    ///
+    /// As [`Ai::provider`].
+    pub fn delete_provider(&self, id: Id) -> Result<()> {
+        self.door.call(&DELETE_PROVIDER, id)
     }
 
-    /// `POST /ai_models/{id}/trial`: the model's reply to `prompt` (waits
-    /// up to 90 s); the outcome is recorded on the provider.
-    pub fn try_ai_model(&self, id: Id, prompt: &str) -> Result<TrialReply> {
-        self.inner.require_writable()?;
-        let prompt = calls::parse_trial(Some(&serde_json::json!({ "prompt": prompt })))?;
-        calls::trial(&self.inner, id, &prompt)
+    /// Lists the models unsaved provider `settings` reach, saving and
+    /// recording nothing.
+    ///
+    /// # Errors
+    ///
+    /// [`Error::ProviderError`](crate::Error::ProviderError) with the
+    /// reason (the key redacted); [`Error::ReadOnly`](crate::Error::ReadOnly).
+    pub fn test_provider(&self, settings: ProviderTest) -> Result<ModelCount> {
+        self.door.call(&TEST_PROVIDER, settings)
     }
 
-    /// `GET /ai_tasks`: every built-in task, in a fixed order.
-    pub fn ai_tasks(&self) -> Result<Vec<AiTask>> {
-        self.inner.read_op(&GET, tasks::list)
+    /// Lists the models of saved provider `id` and records the outcome
+    /// on it.
+    ///
+    /// # Errors
+    ///
+    /// As [`Ai::test_provider`] and [`Ai::provider`].
+    pub fn check_provider(&self, id: Id) -> Result<ModelList> {
+        self.door.call(&CHECK_PROVIDER, id)
     }
 
-    /// `GET /ai_tasks/{key}`.
-    pub fn ai_task(&self, key: &str) -> Result<AiTask> {
-        self.inner.read_op(&GET, |cx| tasks::get(cx, key))
+    /// The models provider `id` offers, recording nothing.
+    ///
+    /// # Errors
+    ///
+    /// As [`Ai::check_provider`].
+    pub fn available_models(&self, id: Id) -> Result<ModelList> {
+        self.door.call(&AVAILABLE_MODELS, id)
     }
 
-    /// `PATCH /ai_tasks/{key}`.
-    pub fn change_ai_task(&self, key: &str, input: &AiTaskInput) -> Result<AiTask> {
-        self.inner
-            .write_op(&CHANGE, |cx| tasks::change(cx, key, input))
+    /// Adds models of provider `provider` in one write.
+    ///
+    /// # Errors
+    ///
+    /// [`Error::Validation`](crate::Error::Validation) on `base` for
+    /// neither `identifiers` nor `identifier`, or on a model already added.
+    pub fn add_models(&self, provider: Id, additions: ModelAdditions) -> Result<AddedModels> {
+        self.door.call(&ADD_MODELS, (provider, additions))
     }
 
-    /// `GET /ai_tasks/{key}/queue`: how many records wait for the task.
-    pub fn ai_task_queue(&self, key: &str) -> Result<AiTaskQueue> {
-        self.inner.read_op(&GET, |cx| tasks::queue_of(cx, key))
+    /// One page of the models.
+    ///
+    /// # Errors
+    ///
+    /// [`Error::InvalidParameter`](crate::Error::InvalidParameter) for a
+    /// parameter the listing refuses.
+    pub fn models(&self, query: &AiModelQuery) -> Result<Page<AiModel>> {
+        self.door.call(&LIST_MODELS, query.clone())
     }
 
-    /// `POST /ai_tasks/{key}/backfill`: how many records were queued.
-    pub fn backfill_ai_task(&self, key: &str) -> Result<u64> {
-        self.inner
-            .write_op(&BACKFILL, |cx| tasks::backfill(cx, key))
+    /// Adds a model of a provider.
+    ///
+    /// # Errors
+    ///
+    /// [`Error::Validation`](crate::Error::Validation) for an unknown
+    /// provider, a blank identifier or one already added.
+    pub fn create_model(&self, input: AiModelInput) -> Result<AiModel> {
+        self.door.call(&CREATE_MODEL, input)
+    }
+
+    /// Model `id`.
+    ///
+    /// # Errors
+    ///
+    /// [`Error::NotFound`](crate::Error::NotFound) for an unknown one.
+    pub fn model(&self, id: Id) -> Result<AiModel> {
+        self.door.call(&MODEL, id)
+    }
+
+    /// Changes the fields `input` sends of model `id`.
+    ///
+    /// # Errors
+    ///
+    /// As [`Ai::create_model`] and [`Ai::model`].
+    pub fn change_model(&self, id: Id, input: AiModelInput) -> Result<AiModel> {
+        self.door.call(&CHANGE_MODEL, (id, input))
+    }
+
+    /// Deletes model `id`, for good; a task that picked it goes back to
+    /// the default.
+    ///
+    /// # Errors
+    ///
+    /// As [`Ai::model`].
+    pub fn delete_model(&self, id: Id) -> Result<()> {
+        self.door.call(&DELETE_MODEL, id)
+    }
+
+    /// Model `id`'s reply to `prompt`; the outcome is recorded on its
+    /// provider, the prompt nowhere.
+    ///
+    /// # Errors
+    ///
+    /// [`Error::Validation`](crate::Error::Validation) on `prompt` for a
+    /// blank or too long one; as [`Ai::check_provider`].
+    pub fn try_model(&self, id: Id, prompt: &str) -> Result<TrialReply> {
+        let input = TrialInput {
+            prompt: prompt.to_owned(),
+        };
+        self.door.call(&TRY_MODEL, (id, input))
+    }
+
+    /// Every built-in task, in a fixed order.
+    ///
+    /// # Errors
+    ///
+    /// Only the store's.
+    pub fn tasks(&self) -> Result<Vec<AiTask>> {
+        self.door.call(&LIST_TASKS, ())
+    }
+
+    /// The task `key` (`note_titles`).
+    ///
+    /// # Errors
+    ///
+    /// [`Error::NotFound`](crate::Error::NotFound) for an unknown key.
+    pub fn task(&self, key: &str) -> Result<AiTask> {
+        self.door.call(&TASK, key.to_owned())
+    }
+
+    /// Turns task `key` on or off and picks its model, as `input` sends.
+    ///
+    /// # Errors
+    ///
+    /// As [`Ai::task`]; [`Error::Validation`](crate::Error::Validation) for
+    /// an unknown model.
+    pub fn change_task(&self, key: &str, input: AiTaskInput) -> Result<AiTask> {
+        self.door.call(&CHANGE_TASK, (key.to_owned(), input))
+    }
+
+    /// How many records wait in task `key`'s queue.
+    ///
+    /// # Errors
+    ///
+    /// As [`Ai::task`].
+    pub fn queue(&self, key: &str) -> Result<AiTaskQueue> {
+        self.door.call(&QUEUE, key.to_owned())
+    }
+
+    /// Queues what task `key` would process; repeating it is safe.
+    ///
+    /// # Errors
+    ///
+    /// [`Error::NotFound`](crate::Error::NotFound) for a task without a
+    /// backfill; [`Error::Validation`](crate::Error::Validation) on `base`
+    /// when the task is off or has no model.
+    pub fn backfill(&self, key: &str) -> Result<Backfilled> {
+        self.door.call(&BACKFILL, key.to_owned())
+    }
+}
+
+impl Organiser {
+    /// The store's AI providers, models and tasks.
+    pub fn ai(&self) -> Ai<'_> {
+        Ai::new(self)
     }
 
     /// Works the AI tasks' queues, one model call at a time, until they
@@ -170,6 +509,10 @@ impl Organiser {
     /// licence is read-only. The server runs it in the background;
     /// embedders call it on their own schedule (with
     /// [`Organiser::wait_for_ai_work`]).
+    ///
+    /// # Errors
+    ///
+    /// Only the store's (a provider's failure is recorded on it).
     pub fn run_ai_tasks(&self) -> Result<usize> {
         titles::run(&self.inner)
     }
@@ -179,167 +522,4 @@ impl Organiser {
     pub fn wait_for_ai_work(&self, max: Duration) -> bool {
         queue::wait(&self.inner, max)
     }
-}
-
-/// The routes of [`routes`].
-pub(crate) static ENDPOINTS: &[Endpoint] = {
-    use Method::{Delete, Get, Patch, Post, Put};
-    &[
-        Endpoint::new(Get, "/ai_providers"),
-        Endpoint::new(Post, "/ai_providers"),
-        Endpoint::new(Post, "/ai_providers/test"),
-        Endpoint::new(Get, "/ai_providers/{id}"),
-        Endpoint::new(Patch, "/ai_providers/{id}"),
-        Endpoint::new(Put, "/ai_providers/{id}"),
-        Endpoint::new(Delete, "/ai_providers/{id}"),
-        Endpoint::new(Post, "/ai_providers/{id}/check"),
-        Endpoint::new(Get, "/ai_providers/{id}/available_models"),
-        Endpoint::new(Post, "/ai_providers/{id}/model_additions"),
-        Endpoint::new(Get, "/ai_models"),
-        Endpoint::new(Post, "/ai_models"),
-        Endpoint::new(Get, "/ai_models/{id}"),
-        Endpoint::new(Patch, "/ai_models/{id}"),
-        Endpoint::new(Put, "/ai_models/{id}"),
-        Endpoint::new(Delete, "/ai_models/{id}"),
-        Endpoint::new(Post, "/ai_models/{id}/trial"),
-        Endpoint::new(Get, "/ai_tasks"),
-        Endpoint::new(Get, "/ai_tasks/{key}"),
-        Endpoint::new(Patch, "/ai_tasks/{key}"),
-        Endpoint::new(Put, "/ai_tasks/{key}"),
-        Endpoint::new(Post, "/ai_tasks/{key}/backfill"),
-        Endpoint::new(Get, "/ai_tasks/{key}/queue"),
-    ]
-};
-
-/// A connection call's route arm: refused while read-only when it
-/// records (`records`), then `f` outside any transaction.
-fn call<'r>(records: bool, f: impl FnOnce(&Inner) -> Result<Response> + 'r) -> Route<'r> {
-    CALL.route(move |inner| {
-        if records {
-            inner.require_writable()?;
-        }
-        f(inner)
-    })
-}
-
-/// `/ai_providers`, `/ai_models` and `/ai_tasks`.
-pub(crate) fn routes<'r>(req: &'r Request, segments: &[&'r str]) -> Result<Route<'r>> {
-    use Method::{Delete, Get, Patch, Post, Put};
-    let body = req.body.as_ref();
-    Ok(match (req.method, segments) {
-        (Get, ["ai_providers"]) => {
-            let query = AiProviderQuery::parse(&req.query)?;
-            LIST.route(move |cx| Ok(Response::json(200, &providers::list(cx, &query)?)))
-        }
-        (Post, ["ai_providers"]) => CREATE.route(
-            move || providers::parse(body),
-            |cx, input| Ok(Response::data(201, &providers::create(cx, &input)?)),
-        ),
-        (Post, ["ai_providers", "test"]) => call(true, move |inner| {
-            let settings = calls::parse_test(body)?;
-            Ok(Response::data(200, &calls::test(inner, &settings)?))
-        }),
-        (Get, ["ai_providers", id]) => {
-            let id = Id::from_path(id)?;
-            GET.route(move |cx| Ok(Response::data(200, &providers::get(cx, id)?)))
-        }
-        (Patch | Put, ["ai_providers", id]) => {
-            let id = Id::from_path(id)?;
-            CHANGE.route(
-                move || providers::parse(body),
-                move |cx, input| Ok(Response::data(200, &providers::change(cx, id, &input)?)),
-            )
-        }
-        (Delete, ["ai_providers", id]) => {
-            let id = Id::from_path(id)?;
-            DELETE.run(move |cx| {
-                delete_provider(cx, id)?;
-                Ok(Response::no_content())
-            })
-        }
-        (Post, ["ai_providers", id, "check"]) => {
-            let id = Id::from_path(id)?;
-            call(true, move |inner| {
-                Ok(Response::data(200, &calls::check(inner, id)?))
-            })
-        }
-        (Get, ["ai_providers", id, "available_models"]) => {
-            let id = Id::from_path(id)?;
-            call(false, move |inner| {
-                Ok(Response::data(200, &calls::available_models(inner, id)?))
-            })
-        }
-        (Post, ["ai_providers", id, "model_additions"]) => {
-            let id = Id::from_path(id)?;
-            ADD_MODELS.route(
-                move || models::parse_additions(body),
-                move |cx, additions| {
-                    Ok(Response::data(
-                        201,
-                        &models::add_models(cx, id, &additions)?,
-                    ))
-                },
-            )
-        }
-        (Get, ["ai_models"]) => {
-            let query = AiModelQuery::parse(&req.query)?;
-            LIST.route(move |cx| Ok(Response::json(200, &models::list(cx, &query)?)))
-        }
-        (Post, ["ai_models"]) => CREATE.route(
-            move || models::parse(body),
-            |cx, input| Ok(Response::data(201, &models::create(cx, &input)?)),
-        ),
-        (Get, ["ai_models", id]) => {
-            let id = Id::from_path(id)?;
-            GET.route(move |cx| Ok(Response::data(200, &models::get(cx, id)?)))
-        }
-        (Patch | Put, ["ai_models", id]) => {
-            let id = Id::from_path(id)?;
-            CHANGE.route(
-                move || models::parse(body),
-                move |cx, input| Ok(Response::data(200, &models::change(cx, id, &input)?)),
-            )
-        }
-        (Delete, ["ai_models", id]) => {
-            let id = Id::from_path(id)?;
-            DELETE.run(move |cx| {
-                delete_model(cx, id)?;
-                Ok(Response::no_content())
-            })
-        }
-        (Post, ["ai_models", id, "trial"]) => {
-            let id = Id::from_path(id)?;
-            call(true, move |inner| {
-                let prompt = calls::parse_trial(body)?;
-                Ok(Response::data(200, &calls::trial(inner, id, &prompt)?))
-            })
-        }
-        (Get, ["ai_tasks"]) => GET.route(|cx| Ok(Response::data(200, &tasks::list(cx)?))),
-        (Get, ["ai_tasks", key]) => {
-            let key: &'r str = key;
-            GET.route(move |cx| Ok(Response::data(200, &tasks::get(cx, key)?)))
-        }
-        (Patch | Put, ["ai_tasks", key]) => {
-            let key: &'r str = key;
-            CHANGE.route(
-                move || tasks::parse(body),
-                move |cx, input| Ok(Response::data(200, &tasks::change(cx, key, &input)?)),
-            )
-        }
-        (Get, ["ai_tasks", key, "queue"]) => {
-            let key: &'r str = key;
-            GET.route(move |cx| Ok(Response::data(200, &tasks::queue_of(cx, key)?)))
-        }
-        (Post, ["ai_tasks", key, "backfill"]) => {
-            let key: &'r str = key;
-            BACKFILL.run(move |cx| {
-                let queued = tasks::backfill(cx, key)?;
-                Ok(Response::data(
-                    202,
-                    &serde_json::json!({ "queued": queued }),
-                ))
-            })
-        }
-        _ => return Err(Error::NotFound),
-    })
 }

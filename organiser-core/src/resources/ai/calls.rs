@@ -238,6 +238,13 @@ pub(crate) fn available_models(inner: &Inner, id: Id) -> Result<ModelList> {
 }
 
 /// `POST /ai_models/{id}/trial` body.
+/// `{prompt}` of a model's trial (not wrapped).
+#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize)]
+pub struct TrialInput {
+    /// What to send the model; at most 2,000 characters.
+    pub prompt: String,
+}
+
 pub(crate) fn parse_trial(body: Option<&Value>) -> Result<String> {
     let mut f = top(body)?;
     let prompt = match f.raw("prompt") {

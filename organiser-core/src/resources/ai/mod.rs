@@ -24,11 +24,12 @@ mod tasks;
 mod titles;
 mod wire;
 
-pub(crate) use api::{ENDPOINTS, routes};
-pub use calls::{ModelCount, ModelList, ProviderTest, TrialReply};
+pub use api::Ai;
+pub(crate) use api::OPERATIONS;
+pub use calls::{ModelCount, ModelList, ProviderTest, TrialInput, TrialReply};
 pub use models::{AddedModels, AiModel, AiModelInput, AiModelQuery, ModelAdditions};
 pub use providers::{AiProvider, AiProviderInput, AiProviderQuery};
-pub use tasks::{AiTask, AiTaskInput, AiTaskQueue};
+pub use tasks::{AiTask, AiTaskInput, AiTaskQueue, Backfilled};
 
 pub(crate) use models::KIND as MODEL_KIND;
 pub(crate) use providers::KIND as PROVIDER_KIND;

@@ -444,6 +444,15 @@ pub struct AiModelQuery {
 }
 
 impl AiModelQuery {
+    /// The query's parameters, as [`AiModelQuery::parse`] reads them.
+    pub(crate) fn query_pairs(&self) -> Vec<(&'static str, String)> {
+        let mut pairs = self.params.query_pairs();
+        if let Some(id) = self.ai_provider_id {
+            pairs.push(("ai_provider_id", id.to_string()));
+        }
+        pairs
+    }
+
     pub(crate) fn parse(query: &Query) -> Result<AiModelQuery> {
         let ai_provider_id = match query.get("ai_provider_id") {
             None => None,

@@ -516,6 +516,11 @@ pub struct AiProviderQuery {
 }
 
 impl AiProviderQuery {
+    /// The query's parameters, as [`AiProviderQuery::parse`] reads them.
+    pub(crate) fn query_pairs(&self) -> Vec<(&'static str, String)> {
+        self.params.query_pairs()
+    }
+
     pub(crate) fn parse(query: &Query) -> Result<AiProviderQuery> {
         Ok(AiProviderQuery {
             params: LISTING.params(query)?,

@@ -121,6 +121,14 @@ pub(crate) fn get<T: Tables>(cx: &Cx<'_, T>, key: &str) -> Result<AiTask> {
     shown(cx, def(key)?)
 }
 
+/// What a backfill queued.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Backfilled {
+    /// How many records were queued now (those queued already are not
+    /// counted again).
+    pub queued: u64,
+}
+
 /// `GET /ai_tasks/{key}/queue` (not in the spec; docs/api.md): how many
 /// records wait for the task, which progress displays follow.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]

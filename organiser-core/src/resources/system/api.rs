@@ -1,76 +1,129 @@
 //! The system's operations (document 1, "System", `PATCH /system`,
-//! `POST /system/update_check`), each declared once for the typed method
-//! and the route arm. All are exempt from read-only mode.
+//! `POST /system/update_check`), each declared once, and [`SystemSettings`],
+//! their typed door. All are exempt from read-only mode.
 
 use super::{System, SystemChange, change, get, parse, update};
 use crate::engine::Organiser;
-use crate::engine::endpoint::Endpoint;
-use crate::engine::op::{PlainOp, ReadOp, Route, WriteOp};
-use crate::engine::request::{Method, Request, Response};
-use crate::error::{Error, Result};
+use crate::engine::op::{PlainOp, ReadOp, WriteOp};
+use crate::engine::operation::{Answer, Declared, Door, Operation, PlainHttp, Run, body_part};
+use crate::engine::request::Method::{Get, Patch, Post, Put};
+use crate::error::Result;
 use crate::input;
+use crate::limits::UPDATE_CHECK_LIMIT;
 
-static GET: ReadOp = ReadOp::PLAIN;
-static CHANGE: WriteOp = WriteOp::EXEMPT;
-/// Waits on the network (up to 30 s) between its own transactions.
-static UPDATE_CHECK: PlainOp = PlainOp::WAITS;
+body_part!(
+    SystemChange,
+    |body| input::parse_record(body, "system", parse),
+    Some("system")
+);
+
+/// `GET /system`.
+pub(crate) static GET: Operation<PlainHttp, System> = Operation::new(
+    "getSystem",
+    Get,
+    "/system",
+    "System and updates",
+    Run::Read(ReadOp::PLAIN, |cx, PlainHttp(plain)| get(cx, plain)),
+    Answer::data(200),
+);
+
+/// `PATCH` (or `PUT`) `/system`.
+pub(crate) static CHANGE: Operation<(PlainHttp, SystemChange), System> = Operation::new(
+    "patchSystem",
+    Patch,
+    "/system",
+    "Change update settings\n\nChanging `channel`, or turning checks on, queues a check. Allowed in read-only mode.",
+    Run::write(WriteOp::EXEMPT, |cx, (PlainHttp(plain), input)| {
+        change(cx, input, plain)
+    }),
+    Answer::data(200),
+)
+.also(Put, "putSystem");
+
+/// `POST /system/update_check`: waits on the network (up to 30 s)
+/// between transactions of its own.
+pub(crate) static UPDATE_CHECK: Operation<PlainHttp, System> = Operation::new(
+    "checkForUpdates",
+    Post,
+    "/system/update_check",
+    "Check for updates now\n\nWaits up to 30 seconds. 422 on `base` when checks are managed or this build cannot check. 10 a minute per address. Allowed in read-only mode.",
+    Run::Plain(PlainOp::WAITS, |inner, PlainHttp(plain)| {
+        update::check(inner)?;
+        inner.read(|cx| get(cx, plain))
+    }),
+    Answer::data(200),
+)
+.limited(&UPDATE_CHECK_LIMIT);
+
+/// The system's operations, for the registry.
+pub(crate) static OPERATIONS: &[&dyn Declared] = &[&GET, &CHANGE, &UPDATE_CHECK];
+
+/// The system of a store (document 1, "System": the version, updates and
+/// their settings), through a [`Door`]: the store itself
+/// (`org.system()`), or a server that holds it.
+#[derive(Debug, Clone, Copy)]
+pub struct SystemSettings<'d, D = Organiser> {
+    door: &'d D,
+}
+
+impl<'d, D: Door> SystemSettings<'d, D> {
+    /// The system of the store behind `door`.
+    pub fn new(door: &'d D) -> Self {
+        SystemSettings { door }
+    }
+
+    /// The version, the update settings and what the last check found;
+    /// `plain_http` says whether the caller came over plain HTTP (a remote
+    /// door's server knows, and says).
+    ///
+    /// # Errors
+    ///
+    /// Only the store's.
+    pub fn get(&self, plain_http: bool) -> Result<System> {
+        self.door.call(&GET, PlainHttp(plain_http))
+    }
+
+    /// Changes the update settings `change` sends; a new channel, or
+    /// checks turned on, queues a check.
+    ///
+    /// # Errors
+    ///
+    /// [`Error::Validation`](crate::Error::Validation) for an unknown
+    /// channel.
+    pub fn change(&self, change: SystemChange, plain_http: bool) -> Result<System> {
+        self.door.call(&CHANGE, (PlainHttp(plain_http), change))
+    }
+
+    /// Fetches the channel's manifest now (waiting up to 30 seconds; call
+    /// it where blocking is fine).
+    ///
+    /// # Errors
+    ///
+    /// [`Error::Validation`](crate::Error::Validation) on `base` when
+    /// checks are managed or this build cannot check.
+    pub fn check_for_update(&self, plain_http: bool) -> Result<System> {
+        self.door.call(&UPDATE_CHECK, PlainHttp(plain_http))
+    }
+}
 
 impl Organiser {
-    /// `GET /system`.
-    pub fn system(&self, plain_http: bool) -> Result<System> {
-        self.inner.read_op(&GET, |cx| get(cx, plain_http))
+    /// The store's system settings and updates.
+    pub fn system(&self) -> SystemSettings<'_> {
+        SystemSettings::new(self)
     }
 
-    /// `PATCH /system`.
-    pub fn change_system(&self, change: SystemChange, plain_http: bool) -> Result<System> {
-        self.inner
-            .write_op(&CHANGE, |cx| super::change(cx, change, plain_http))
-    }
-
-    /// `POST /system/update_check`: fetches the channel's manifest (waits up
-    /// to 30 s; call it where blocking is fine).
-    pub fn check_for_update(&self, plain_http: bool) -> Result<System> {
-        update::check(&self.inner)?;
-        self.system(plain_http)
-    }
-
-    /// Runs the daily (or queued) update check when one is due; whether it ran.
+    /// Runs the daily (or queued) update check when one is due; whether it
+    /// ran. The server runs it on a schedule.
+    ///
+    /// # Errors
+    ///
+    /// Only the store's (a failed check is kept in the system's `update`).
     pub fn run_scheduled_update_check(&self) -> Result<bool> {
-        if self.inner.read_op(&GET, update::scheduled_due)? {
+        if self.inner.read(update::scheduled_due)? {
             update::check(&self.inner)?;
             Ok(true)
         } else {
             Ok(false)
         }
     }
-}
-
-/// `/system`.
-/// The routes of [`routes`].
-pub(crate) static ENDPOINTS: &[Endpoint] = {
-    use Method::{Get, Patch, Post, Put};
-    &[
-        Endpoint::new(Get, "/system"),
-        Endpoint::new(Patch, "/system"),
-        Endpoint::new(Put, "/system"),
-        Endpoint::new(Post, "/system/update_check"),
-    ]
-};
-
-pub(crate) fn routes<'r>(req: &'r Request, segments: &[&'r str]) -> Result<Route<'r>> {
-    use Method::{Get, Patch, Post, Put};
-    let plain_http = req.plain_http;
-    let body = req.body.as_ref();
-    Ok(match (req.method, segments) {
-        (Get, ["system"]) => GET.route(move |cx| Ok(Response::data(200, &get(cx, plain_http)?))),
-        (Patch | Put, ["system"]) => CHANGE.route(
-            move || input::parse_record(body, "system", parse),
-            move |cx, c| Ok(Response::data(200, &change(cx, c, plain_http)?)),
-        ),
-        (Post, ["system", "update_check"]) => UPDATE_CHECK.route(move |inner| {
-            update::check(inner)?;
-            inner.read_op(&GET, |cx| Ok(Response::data(200, &get(cx, plain_http)?)))
-        }),
-        _ => return Err(Error::NotFound),
-    })
 }

@@ -4,7 +4,8 @@
 mod api;
 pub(crate) mod update;
 
-pub(crate) use api::{ENDPOINTS, routes};
+pub(crate) use api::OPERATIONS;
+pub use api::SystemSettings;
 
 pub use update::{Manifest, ManifestRelease, SignedManifest};
 

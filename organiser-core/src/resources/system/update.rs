@@ -359,7 +359,7 @@ mod tests {
                 Ok(HttpResponse::new(200, request.url.clone(), body))
             }
         });
-        let update = org.check_for_update(false).unwrap().update;
+        let update = org.system().check_for_update(false).unwrap().update;
         assert_eq!(update.latest_version.as_deref(), Some("1.3.0"));
         assert_eq!(update.error, None);
         assert_ne!(update.status, UpdateStatus::Unknown);
@@ -381,7 +381,7 @@ mod tests {
         };
         let fail = |error: HttpError| move |_: &HttpRequest| Err(error.clone());
         let check = |org: Organiser, expected: &str| {
-            let update = org.check_for_update(false).unwrap().update;
+            let update = org.system().check_for_update(false).unwrap().update;
             assert_eq!(update.status, UpdateStatus::Unknown);
             assert_eq!(update.error.as_deref(), Some(expected));
         };
