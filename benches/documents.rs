@@ -271,7 +271,8 @@ fn time_read(org: &Organiser, request: &Request, runs: usize, kept: bool) -> Sta
     let mut samples = Vec::with_capacity(runs);
     for n in 0..warmup + runs {
         if !kept {
-            org.change_appearance(AppearanceChange::default())
+            org.account()
+                .change_appearance(AppearanceChange::default())
                 .expect("a commit");
         }
         let start = Instant::now();
@@ -482,7 +483,8 @@ fn measure(
 
     // The cost of any write's commit, for reference.
     let commits = common::time(5, runs, || {
-        org.change_appearance(AppearanceChange::default())
+        org.account()
+            .change_appearance(AppearanceChange::default())
             .expect("a commit");
     });
     rows.push(row(

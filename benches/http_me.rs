@@ -47,7 +47,7 @@ use std::thread::JoinHandle;
 use jiff::Timestamp;
 use jiff::civil::Date;
 use organiser::{
-    Auth, Field, ListParams, Options, Organiser, StartingAt, TaskInput, TaskListInput, TaskQuery,
+    Field, ListParams, Options, Organiser, StartingAt, TaskInput, TaskListInput, TaskQuery,
     TaskStatus, View,
 };
 
@@ -713,7 +713,8 @@ fn run() -> Result<(), String> {
     });
     let store = fill(&org)?;
     let token = org
-        .create_token(&Auth::Local, "bench", None)
+        .account()
+        .create_token("bench", None)
         .map_err(|e| format!("could not make the bench's token: {e}"))?
         .secret;
 

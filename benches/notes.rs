@@ -280,7 +280,8 @@ fn time_read(org: &Organiser, request: &Request, runs: usize, kept: bool) -> Sta
     let mut samples = Vec::with_capacity(runs);
     for n in 0..warmup + runs {
         if !kept {
-            org.change_appearance(AppearanceChange::default())
+            org.account()
+                .change_appearance(AppearanceChange::default())
                 .expect("a commit");
         }
         let start = Instant::now();
@@ -402,7 +403,8 @@ fn measure(
     // The cost of any write's commit, for reference.
     let wrote = written();
     let commits = common::time(5, runs, || {
-        org.change_appearance(AppearanceChange::default())
+        org.account()
+            .change_appearance(AppearanceChange::default())
             .expect("a commit");
     });
     rows.push(row(

@@ -99,7 +99,8 @@ fn run() -> Result<(), String> {
             5,
             runs,
             || {
-                org.change_appearance(AppearanceChange::default())
+                org.account()
+                    .change_appearance(AppearanceChange::default())
                     .expect("a commit");
             },
             || {

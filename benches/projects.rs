@@ -338,6 +338,7 @@ fn interleaved(
             if after_commit {
                 store
                     .org
+                    .account()
                     .change_appearance(AppearanceChange::default())
                     .expect("a commit");
             }

@@ -344,7 +344,8 @@ fn time_read(org: &Organiser, request: &Request, runs: usize) -> Stats {
     let warmup = (runs / 10).max(5);
     let mut samples = Vec::with_capacity(runs);
     for n in 0..warmup + runs {
-        org.change_appearance(AppearanceChange::default())
+        org.account()
+            .change_appearance(AppearanceChange::default())
             .expect("a commit");
         let start = Instant::now();
         std::hint::black_box(org.handle(request));
@@ -658,7 +659,8 @@ impl RebuildFigures {
 /// The result titles of the typed search for `q`.
 fn titles(org: &Organiser, q: &str) -> Result<Vec<String>, String> {
     Ok(org
-        .search(&SearchQuery::new(q))
+        .search()
+        .find(&SearchQuery::new(q))
         .map_err(|e| format!("search {q:?}: {e}"))?
         .into_iter()
         .flat_map(|g| g.results)

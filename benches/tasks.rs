@@ -230,7 +230,8 @@ fn time_first_read(org: &Organiser, warmup: usize, runs: usize, request: &Reques
         warmup,
         runs,
         || {
-            org.change_appearance(AppearanceChange::default())
+            org.account()
+                .change_appearance(AppearanceChange::default())
                 .expect("a commit");
         },
         || {

@@ -288,7 +288,10 @@ mod tests {
             serde_json::to_value(value).unwrap()
         }
 
-        assert_eq!(json(&org.appearance().unwrap()), get("/appearance"));
+        assert_eq!(
+            json(&org.account().appearance().unwrap()),
+            get("/appearance")
+        );
 
         let list = org
             .task_lists()
@@ -329,7 +332,7 @@ mod tests {
             422
         );
 
-        let me = org.set_username(&Auth::Local, "ada").unwrap();
+        let me = org.account().set_username("ada").unwrap();
         assert_eq!(me.username, "ada");
         assert_eq!(get("/me")["username"], "ada");
 
@@ -366,6 +369,7 @@ mod tests {
             )
             .unwrap();
             later
+                .account()
                 .change_appearance(crate::AppearanceChange::default())
                 .unwrap();
         }
@@ -424,7 +428,8 @@ mod tests {
         }
         // Reads and the listed settings still work.
         assert_eq!(org.tasks().get(task.id).unwrap().title, "before");
-        org.change_appearance(crate::AppearanceChange::default())
+        org.account()
+            .change_appearance(crate::AppearanceChange::default())
             .unwrap();
     }
 

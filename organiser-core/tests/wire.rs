@@ -145,17 +145,17 @@ fn the_account_and_the_system_read_back() {
         &answer(&org, Auth::Local, "/me", ""),
         &org.me(&Auth::Local).unwrap(),
     );
-    let made = org.create_token(&Auth::Local, "phone", None).unwrap();
+    let made = org.account().create_token("phone", None).unwrap();
     round_trips(&made);
     let by_token = Auth::Token(made.token.clone());
     let me = org.me(&by_token).unwrap();
     assert!(me.token.is_some());
     reads_as(&answer(&org, by_token, "/me", ""), &me);
-    let tokens = org.tokens(&Auth::Local).unwrap();
+    let tokens = org.account().tokens().unwrap();
     reads_as(&answer(&org, Auth::Local, "/api_tokens", ""), &tokens);
     reads_as(
         &answer(&org, Auth::Local, "/appearance", ""),
-        &org.appearance().unwrap(),
+        &org.account().appearance().unwrap(),
     );
     reads_as(
         &answer(&org, Auth::Local, "/system", ""),

@@ -21,10 +21,7 @@ type Seen = Arc<Mutex<Vec<(String, String, Option<String>)>>>;
 /// of every request with 429 and `Retry-After: 1`.
 fn limited_server() -> (Loopback, String, Seen) {
     let org = organiser::Organiser::in_memory();
-    let token = org
-        .create_token(&organiser::Auth::Local, "cli", None)
-        .unwrap()
-        .secret;
+    let token = org.account().create_token("cli", None).unwrap().secret;
     let seen: Seen = Arc::default();
     let refused: Arc<Mutex<HashSet<String>>> = Arc::default();
     let app = organiser_server::router(

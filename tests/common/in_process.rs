@@ -197,10 +197,7 @@ impl Core {
 
     /// Over an existing store, with a new API token.
     pub fn over(org: Organiser, clock: ManualClock) -> Core {
-        let token = org
-            .create_token(&Auth::Local, "tests", None)
-            .unwrap()
-            .secret;
+        let token = org.account().create_token("tests", None).unwrap().secret;
         Core { org, clock, token }
     }
 

@@ -97,10 +97,7 @@ impl TestServer {
         mut config: organiser_server::Config,
     ) -> TestServer {
         let local_token = "local_test_token_0123456789abcdef".to_owned();
-        let token = org
-            .create_token(&Auth::Local, "tests", None)
-            .unwrap()
-            .secret;
+        let token = org.account().create_token("tests", None).unwrap().secret;
         config.local_token = Some(local_token.clone());
         let (addr_tx, addr_rx) = mpsc::channel();
         let (stop_tx, stop_rx) = tokio::sync::oneshot::channel::<()>();

@@ -4,7 +4,7 @@
 use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, Ordering};
 
-use organiser::{Auth, Clock, ManualClock, Options, Organiser};
+use organiser::{Clock, ManualClock, Options, Organiser};
 use serde_json::json;
 
 use crate::common::{Setup, TestServer, send};
@@ -53,15 +53,12 @@ fn a_missing_or_bad_token_is_401() {
     let s = TestServer::start();
     let expired = s
         .org
-        .create_token(
-            &Auth::Local,
-            "short",
-            Some("2026-03-10T10:00:00Z".parse().unwrap()),
-        )
+        .account()
+        .create_token("short", Some("2026-03-10T10:00:00Z".parse().unwrap()))
         .unwrap()
         .secret;
-    let revoked = s.org.create_token(&Auth::Local, "gone", None).unwrap();
-    s.org.revoke_token(&Auth::Local, revoked.token.id).unwrap();
+    let revoked = s.org.account().create_token("gone", None).unwrap();
+    s.org.account().revoke_token(revoked.token.id).unwrap();
     let tampered = format!("{}x", &s.token[..s.token.len() - 1]);
     s.advance(2 * 3600);
     for request in [

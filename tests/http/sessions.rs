@@ -3,7 +3,6 @@
 //! under a session, signing out, and `Idempotency-Key` refused under a
 //! session. Over HTTP: sessions are cookies and headers.
 
-use organiser::Auth;
 use serde_json::json;
 
 use crate::common::{TestServer, send};
@@ -28,7 +27,8 @@ fn sign_in(s: &TestServer) -> (String, String) {
 
 fn with_password(s: &TestServer) {
     s.org
-        .set_password(&Auth::Local, None, "correct horse battery")
+        .account()
+        .set_password(None, "correct horse battery")
         .unwrap();
 }
 

@@ -3,7 +3,7 @@
 //! idempotency of creating POSTs. Sessions themselves (cookies, CSRF) are
 //! tested over HTTP.
 
-use organiser::{Auth, OwnerChange};
+use organiser::OwnerChange;
 use serde_json::json;
 
 use crate::common::{Call, Core, Expect, Reply, check, send};
@@ -12,13 +12,11 @@ use crate::common::{Call, Core, Expect, Reply, check, send};
 fn me_shows_the_owner_and_today_in_their_zone() {
     let s = Core::start();
     s.org
-        .change_owner(
-            &Auth::Local,
-            &OwnerChange {
-                time_zone: Some("Tokyo".into()),
-                ..OwnerChange::default()
-            },
-        )
+        .account()
+        .change_me(OwnerChange {
+            time_zone: Some("Tokyo".into()),
+            ..OwnerChange::default()
+        })
         .unwrap();
     s.clock.set("2026-03-10T16:30:00Z".parse().unwrap());
     let me = s.get("/me").expect(200);
@@ -154,7 +152,7 @@ fn idempotent_posts_replay_the_first_response_for_24_hours() {
         fresh.body, first.body,
         "after 24 hours the key is forgotten"
     );
-    let tokens = s.org.tokens(&Auth::Local).unwrap();
+    let tokens = s.org.account().tokens().unwrap();
     assert_eq!(tokens.len(), 3, "tests + two laptops");
     // A bad key is 400 and makes nothing.
     make_token(&s, "has space", "x").expect_error(
@@ -162,7 +160,7 @@ fn idempotent_posts_replay_the_first_response_for_24_hours() {
         "invalid_parameter",
         Some("Idempotency-Key"),
     );
-    assert_eq!(s.org.tokens(&Auth::Local).unwrap().len(), 3);
+    assert_eq!(s.org.account().tokens().unwrap().len(), 3);
 }
 
 #[test]

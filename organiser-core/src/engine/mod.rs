@@ -10,8 +10,6 @@ pub(crate) mod endpoint;
 pub(crate) mod ext;
 pub(crate) mod kinds;
 pub(crate) mod op;
-// The declarations not used yet are used as the resources move onto them.
-#[allow(dead_code, unreachable_pub)]
 pub(crate) mod operation;
 pub(crate) mod request;
 

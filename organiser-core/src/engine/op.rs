@@ -94,19 +94,9 @@ impl WriteOp {
         !self.exempt
     }
 
-    /// The route arm of this operation: `prepare` parses the request
-    /// before the transaction opens; `run` does the work inside it.
-    pub(crate) fn route<'r, I: 'r>(
-        &'static self,
-        prepare: impl FnOnce() -> Result<I> + 'r,
-        run: impl FnOnce(&mut WriteCx<'_>, I) -> Result<Response> + 'r,
-    ) -> Route<'r> {
-        self.route_with(move |_| prepare(), run)
-    }
-
-    /// As [`WriteOp::route`], for a `prepare` that needs the store's
-    /// handle (not a transaction): slow work such as decoding an upload
-    /// and writing its file, done before the transaction opens.
+    /// The route arm of this operation: `prepare` reads the request (and
+    /// does slow work such as decoding an upload) before the transaction
+    /// opens; `run` does the work inside it.
     pub(crate) fn route_with<'r, I: 'r>(
         &'static self,
         prepare: impl FnOnce(&Inner) -> Result<I> + 'r,
@@ -119,14 +109,6 @@ impl WriteOp {
         Route {
             kind: RouteKind::Write(self, Box::new(prepare)),
         }
-    }
-
-    /// The route arm of an operation with nothing to parse.
-    pub(crate) fn run<'r>(
-        &'static self,
-        f: impl FnOnce(&mut WriteCx<'_>) -> Result<Response> + 'r,
-    ) -> Route<'r> {
-        self.route(|| Ok(()), move |cx, ()| f(cx))
     }
 }
 

@@ -191,6 +191,7 @@ pub struct Operation<I: 'static, O: 'static, P: 'static = I> {
     pub(crate) path: &'static str,
     /// What it does, for the OpenAPI document: a summary line, then a
     /// description.
+    #[allow(dead_code)] // Read by the OpenAPI document's generation.
     pub(crate) doc: &'static str,
     /// How it runs, and its work.
     pub(crate) run: Run<I, O, P>,
@@ -470,6 +471,19 @@ impl Part for String {
     }
 }
 
+/// A number in the path (an API token's): anything else is 404.
+impl Part for u64 {
+    const EARLY: bool = true;
+
+    fn read(_: &Request, args: &mut Args<'_>) -> Result<u64> {
+        args.next()?.parse().map_err(|_| Error::NotFound)
+    }
+
+    fn write(&self, out: &mut Outgoing) {
+        out.args.push(self.to_string());
+    }
+}
+
 /// The server's address as the client reached it (discovery names it).
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub(crate) struct BaseUrl(pub(crate) String);
@@ -718,6 +732,7 @@ pub(crate) trait Declared: Sync {
     fn endpoints(&self) -> Vec<Endpoint>;
 
     /// Its OpenAPI `operationId`.
+    #[allow(dead_code)] // Read by the OpenAPI document's generation.
     fn id(&self) -> &'static str;
 
     /// The rate limit it counts against, on top of the general one.

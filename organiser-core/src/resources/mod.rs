@@ -1,16 +1,17 @@
 //! The resources and their registry: every resource of the API (one folder
-//! each: its records, parsing, operations and route arms), the route of
-//! each first path segment, and the registry of record kinds (document 1,
-//! "Deletion", "Deletions (sync)"): every kind of record the store holds,
-//! with its deletion `type`, restore window, purge, liveness and rules of
-//! the clock, every cascade of a delete, and the store's migration steps.
-//! The engine is wired to it at open.
+//! each: its records, parsing, operations and their typed door), every
+//! operation (the dispatch by declared route), and the registry of record
+//! kinds (document 1, "Deletion", "Deletions (sync)"): every kind of record
+//! the store holds, with its deletion `type`, restore window, purge,
+//! liveness and rules of the clock, every cascade of a delete, every
+//! follower, and the store's migration steps. The engine is wired to it at
+//! open.
 //!
 //! Adding a resource touches this file only, outside the resource's own
-//! folder: its `mod` line and public types, its dispatch line in
-//! [`RESOURCES`] (its routes and route arms), its kinds in [`KINDS`], its
-//! cascades in [`CASCADES`], and a migration step when it adds tables, and
-//! its tables in [`TABLES`].
+//! folder: its `mod` line and public types, its line in [`OPERATIONS`],
+//! its kinds in [`KINDS`], its cascades in [`CASCADES`] and followers in
+//! [`FOLLOWERS`], and a migration step when it adds tables, and its tables
+//! in [`TABLES`].
 
 mod account;
 mod ai;
@@ -39,7 +40,10 @@ mod uploads;
 mod vocabulary;
 
 pub(crate) use account::owner;
-pub use account::{Appearance, AppearanceChange, Me, NewToken, OwnerChange, OwnerInit, SignedIn};
+pub use account::{
+    Account, ApiTokenInput, Appearance, AppearanceChange, Me, NewToken, OwnerChange, OwnerInit,
+    PasswordChange, SignedIn, UsernameChange,
+};
 pub use ai::{
     AddedModels, Ai, AiModel, AiModelInput, AiModelQuery, AiProvider, AiProviderInput,
     AiProviderQuery, AiTask, AiTaskInput, AiTaskQueue, Backfilled, ModelAdditions, ModelCount,
@@ -78,7 +82,7 @@ pub use projects::{
     ProjectMemberInput, ProjectMemberQuery, ProjectQuery, ProjectStatus, Projects,
     UpcomingDeadline, UpcomingDeadlinesQuery,
 };
-pub use search::{Leading, SearchGroup, SearchPlan, SearchQuery, SearchResult, SearchType};
+pub use search::{Leading, Search, SearchGroup, SearchPlan, SearchQuery, SearchResult, SearchType};
 pub use system::{
     Manifest, ManifestRelease, SignedManifest, System, SystemChange, SystemSettings, UpdateInfo,
     UpdateStatus,
@@ -111,16 +115,18 @@ use crate::settle;
 use crate::store::Tbl;
 use crate::store::schema::{self, Step};
 
-/// The route arms of a resource not yet declared as operations.
-type Routes = for<'r> fn(&'r Request, &[&'r str]) -> Result<Route<'r>>;
-
-/// Every operation declared as one value ([`Operation`]), by resource.
-/// A request goes to the operation whose route it is (a literal segment
-/// before a `{…}` one); a request no operation declares goes to the route
-/// arms below, for the resources not yet declared so.
+/// Every operation, declared as one value ([`Operation`]) in its
+/// resource's folder, by resource. A request goes to the operation whose
+/// route it is (a literal segment before a `{…}` one); a view over other
+/// resources may declare a route under another's segment (`calendar`
+/// serves `/people/{id}/meetings`), so that a resource never depends on
+/// the views built on it. The tests hold the dispatch, the property
+/// tests' route table and `docs/openapi.json` to the declarations.
 ///
 /// [`Operation`]: crate::engine::operation::Operation
 static OPERATIONS: &[&[&dyn Declared]] = &[
+    search::OPERATIONS,
+    account::OPERATIONS,
     ai::OPERATIONS,
     system::OPERATIONS,
     licence::OPERATIONS,
@@ -144,20 +150,6 @@ static OPERATIONS: &[&[&dyn Declared]] = &[
     person_links::OPERATIONS,
     task_lists::OPERATIONS,
     tasks::OPERATIONS,
-];
-
-/// Every resource's routes that still have route arms: those it declares
-/// (beside its route arms, in its folder) and its route arms. A request
-/// goes to the resource that declares its route; a path no resource
-/// declares goes to the first resource with routes under its first path
-/// segment (which answers 404), so no arm answers an undeclared route. A
-/// view over other resources may declare a route under another's segment
-/// (`calendar` serves `/people/{id}/meetings`), so that a resource never
-/// depends on the views built on it. The tests hold the rest of the
-/// dispatch, and `docs/openapi.json`, to the declarations.
-static RESOURCES: &[(&[Endpoint], Routes)] = &[
-    (account::ENDPOINTS, account::routes),
-    (search::ENDPOINTS, search::routes),
 ];
 
 /// Every declared operation.
@@ -197,49 +189,12 @@ fn operation(method: Method, segments: &[&str]) -> Option<&'static dyn Declared>
         .map(|(_, op)| *op)
 }
 
-/// The route of `req`: its declared operation's, else the route arms of
-/// the resource that declares it, handed every segment.
+/// The route of `req`: its operation's, handed every segment.
 pub(crate) fn route<'r>(req: &'r Request, segments: &[&'r str]) -> Result<Route<'r>> {
-    if let Some(op) = operation(req.method, segments) {
-        return op.route(req, segments);
+    match operation(req.method, segments) {
+        Some(op) => op.route(req, segments),
+        None => Err(Error::NotFound),
     }
-    let found = dispatch(req, segments);
-    debug_assert!(
-        found.is_err() || declared(req.method, segments),
-        "{} {}: a route arm that its resource's ENDPOINTS does not declare",
-        req.method.as_str(),
-        req.path
-    );
-    found
-}
-
-fn dispatch<'r>(req: &'r Request, segments: &[&'r str]) -> Result<Route<'r>> {
-    /// The resources with routes under each first segment, in
-    /// [`RESOURCES`] order (most segments have one).
-    static BY_FIRST_SEGMENT: LazyLock<HashMap<&str, Vec<usize>>> = LazyLock::new(|| {
-        let mut map: HashMap<&str, Vec<usize>> = HashMap::new();
-        for (i, (endpoints, _)) in RESOURCES.iter().enumerate() {
-            for e in *endpoints {
-                let under = map.entry(e.first_segment()).or_default();
-                if !under.contains(&i) {
-                    under.push(i);
-                }
-            }
-        }
-        map
-    });
-    let Some(under) = BY_FIRST_SEGMENT.get(segments.first().copied().unwrap_or("")) else {
-        return Err(Error::NotFound);
-    };
-    let declaring = under.iter().copied().find(|&i| {
-        under.len() == 1
-            || RESOURCES[i]
-                .0
-                .iter()
-                .any(|e| e.matches(req.method, segments))
-    });
-    let (_, routes) = RESOURCES[declaring.unwrap_or(under[0])];
-    routes(req, segments)
 }
 
 /// Whether the route of `method` and `path` (below `/api/v1`) takes a raw
@@ -281,16 +236,7 @@ pub fn check_raw_header(rule: UploadRule, content_type: &str, length: u64) -> Re
 /// Every route the core answers below `/api/v1` (HTTP adds `/session`,
 /// discovery at the root and `/healthz`).
 pub fn endpoints() -> impl Iterator<Item = Endpoint> {
-    operations().flat_map(|op| op.endpoints()).chain(
-        RESOURCES
-            .iter()
-            .flat_map(|(endpoints, _)| endpoints.iter().copied()),
-    )
-}
-
-/// Whether a resource declares the route of `method` and `segments`.
-fn declared(method: Method, segments: &[&str]) -> bool {
-    endpoints().any(|e| e.matches(method, segments))
+    operations().flat_map(|op| op.endpoints())
 }
 
 /// Every table: the core's, then each resource's.
@@ -524,28 +470,20 @@ mod tests {
 
     /// Path parameters are IDs, or a token's number.
     const FILLS: [&str; 2] = ["01ARZ3NDEKTSV4RRFFQ69G5FAV", "1"];
-    const METHODS: [Method; 5] = [
-        Method::Get,
-        Method::Post,
-        Method::Put,
-        Method::Patch,
-        Method::Delete,
-    ];
 
     #[test]
-    fn no_route_is_declared_by_two_resources() {
-        for (i, (a, _)) in RESOURCES.iter().enumerate() {
-            for (b, _) in &RESOURCES[i + 1..] {
-                for e in *a {
-                    for fill in FILLS {
-                        let segments = filled(e.path, fill);
-                        assert!(
-                            b.iter().all(|f| !f.matches(e.method, &segments)),
-                            "two resources declare {} {}",
-                            e.method.as_str(),
-                            e.path
-                        );
-                    }
+    fn no_route_is_declared_twice_and_ids_are_unique() {
+        let all: Vec<&dyn Declared> = operations().collect();
+        for (i, a) in all.iter().enumerate() {
+            for b in &all[i + 1..] {
+                assert_ne!(a.id(), b.id(), "two operations are {}", a.id());
+                for e in a.endpoints() {
+                    assert!(
+                        !b.endpoints().contains(&e),
+                        "two operations declare {} {}",
+                        e.method.as_str(),
+                        e.path
+                    );
                 }
             }
         }
@@ -569,50 +507,6 @@ mod tests {
                 e.method.as_str(),
                 e.path
             );
-        }
-    }
-
-    /// Every path of up to three segments made of the declared routes'
-    /// words and an ID, a number or a stranger, with every method: the
-    /// dispatch answers only what a resource declares. (`route` also
-    /// asserts it for every request a debug build answers.)
-    #[test]
-    fn nothing_is_dispatched_that_no_resource_declares() {
-        let mut words: Vec<&str> = endpoints()
-            .flat_map(|e| e.path.split('/'))
-            .filter(|s| !s.is_empty() && !s.starts_with('{'))
-            .chain(FILLS)
-            .chain(["x"])
-            .collect();
-        words.sort_unstable();
-        words.dedup();
-        let mut paths: Vec<Vec<&str>> = vec![vec![]];
-        let mut last: Vec<Vec<&str>> = vec![vec![]];
-        for _ in 0..3 {
-            last = last
-                .iter()
-                .flat_map(|p| {
-                    words.iter().map(move |w| {
-                        let mut p = p.clone();
-                        p.push(w);
-                        p
-                    })
-                })
-                .collect();
-            paths.extend(last.iter().cloned());
-        }
-        for method in METHODS {
-            let req = Request::new(method, "", crate::Auth::Local);
-            for segments in &paths {
-                if route(&req, segments).is_ok() {
-                    assert!(
-                        declared(method, segments),
-                        "{} /{} is answered but not declared in the resource's ENDPOINTS",
-                        method.as_str(),
-                        segments.join("/")
-                    );
-                }
-            }
         }
     }
 

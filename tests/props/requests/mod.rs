@@ -481,7 +481,8 @@ fn run(case: &Case, fig: &mut Figures) -> Result<(), TestCaseError> {
     let token = world
         .store
         .org
-        .create_token(&Auth::Local, "props", None)
+        .account()
+        .create_token("props", None)
         .map_err(|e| TestCaseError::fail(format!("a token: {e}")))?;
     if case.read_only {
         world.store.call(&Call::new(Delete, "/licence")).expect(200);

@@ -202,7 +202,8 @@ fn open(
 }
 
 fn names(org: &organiser::Organiser, q: &str) -> Vec<String> {
-    org.search(&organiser::SearchQuery::new(q))
+    org.search()
+        .find(&organiser::SearchQuery::new(q))
         .unwrap()
         .into_iter()
         .flat_map(|g| g.results)

@@ -1,34 +1,327 @@
 //! The account's operations (document 1, "Me", "Appearance", "API
-//! tokens"; DESIGN.md session-only operations), each declared once for the
-//! typed method and the route arm. The account is exempt from read-only
+//! tokens"; DESIGN.md session-only operations), each declared once, and
+//! [`Account`], their typed door. The account is exempt from read-only
 //! mode: the owner can always fix their settings and their licence.
 
 use jiff::Timestamp;
+use serde::{Deserialize, Serialize};
 
 use super::{appearance, owner, sessions, tokens};
 use crate::auth::{ApiToken, Auth};
 use crate::engine::Organiser;
-use crate::engine::endpoint::Endpoint;
-use crate::engine::op::{PlainOp, ReadOp, Route, WriteOp};
-use crate::engine::request::{Method, Request, Response};
-use crate::error::{Error, Result};
-use crate::input;
+use crate::engine::op::{PlainOp, ReadOp, WriteOp};
+use crate::engine::operation::{Answer, Declared, Door, Operation, Run, body_part};
+use crate::engine::request::Method::{Delete, Get, Patch, Post, Put};
+use crate::error::Result;
+use crate::input::{self, Field};
 use crate::{Appearance, AppearanceChange, Me, NewToken, OwnerChange, OwnerInit, SignedIn};
 
-static ME: PlainOp = PlainOp::PRIVATE;
-static INIT: WriteOp = WriteOp::EXEMPT;
-static CHANGE_ME: WriteOp = WriteOp::EXEMPT;
-static SET_USERNAME: WriteOp = WriteOp::EXEMPT;
-static SET_PASSWORD: WriteOp = WriteOp::EXEMPT;
-static APPEARANCE: ReadOp = ReadOp::PLAIN;
-static CHANGE_APPEARANCE: WriteOp = WriteOp::EXEMPT;
-static TOKENS: ReadOp = ReadOp::PLAIN;
-static CREATE_TOKEN: WriteOp = WriteOp::EXEMPT.idempotent();
-static REVOKE_TOKEN: WriteOp = WriteOp::EXEMPT;
-static SIGN_IN: WriteOp = WriteOp::EXEMPT;
-static SIGN_OUT: WriteOp = WriteOp::EXEMPT;
+/// A new username: `{username}` (not wrapped).
+#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(default)]
+pub struct UsernameChange {
+    /// The username.
+    #[serde(skip_serializing_if = "Field::is_absent")]
+    pub username: Field<String>,
+}
+
+/// A new password: `{password, current_password?}` (not wrapped).
+#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(default)]
+pub struct PasswordChange {
+    /// The new password.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub password: Option<String>,
+    /// The current one, required once a password is set.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub current_password: Option<String>,
+}
+
+/// A new API token: `{api_token: {name, expires_at?}}`.
+#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize)]
+pub struct ApiTokenInput {
+    /// The owner's label for it.
+    pub name: String,
+    /// When it stops working; none for never.
+    #[serde(
+        with = "crate::time::serde_timestamp::option",
+        skip_serializing_if = "Option::is_none",
+        default
+    )]
+    pub expires_at: Option<Timestamp>,
+}
+
+body_part!(
+    OwnerChange,
+    |body| input::parse_record(body, "me", owner::parse_change),
+    Some("me")
+);
+body_part!(
+    UsernameChange,
+    |body| owner::parse_username(body).map(|username| UsernameChange { username }),
+    None
+);
+body_part!(
+    PasswordChange,
+    |body| {
+        owner::parse_password(body).map(|(current_password, password)| PasswordChange {
+            password,
+            current_password,
+        })
+    },
+    None
+);
+body_part!(
+    AppearanceChange,
+    |body| input::parse_record(body, "appearance", appearance::parse),
+    Some("appearance")
+);
+body_part!(
+    ApiTokenInput,
+    |body| tokens::parse(body).map(|(name, expires_at)| ApiTokenInput { name, expires_at }),
+    Some("api_token")
+);
+
+pub(crate) static ME: Operation<Auth, Me> = Operation::new(
+    "getMe",
+    Get,
+    "/me",
+    "The owner",
+    Run::Plain(PlainOp::PRIVATE, |inner, auth| {
+        owner::me(&inner.no_tx(), &auth)
+    }),
+    Answer::data(200),
+);
+
+pub(crate) static CHANGE_ME: Operation<(Auth, OwnerChange), Me> = Operation::new(
+    "patchMe",
+    Patch,
+    "/me",
+    "Change the owner's name or zone\n\nNot in the spec (which leaves it to the web UI). Session only: 403 `session_required` under an API token (the owner at the machine may). Allowed in read-only mode.",
+    Run::write(WriteOp::EXEMPT, |cx, (auth, change): (Auth, OwnerChange)| {
+        owner::change(cx, &auth, &change)
+    }),
+    Answer::data(200),
+)
+.also(Put, "putMe");
+
+pub(crate) static SET_USERNAME: Operation<(Auth, UsernameChange), Me> = Operation::new(
+    "putUsername",
+    Put,
+    "/me/username",
+    "Change the username\n\nSession only: 403 `session_required` under an API token (the owner at the machine may). Allowed in read-only mode.",
+    Run::write(WriteOp::EXEMPT, |cx, (auth, input): (Auth, UsernameChange)| {
+        owner::set_username(cx, &auth, input.username)
+    }),
+    Answer::data(200),
+)
+.also(Patch, "patchUsername");
+
+pub(crate) static SET_PASSWORD: Operation<(Auth, PasswordChange), Me> = Operation::new(
+    "putPassword",
+    Put,
+    "/me/password",
+    "Set the password\n\nA wrong `current_password` is 422 on it. Session only: 403 `session_required` under an API token (the owner at the machine may). Allowed in read-only mode.",
+    Run::write(WriteOp::EXEMPT, |cx, (auth, input): (Auth, PasswordChange)| {
+        owner::set_password(
+            cx,
+            &auth,
+            input.current_password.as_deref(),
+            input.password.as_deref(),
+        )
+    }),
+    Answer::data(200),
+)
+.also(Patch, "patchPassword");
+
+pub(crate) static APPEARANCE: Operation<(), Appearance> = Operation::new(
+    "getAppearance",
+    Get,
+    "/appearance",
+    "Appearance",
+    Run::Read(ReadOp::PLAIN, |cx, ()| appearance::get(cx)),
+    Answer::data(200),
+);
+
+pub(crate) static CHANGE_APPEARANCE: Operation<AppearanceChange, Appearance> = Operation::new(
+    "patchAppearance",
+    Patch,
+    "/appearance",
+    "Change the appearance\n\nAllowed in read-only mode.",
+    Run::write(WriteOp::EXEMPT, appearance::change),
+    Answer::data(200),
+)
+.also(Put, "putAppearance");
+
+pub(crate) static TOKENS: Operation<Auth, Vec<ApiToken>> = Operation::new(
+    "listApiTokens",
+    Get,
+    "/api_tokens",
+    "API tokens\n\nSession only: 403 `session_required` under an API token (the owner at the machine may).",
+    Run::Read(ReadOp::PLAIN, |cx, auth| tokens::list(cx, &auth)),
+    Answer::data(200),
+);
+
+pub(crate) static CREATE_TOKEN: Operation<(Auth, ApiTokenInput), NewToken> = Operation::new(
+    "createApiToken",
+    Post,
+    "/api_tokens",
+    "Make an API token\n\nSession only: 403 `session_required` under an API token (the owner at the machine may). Allowed in read-only mode.",
+    Run::write(WriteOp::EXEMPT.idempotent(), |cx, (auth, input): (Auth, ApiTokenInput)| {
+        tokens::create(cx, &auth, &input.name, input.expires_at)
+    }),
+    Answer::data(201),
+)
+.session_only();
+
+pub(crate) static REVOKE_TOKEN: Operation<(Auth, u64), ()> = Operation::new(
+    "revokeApiToken",
+    Delete,
+    "/api_tokens/{id}",
+    "Revoke an API token\n\nSession only: 403 `session_required` under an API token (the owner at the machine may). Allowed in read-only mode.",
+    Run::write(WriteOp::EXEMPT, |cx, (auth, id)| {
+        tokens::revoke(cx, &auth, id)
+    }),
+    Answer::empty(),
+);
+
+/// The account's operations, for the registry.
+pub(crate) static OPERATIONS: &[&dyn Declared] = &[
+    &ME,
+    &CHANGE_ME,
+    &SET_USERNAME,
+    &SET_PASSWORD,
+    &APPEARANCE,
+    &CHANGE_APPEARANCE,
+    &TOKENS,
+    &CREATE_TOKEN,
+    &REVOKE_TOKEN,
+];
+
+/// The owner's account (document 1, "Me", "Appearance", "API tokens"),
+/// through a [`Door`]: the store itself (`org.account()`), as the owner
+/// at the machine, or a server that holds it, as its token.
+#[derive(Debug, Clone, Copy)]
+pub struct Account<'d, D = Organiser> {
+    door: &'d D,
+}
+
+impl<'d, D: Door> Account<'d, D> {
+    /// The account of the store behind `door`.
+    pub fn new(door: &'d D) -> Self {
+        Account { door }
+    }
+
+    /// The owner: name, username, zone and today in it.
+    ///
+    /// # Errors
+    ///
+    /// [`Error::Unauthorized`](crate::Error::Unauthorized) before the
+    /// owner is set up.
+    pub fn me(&self) -> Result<Me> {
+        self.door.call(&ME, Auth::Local)
+    }
+
+    /// Changes the owner's name or zone, as `change` sends.
+    ///
+    /// # Errors
+    ///
+    /// [`Error::Validation`](crate::Error::Validation) for a blank name or
+    /// an unknown zone; [`Error::SessionRequired`](crate::Error::SessionRequired)
+    /// under an API token.
+    pub fn change_me(&self, change: OwnerChange) -> Result<Me> {
+        self.door.call(&CHANGE_ME, (Auth::Local, change))
+    }
+
+    /// Changes the username.
+    ///
+    /// # Errors
+    ///
+    /// [`Error::Validation`](crate::Error::Validation) for a blank or
+    /// malformed one; as [`Account::change_me`] under an API token.
+    pub fn set_username(&self, username: &str) -> Result<Me> {
+        let input = UsernameChange {
+            username: Field::Value(username.to_owned()),
+        };
+        self.door.call(&SET_USERNAME, (Auth::Local, input))
+    }
+
+    /// Sets the password; `current` is required once one is set.
+    ///
+    /// # Errors
+    ///
+    /// [`Error::Validation`](crate::Error::Validation) for a wrong current
+    /// password or a new one too short; as [`Account::change_me`] under an
+    /// API token.
+    pub fn set_password(&self, current: Option<&str>, new: &str) -> Result<Me> {
+        let input = PasswordChange {
+            password: Some(new.to_owned()),
+            current_password: current.map(str::to_owned),
+        };
+        self.door.call(&SET_PASSWORD, (Auth::Local, input))
+    }
+
+    /// The appearance: accent, theme, date format, code theme.
+    ///
+    /// # Errors
+    ///
+    /// Only the store's.
+    pub fn appearance(&self) -> Result<Appearance> {
+        self.door.call(&APPEARANCE, ())
+    }
+
+    /// Changes what `change` sends of the appearance.
+    ///
+    /// # Errors
+    ///
+    /// [`Error::Validation`](crate::Error::Validation) for a value the
+    /// vocabulary does not have.
+    pub fn change_appearance(&self, change: AppearanceChange) -> Result<Appearance> {
+        self.door.call(&CHANGE_APPEARANCE, change)
+    }
+
+    /// The API tokens (their secrets are never shown again).
+    ///
+    /// # Errors
+    ///
+    /// [`Error::SessionRequired`](crate::Error::SessionRequired) under an
+    /// API token.
+    pub fn tokens(&self) -> Result<Vec<ApiToken>> {
+        self.door.call(&TOKENS, Auth::Local)
+    }
+
+    /// Makes an API token named `name`, expiring at `expires_at` (none for
+    /// never); its secret is shown only here.
+    ///
+    /// # Errors
+    ///
+    /// [`Error::Validation`](crate::Error::Validation) for a blank name or
+    /// an expiry in the past; as [`Account::tokens`].
+    pub fn create_token(&self, name: &str, expires_at: Option<Timestamp>) -> Result<NewToken> {
+        let input = ApiTokenInput {
+            name: name.to_owned(),
+            expires_at,
+        };
+        self.door.call(&CREATE_TOKEN, (Auth::Local, input))
+    }
+
+    /// Revokes API token number `id`.
+    ///
+    /// # Errors
+    ///
+    /// [`Error::NotFound`](crate::Error::NotFound) for an unknown number;
+    /// as [`Account::tokens`].
+    pub fn revoke_token(&self, id: u64) -> Result<()> {
+        self.door.call(&REVOKE_TOKEN, (Auth::Local, id))
+    }
+}
 
 impl Organiser {
+    /// The owner's account.
+    pub fn account(&self) -> Account<'_> {
+        Account::new(self)
+    }
+
     /// `GET /me` as `auth` sees it.
     pub fn me(&self, auth: &Auth) -> Result<Me> {
         owner::me(&self.inner.no_tx(), auth)
@@ -36,62 +329,8 @@ impl Organiser {
 
     /// Sets the owner up (`organiser init`); refused once set up.
     pub fn init_owner(&self, init: &OwnerInit) -> Result<Me> {
-        self.inner.write_op(&INIT, |cx| owner::init(cx, init))
-    }
-
-    /// `PATCH /me`: changes the owner's name or zone.
-    pub fn change_owner(&self, auth: &Auth, change: &OwnerChange) -> Result<Me> {
         self.inner
-            .write_op(&CHANGE_ME, |cx| owner::change(cx, auth, change))
-    }
-
-    /// `PUT /me/username` (session only).
-    pub fn set_username(&self, auth: &Auth, username: &str) -> Result<Me> {
-        let username = input::Field::Value(username.to_owned());
-        self.inner
-            .write_op(&SET_USERNAME, |cx| owner::set_username(cx, auth, username))
-    }
-
-    /// `PUT /me/password` (session only); `current` is required once a
-    /// password is set.
-    pub fn set_password(&self, auth: &Auth, current: Option<&str>, new: &str) -> Result<Me> {
-        self.inner.write_op(&SET_PASSWORD, |cx| {
-            owner::set_password(cx, auth, current, Some(new))
-        })
-    }
-
-    /// `GET /appearance`.
-    pub fn appearance(&self) -> Result<Appearance> {
-        self.inner.read_op(&APPEARANCE, appearance::get)
-    }
-
-    /// `PATCH /appearance`.
-    pub fn change_appearance(&self, change: AppearanceChange) -> Result<Appearance> {
-        self.inner
-            .write_op(&CHANGE_APPEARANCE, |cx| appearance::change(cx, change))
-    }
-
-    /// `GET /api_tokens` (session only).
-    pub fn tokens(&self, auth: &Auth) -> Result<Vec<ApiToken>> {
-        self.inner.read_op(&TOKENS, |cx| tokens::list(cx, auth))
-    }
-
-    /// `POST /api_tokens` (session only): the secret is shown only here.
-    pub fn create_token(
-        &self,
-        auth: &Auth,
-        name: &str,
-        expires_at: Option<Timestamp>,
-    ) -> Result<NewToken> {
-        self.inner.write_op(&CREATE_TOKEN, |cx| {
-            tokens::create(cx, auth, name, expires_at)
-        })
-    }
-
-    /// `DELETE /api_tokens/{id}` (session only).
-    pub fn revoke_token(&self, auth: &Auth, id: u64) -> Result<()> {
-        self.inner
-            .write_op(&REVOKE_TOKEN, |cx| tokens::revoke(cx, auth, id))
+            .write_op(&WriteOp::EXEMPT, |cx| owner::init(cx, init))
     }
 
     /// The principal a bearer token authenticates as; 401 when it does not.
@@ -110,14 +349,16 @@ impl Organiser {
 
     /// Signs the owner in with username and password.
     pub fn sign_in(&self, username: &str, password: &str) -> Result<SignedIn> {
-        self.inner
-            .write_op(&SIGN_IN, |cx| sessions::sign_in(cx, username, password))
+        self.inner.write_op(&WriteOp::EXEMPT, |cx| {
+            sessions::sign_in(cx, username, password)
+        })
     }
 
     /// Ends a session.
     pub fn sign_out(&self, session_secret: &str) -> Result<()> {
-        self.inner
-            .write_op(&SIGN_OUT, |cx| sessions::sign_out(cx, session_secret))
+        self.inner.write_op(&WriteOp::EXEMPT, |cx| {
+            sessions::sign_out(cx, session_secret)
+        })
     }
 
     /// The principal a session cookie authenticates as; `csrf` must match
@@ -130,84 +371,4 @@ impl Organiser {
     ) -> Result<Auth> {
         sessions::authenticate(&self.inner, session_secret, csrf, unsafe_method)
     }
-}
-
-/// `/me`, `/appearance` and `/api_tokens`.
-/// The routes of [`routes`].
-pub(crate) static ENDPOINTS: &[Endpoint] = {
-    use Method::{Delete, Get, Patch, Post, Put};
-    &[
-        Endpoint::new(Get, "/me"),
-        Endpoint::new(Patch, "/me"),
-        Endpoint::new(Put, "/me"),
-        Endpoint::new(Put, "/me/username"),
-        Endpoint::new(Patch, "/me/username"),
-        Endpoint::new(Put, "/me/password"),
-        Endpoint::new(Patch, "/me/password"),
-        Endpoint::new(Get, "/appearance"),
-        Endpoint::new(Patch, "/appearance"),
-        Endpoint::new(Put, "/appearance"),
-        Endpoint::new(Get, "/api_tokens"),
-        Endpoint::new(Post, "/api_tokens"),
-        Endpoint::new(Delete, "/api_tokens/{id}"),
-    ]
-};
-
-pub(crate) fn routes<'r>(req: &'r Request, segments: &[&'r str]) -> Result<Route<'r>> {
-    use Method::{Delete, Get, Patch, Post, Put};
-    let auth = &req.auth;
-    let body = req.body.as_ref();
-    Ok(match (req.method, segments) {
-        (Get, ["me"]) => {
-            ME.route(move |inner| Ok(Response::data(200, &owner::me(&inner.no_tx(), auth)?)))
-        }
-        (Patch | Put, ["me"]) => CHANGE_ME.route(
-            move || input::parse_record(body, "me", owner::parse_change),
-            move |cx, change| Ok(Response::data(200, &owner::change(cx, auth, &change)?)),
-        ),
-        (Put | Patch, ["me", "username"]) => SET_USERNAME.route(
-            move || owner::parse_username(body),
-            move |cx, username| {
-                Ok(Response::data(
-                    200,
-                    &owner::set_username(cx, auth, username)?,
-                ))
-            },
-        ),
-        (Put | Patch, ["me", "password"]) => SET_PASSWORD.route(
-            move || owner::parse_password(body),
-            move |cx, (current, new)| {
-                let me = owner::set_password(cx, auth, current.as_deref(), new.as_deref())?;
-                Ok(Response::data(200, &me))
-            },
-        ),
-        (Get, ["appearance"]) => {
-            APPEARANCE.route(|cx| Ok(Response::data(200, &appearance::get(cx)?)))
-        }
-        (Patch | Put, ["appearance"]) => CHANGE_APPEARANCE.route(
-            move || input::parse_record(body, "appearance", appearance::parse),
-            |cx, change| Ok(Response::data(200, &appearance::change(cx, change)?)),
-        ),
-        (Get, ["api_tokens"]) => {
-            TOKENS.route(move |cx| Ok(Response::data(200, &tokens::list(cx, auth)?)))
-        }
-        (Post, ["api_tokens"]) => CREATE_TOKEN.route(
-            move || {
-                auth.require_session()?;
-                tokens::parse(body)
-            },
-            move |cx, (name, expires_at)| {
-                let made = tokens::create(cx, auth, &name, expires_at)?;
-                Ok(Response::data(201, &made))
-            },
-        ),
-        (Delete, ["api_tokens", id]) => {
-            let id: u64 = id.parse().map_err(|_| Error::NotFound)?;
-            REVOKE_TOKEN.run(move |cx| {
-                tokens::revoke(cx, auth, id)?;
-                Ok(Response::no_content())
-            })
-        }
-        _ => return Err(Error::NotFound),
-    })
 }

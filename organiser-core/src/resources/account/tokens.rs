@@ -291,7 +291,7 @@ mod tests {
             clock: std::sync::Arc::new(clock.clone()),
             ..Options::default()
         });
-        let made = org.create_token(&Auth::Local, "phone", None).unwrap();
+        let made = org.account().create_token("phone", None).unwrap();
         let stored = |org: &Organiser| {
             org.inner
                 .read(|cx| cx.get_json::<StoredToken>(API_TOKENS, &key(made.token.id)))
@@ -304,14 +304,14 @@ mod tests {
         assert_eq!(used.last_used_at, Some(clock.now()));
         assert_eq!(stored(&org), None, "a read writes nothing");
         assert_eq!(
-            org.tokens(&Auth::Local).unwrap()[0].last_used_at,
+            org.account().tokens().unwrap()[0].last_used_at,
             Some(clock.now())
         );
         assert!(flush_uses(&org.inner).unwrap());
         assert_eq!(stored(&org), Some(clock.now()));
         assert!(!flush_uses(&org.inner).unwrap(), "nothing new to write");
         // A revoked token stops working at once, cached or not.
-        org.revoke_token(&Auth::Local, made.token.id).unwrap();
+        org.account().revoke_token(made.token.id).unwrap();
         assert!(matches!(
             authenticate(&org.inner, &made.secret),
             Err(Error::Unauthorized)

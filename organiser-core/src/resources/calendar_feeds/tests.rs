@@ -174,7 +174,7 @@ fn a_new_time_zone_makes_every_feed_due() {
         time_zone: Some("Tokyo".into()),
         ..crate::OwnerChange::default()
     };
-    org.change_owner(&crate::Auth::Local, &change).unwrap();
+    org.account().change_me(change).unwrap();
     assert_eq!(org.sync_due_feeds().unwrap(), 1);
     assert_eq!(org.sync_due_feeds().unwrap(), 0);
 }

@@ -12,11 +12,11 @@ mod sources;
 
 use serde::{Deserialize, Serialize};
 
-use crate::engine::endpoint::Endpoint;
-use crate::engine::op::{ReadOp, Route};
-use crate::engine::request::{Method, Request, Response};
+use crate::engine::op::ReadOp;
+use crate::engine::operation::{Answer, Declared, Door, Operation, Run, query_part};
+use crate::engine::request::Method::Get;
 use crate::engine::{Organiser, ReadCx, WriteCx};
-use crate::error::{Details, Error, Result};
+use crate::error::{Details, Result};
 use crate::ids::Id;
 use crate::limits::{SEARCH_DEFAULT_LIMIT, SEARCH_MAX_LIMIT, SEARCH_Q_MAX_CHARS};
 use crate::list::Query;
@@ -90,6 +90,17 @@ impl Default for SearchQuery {
 }
 
 impl SearchQuery {
+    /// The query's parameters, as [`SearchQuery::parse`] reads them.
+    pub(crate) fn query_pairs(&self) -> Vec<(&'static str, String)> {
+        let mut pairs = vec![("q", self.q.clone())];
+        if self.types.len() < SearchType::ALL.len() {
+            let names: Vec<&str> = self.types.iter().map(|t| t.name()).collect();
+            pairs.push(("types", names.join(",")));
+        }
+        pairs.push(("limit", self.limit.to_string()));
+        pairs
+    }
+
     /// A query for `q` across every type.
     pub fn new(q: impl Into<String>) -> SearchQuery {
         SearchQuery {
@@ -145,39 +156,62 @@ impl SearchQuery {
     }
 }
 
-/// Settled: "Expired tasks are archived first".
-static SEARCH: ReadOp = ReadOp::SETTLED;
+query_part!(SearchQuery);
 
-impl Organiser {
-    /// `GET /search`. Addresses (photos, thumbnails) are relative to the
-    /// API's base.
-    pub fn search(&self, query: &SearchQuery) -> Result<Vec<SearchGroup>> {
-        self.inner.read_op(&SEARCH, |cx| search(cx, query))
+/// `GET /search`. Expired tasks are archived first.
+pub(crate) static SEARCH: Operation<SearchQuery, Vec<SearchGroup>> = Operation::new(
+    "search",
+    Get,
+    "/search",
+    "Search\n\nSearches people, projects, notes, tasks, documents, task lists and folders; one group per requested type in the order person, project, note, task, document, task_list, folder, empty ones included. Case and accents do not matter; words match whole, by their beginning, and (names of people, projects, tasks and documents, words of 4 letters or more) misspelt. Expired tasks are archived first. See docs/api.md \"Search\".",
+    Run::Read(ReadOp::SETTLED, |cx, query| search(cx, &query)),
+    // Addresses (photos, thumbnails) are absolute in answers.
+    Answer::data(200).absolute(|mut groups, base| {
+        for result in groups.iter_mut().flat_map(|g| g.results.iter_mut()) {
+            if result.leading.url.starts_with('/') {
+                result.leading.url =
+                    format!("{}{}", base.trim_end_matches('/'), result.leading.url);
+            }
+        }
+        groups
+    }),
+);
+
+/// Search's operation, for the registry.
+pub(crate) static OPERATIONS: &[&dyn Declared] = &[&SEARCH];
+
+/// Search (document 1, "Search"), through a [`Door`]: the store itself
+/// (`org.search()`), or a server that holds it.
+#[derive(Debug, Clone, Copy)]
+pub struct Search<'d, D = Organiser> {
+    door: &'d D,
+}
+
+impl<'d, D: Door> Search<'d, D> {
+    /// Search over the store behind `door`.
+    pub fn new(door: &'d D) -> Self {
+        Search { door }
+    }
+
+    /// One group per type `query` names, in the types' order, each with
+    /// its best results first; words match whole, by their beginning and
+    /// (some) misspelt, whatever their case and accents. Addresses
+    /// (photos, thumbnails) are relative to the API's base.
+    ///
+    /// # Errors
+    ///
+    /// Only the store's (the query is checked by [`SearchQuery`]'s
+    /// reading).
+    pub fn find(&self, query: &SearchQuery) -> Result<Vec<SearchGroup>> {
+        self.door.call(&SEARCH, query.clone())
     }
 }
 
-/// The routes of [`routes`].
-pub(crate) static ENDPOINTS: &[Endpoint] = &[Endpoint::new(Method::Get, "/search")];
-
-/// `/search`.
-pub(crate) fn routes<'r>(req: &'r Request, segments: &[&'r str]) -> Result<Route<'r>> {
-    Ok(match (req.method, segments) {
-        (Method::Get, ["search"]) => {
-            let query = SearchQuery::parse(&req.query)?;
-            let base = req.base_url.as_str();
-            SEARCH.route(move |cx| {
-                let mut groups = search(cx, &query)?;
-                for result in groups.iter_mut().flat_map(|g| g.results.iter_mut()) {
-                    if result.leading.url.starts_with('/') {
-                        result.leading.url =
-                            format!("{}{}", base.trim_end_matches('/'), result.leading.url);
-                    }
-                }
-                Ok(Response::data(200, &groups))
-            })
-        }
-        _ => return Err(Error::NotFound),
-    })
+impl Organiser {
+    /// Search over the store.
+    pub fn search(&self) -> Search<'_> {
+        Search::new(self)
+    }
 }
 
 /// The groups of `query`.

@@ -18,14 +18,12 @@ fn org_at(now: &str, zone: &str) -> (Organiser, ManualClock) {
         clock: Arc::new(clock.clone()),
         ..Options::default()
     });
-    org.change_owner(
-        &Auth::Local,
-        &OwnerChange {
+    org.account()
+        .change_me(OwnerChange {
             time_zone: Some(zone.into()),
             ..OwnerChange::default()
-        },
-    )
-    .unwrap();
+        })
+        .unwrap();
     (org, clock)
 }
 
@@ -373,14 +371,12 @@ fn the_today_set_follows_midnight_in_a_zone_far_from_utc() {
     assert_eq!(titles(&org, "view=today"), ["tomorrow"]);
     assert_eq!(counts(&org, "").today, 1);
     // Moving the owner far west takes today back a day, and the task out.
-    org.change_owner(
-        &Auth::Local,
-        &OwnerChange {
+    org.account()
+        .change_me(OwnerChange {
             time_zone: Some("Hawaii".into()),
             ..OwnerChange::default()
-        },
-    )
-    .unwrap();
+        })
+        .unwrap();
     assert_eq!(org.today(), date("2026-03-10"));
     assert!(titles(&org, "view=today").is_empty());
     assert_eq!(counts(&org, "").today, 0);

@@ -42,14 +42,12 @@ fn completed_today_follows_the_owners_day_and_zone() {
     assert_eq!(completed_today(&org, "view=today"), 1);
 
     // In Kathmandu (UTC+5:45) it is 11 March 05:55: all three are today's.
-    org.change_owner(
-        &Auth::Local,
-        &OwnerChange {
+    org.account()
+        .change_me(OwnerChange {
             time_zone: Some("Kathmandu".into()),
             ..OwnerChange::default()
-        },
-    )
-    .unwrap();
+        })
+        .unwrap();
     assert_eq!(completed_today(&org, "view=today"), 3);
     assert_eq!(completed_today(&org, &format!("task_list_id={work}")), 2);
 
