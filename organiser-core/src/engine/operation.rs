@@ -315,27 +315,29 @@ impl<I, O, P> Operation<I, O, P> {
 /// The segments of a request's path that its template's `{…}` segments
 /// matched, handed to the input's parts in order.
 pub struct Args<'r> {
-    given: Vec<&'r str>,
-    next: usize,
+    template: std::str::Split<'static, char>,
+    segments: std::slice::Iter<'r, &'r str>,
 }
 
 impl<'r> Args<'r> {
-    fn of(template: &str, segments: &[&'r str]) -> Args<'r> {
-        let given = template
-            .split('/')
-            .filter(|s| !s.is_empty())
-            .zip(segments)
-            .filter(|(t, _)| t.starts_with('{'))
-            .map(|(_, s)| *s)
-            .collect();
-        Args { given, next: 0 }
+    fn of(template: &'static str, segments: &'r [&'r str]) -> Args<'r> {
+        let template = template.strip_prefix('/').unwrap_or(template).split('/');
+        Args {
+            template,
+            segments: segments.iter(),
+        }
     }
 
-    /// The next matched segment.
+    /// The next segment a `{…}` of the template matched.
     fn next(&mut self) -> Result<&'r str> {
-        let found = self.given.get(self.next).copied().ok_or(Error::NotFound)?;
-        self.next += 1;
-        Ok(found)
+        loop {
+            let (Some(t), Some(s)) = (self.template.next(), self.segments.next()) else {
+                return Err(Error::NotFound);
+            };
+            if t.starts_with('{') {
+                return Ok(s);
+            }
+        }
     }
 }
 
@@ -768,17 +770,16 @@ impl<I: Input, O: Serialize + 'static, P> Declared for Operation<I, O, P> {
             req.auth.require_session()?;
         }
         let template = self.path;
-        let args = move || Args::of(template, segments);
         Ok(match &self.run {
             Run::Read(op, f) => {
-                let input = I::read(req, &mut args())?;
+                let input = I::read(req, &mut Args::of(template, segments))?;
                 match self.http {
                     Some(http) => op.route(move |cx| http(cx, &input, req)),
                     None => op.route(move |cx| Ok(self.respond(f(cx, input)?, req))),
                 }
             }
             Run::Write(op, prepare, f) => {
-                I::read_early(req, &mut args())?;
+                I::read_early(req, &mut Args::of(template, segments))?;
                 let segments: Vec<&'r str> = segments.to_vec();
                 let prepare = prepare.f;
                 op.route_with(
@@ -787,7 +788,7 @@ impl<I: Input, O: Serialize + 'static, P> Declared for Operation<I, O, P> {
                 )
             }
             Run::Plain(op, f) => {
-                let input = I::read(req, &mut args())?;
+                let input = I::read(req, &mut Args::of(template, segments))?;
                 op.route(move |inner| Ok(self.respond(f(inner, input)?, req)))
             }
         })

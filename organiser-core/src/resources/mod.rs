@@ -160,33 +160,43 @@ pub(crate) fn operations() -> impl Iterator<Item = &'static dyn Declared> {
 /// The operation declared for `method` and `segments`: of those whose
 /// template matches, the one with the most literal segments.
 fn operation(method: Method, segments: &[&str]) -> Option<&'static dyn Declared> {
-    /// The operations under each first segment, most literal segments
-    /// first (`/ai_providers/test` before `/ai_providers/{id}`).
-    type Routes = Vec<(Endpoint, &'static dyn Declared)>;
-    static BY_FIRST_SEGMENT: LazyLock<HashMap<&str, Routes>> = LazyLock::new(|| {
-        let mut map: HashMap<&str, Routes> = HashMap::new();
+    /// A route: its method, its template's segments (`None` for a
+    /// `{…}`), and its operation.
+    type Declaring = (Method, Vec<Option<&'static str>>, &'static dyn Declared);
+    /// The routes under each first segment, most literal segments first
+    /// (`/ai_providers/test` before `/ai_providers/{id}`).
+    static BY_FIRST_SEGMENT: LazyLock<HashMap<&str, Vec<Declaring>>> = LazyLock::new(|| {
+        let mut map: HashMap<&str, Vec<Declaring>> = HashMap::new();
         for op in operations() {
             for e in op.endpoints() {
-                map.entry(e.first_segment()).or_default().push((e, op));
+                let template = e
+                    .path
+                    .split('/')
+                    .filter(|s| !s.is_empty())
+                    .map(|s| (!s.starts_with('{')).then_some(s))
+                    .collect();
+                map.entry(e.first_segment())
+                    .or_default()
+                    .push((e.method, template, op));
             }
         }
-        for ops in map.values_mut() {
-            ops.sort_by_key(|(e, _)| {
-                std::cmp::Reverse(
-                    e.path
-                        .split('/')
-                        .filter(|s| !s.is_empty() && !s.starts_with('{'))
-                        .count(),
-                )
-            });
+        for routes in map.values_mut() {
+            routes.sort_by_key(|(_, t, _)| std::cmp::Reverse(t.iter().flatten().count()));
         }
         map
     });
     BY_FIRST_SEGMENT
         .get(segments.first().copied().unwrap_or(""))?
         .iter()
-        .find(|(e, _)| e.matches(method, segments))
-        .map(|(_, op)| *op)
+        .find(|(m, template, _)| {
+            *m == method
+                && template.len() == segments.len()
+                && template
+                    .iter()
+                    .zip(segments)
+                    .all(|(t, s)| t.is_none_or(|t| t == *s))
+        })
+        .map(|(_, _, op)| *op)
 }
 
 /// The route of `req`: its operation's, handed every segment.
