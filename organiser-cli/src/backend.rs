@@ -136,19 +136,23 @@ pub enum Access {
     Write,
 }
 
-/// Where requests go.
+/// Where the operations run.
 pub enum Backend {
-    /// The store, opened in this process; requests run as the owner at the machine.
+    /// The store, opened in this process; operations run on it as the
+    /// owner at the machine, through its typed door.
     Local(Organiser),
     /// A server over HTTP.
-    Remote {
-        /// Its base address.
-        url: String,
-        /// The bearer token to send.
-        token: String,
-        /// The HTTP client.
-        client: reqwest::blocking::Client,
-    },
+    Remote(Remote),
+}
+
+/// A server over HTTP: where a remote door sends each operation's request.
+pub struct Remote {
+    /// Its base address.
+    url: String,
+    /// The bearer token to send.
+    token: String,
+    /// The HTTP client.
+    client: reqwest::blocking::Client,
 }
 
 impl Backend {
@@ -216,33 +220,27 @@ impl Backend {
                     chain(&e)
                 ))
             })?;
-        Ok(Backend::Remote {
+        Ok(Backend::Remote(Remote {
             url: url.trim_end_matches('/').to_owned(),
             token: token.to_owned(),
             client,
-        })
+        }))
     }
+}
 
-    /// Sends one request and returns the response, whatever its status.
-    pub fn call(&self, request: Request) -> Result<Response, CliError> {
-        self.call_with_progress(request, None)
-    }
-
-    /// Sends one request, as [`Backend::call`]; a raw body (an upload's
-    /// bytes) sent to a server moves `progress` on as it goes. A POST to a
-    /// server goes with an `Idempotency-Key`, so that it is safe to send
-    /// again; a request that is safe to send again (a read, or such a
-    /// POST) and is refused with 429 is sent again when the server's
-    /// `Retry-After` says, a few times.
+impl Remote {
+    /// Sends one request and returns the response, whatever its status; a
+    /// raw body (an upload's bytes) moves `progress` on as it goes. A POST
+    /// goes with an `Idempotency-Key`, so that it is safe to send again; a
+    /// request that is safe to send again (a read, or such a POST) and is
+    /// refused with 429 is sent again when the server's `Retry-After`
+    /// says, a few times.
     pub(crate) fn call_with_progress(
         &self,
         mut request: Request,
         progress: Option<&indicatif::ProgressBar>,
     ) -> Result<Response, CliError> {
-        if matches!(self, Backend::Remote { .. })
-            && request.method == organiser_core::Method::Post
-            && request.idempotency_key.is_none()
-        {
+        if request.method == organiser_core::Method::Post && request.idempotency_key.is_none() {
             request.idempotency_key = Some(idempotency_key());
         }
         let repeatable = request.raw.is_none()
@@ -275,62 +273,66 @@ impl Backend {
         mut request: Request,
         progress: Option<&indicatif::ProgressBar>,
     ) -> Result<Response, CliError> {
-        match self {
-            Backend::Local(org) => Ok(org.handle(&request)),
-            Backend::Remote { url, token, client } => {
-                let method = reqwest::Method::from_bytes(request.method.as_str().as_bytes())
-                    .expect("a method");
-                let mut builder = client
-                    .request(method, format!("{url}/api/v1{}", request.path))
-                    .bearer_auth(token);
-                let pairs: Vec<(&str, &str)> = request.query.pairs().collect();
-                if !pairs.is_empty() {
-                    builder = builder.query(&pairs);
-                }
-                if let Some(body) = &request.body {
-                    builder = builder.json(body);
-                }
-                if let Some(key) = &request.idempotency_key {
-                    builder = builder.header("idempotency-key", key);
-                }
-                if let Some(raw) = request.raw.take() {
-                    // Sized, so that it goes with a Content-Length (the
-                    // API refuses an upload without one).
-                    let length = raw.bytes.len() as u64;
-                    let bytes = std::io::Cursor::new(raw.bytes);
-                    let body = match progress {
-                        Some(bar) => reqwest::blocking::Body::sized(bar.wrap_read(bytes), length),
-                        None => reqwest::blocking::Body::sized(bytes, length),
-                    };
-                    builder = builder
-                        .header(reqwest::header::CONTENT_TYPE, raw.content_type)
-                        .body(body);
-                }
-                let response = builder.send().map_err(|e| {
-                    CliError::msg(format!("cannot reach the server at {url}: {}", chain(&e)))
-                })?;
-                let status = response.status().as_u16();
-                let headers: Vec<(&'static str, String)> = response
-                    .headers()
-                    .get(reqwest::header::RETRY_AFTER)
-                    .and_then(|v| v.to_str().ok())
-                    .map(|v| vec![("retry-after", v.to_owned())])
-                    .unwrap_or_default();
-                let body = response.bytes().map_err(|e| {
-                    CliError::msg(format!("the server at {url} broke off its answer: {e}"))
-                })?;
-                Ok(Response {
-                    status,
-                    body: if body.is_empty() {
-                        None
-                    } else {
-                        Some(body.to_vec())
-                    },
-                    replayed: false,
-                    headers,
-                })
-            }
+        let Remote { url, token, client } = self;
+        let method =
+            reqwest::Method::from_bytes(request.method.as_str().as_bytes()).expect("a method");
+        let mut builder = client
+            .request(method, format!("{url}/api/v1{}", request.path))
+            .bearer_auth(token);
+        let pairs: Vec<(&str, &str)> = request.query.pairs().collect();
+        if !pairs.is_empty() {
+            builder = builder.query(&pairs);
         }
+        if let Some(body) = &request.body {
+            builder = builder.json(body);
+        }
+        if let Some(key) = &request.idempotency_key {
+            builder = builder.header("idempotency-key", key);
+        }
+        if let Some(raw) = request.raw.take() {
+            // Sized, so that it goes with a Content-Length (the
+            // API refuses an upload without one).
+            let length = raw.bytes.len() as u64;
+            let bytes = std::io::Cursor::new(raw.bytes);
+            let body = match progress {
+                Some(bar) => reqwest::blocking::Body::sized(bar.wrap_read(bytes), length),
+                None => reqwest::blocking::Body::sized(bytes, length),
+            };
+            builder = builder
+                .header(reqwest::header::CONTENT_TYPE, raw.content_type)
+                .body(body);
+        }
+        let response = builder.send().map_err(|e| {
+            CliError::msg(format!("cannot reach the server at {url}: {}", chain(&e)))
+        })?;
+        let status = response.status().as_u16();
+        // What the answers the CLI reads say in headers: a wait,
+        // a file's type and name, a redirect's target.
+        let headers: Vec<(&'static str, String)> = [
+            "retry-after",
+            "content-type",
+            "content-disposition",
+            "location",
+        ]
+        .into_iter()
+        .filter_map(|name| {
+            let value = response.headers().get(name)?.to_str().ok()?;
+            Some((name, value.to_owned()))
+        })
+        .collect();
+        let body = response
+            .bytes()
+            .map_err(|e| CliError::msg(format!("the server at {url} broke off its answer: {e}")))?;
+        Ok(Response {
+            status,
+            body: if body.is_empty() {
+                None
+            } else {
+                Some(body.to_vec())
+            },
+            replayed: false,
+            headers,
+        })
     }
 }
 

@@ -18,7 +18,7 @@ use clap_complete::env::CompleteEnv;
 use organiser_core::{CalendarFeed, Category, Document, Folder, Person, Project, Tag, TaskList};
 
 use crate::backend;
-use crate::client::Client;
+use crate::door::Client;
 use crate::refs;
 
 /// The arguments that take a task list's name: the subcommand's path and

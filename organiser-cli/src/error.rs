@@ -3,24 +3,31 @@
 
 use std::fmt;
 
+use organiser_core::Error;
 use serde_json::{Value, json};
 
 /// Why a command failed.
 #[derive(Debug)]
 pub enum CliError {
-    /// The API refused the request: its message (and the status).
+    /// The core refused the request (in this process, or through the
+    /// server): its error, and its message as the command says it.
     Api {
-        /// HTTP status.
-        status: u16,
-        /// The error `code`.
-        code: String,
-        /// The error `message`.
-        message: String,
-        /// The error `details` (field → phrases), when it has any.
-        details: Option<Value>,
+        /// The core's error.
+        error: Error,
+        /// What the command says instead of the error's own message
+        /// (its fields named by the flags that set them).
+        said: Option<String>,
     },
     /// Anything else, already phrased for people.
     Message(String),
+    /// A failure of the CLI's own with a code of its own for scripts (a
+    /// failed update check: `update_check_failed`).
+    Failed {
+        /// The `code` of `--json`.
+        code: &'static str,
+        /// For people.
+        message: String,
+    },
     /// The command line asks for something it cannot (exit status 2, as
     /// clap's own usage errors).
     Usage(String),
@@ -31,8 +38,12 @@ pub enum CliError {
 impl fmt::Display for CliError {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
-            CliError::Api { message, .. } => f.write_str(message),
+            CliError::Api {
+                said: Some(said), ..
+            } => f.write_str(said),
+            CliError::Api { error, said: None } => f.write_str(&error.public_message()),
             CliError::Message(m) | CliError::Usage(m) => f.write_str(m),
+            CliError::Failed { message, .. } => f.write_str(message),
             CliError::BrokenPipe => f.write_str("broken pipe"),
         }
     }
@@ -50,19 +61,10 @@ impl From<std::io::Error> for CliError {
     }
 }
 
-impl From<organiser_core::Error> for CliError {
-    /// The core's refusal, as the API would send it.
-    fn from(e: organiser_core::Error) -> Self {
-        let body = e.to_body();
-        CliError::Api {
-            status: e.status(),
-            code: e.code().to_owned(),
-            message: e.public_message(),
-            details: body["error"]
-                .get("details")
-                .filter(|d| d.as_object().is_some_and(|o| !o.is_empty()))
-                .cloned(),
-        }
+impl From<Error> for CliError {
+    /// The core's refusal.
+    fn from(error: Error) -> Self {
+        CliError::Api { error, said: None }
     }
 }
 
@@ -91,8 +93,15 @@ impl CliError {
     /// code `usage` for a usage mistake and `error` for any other failure.
     pub fn to_json(&self) -> Value {
         let (code, details) = match self {
-            CliError::Api { code, details, .. } => (code.as_str(), details.clone()),
+            CliError::Api { error, .. } => (
+                error.code(),
+                error
+                    .details()
+                    .filter(|d| !d.is_empty())
+                    .and_then(|d| serde_json::to_value(d).ok()),
+            ),
             CliError::Usage(_) => ("usage", None),
+            CliError::Failed { code, .. } => (*code, None),
             _ => ("error", None),
         };
         let mut error = json!({"code": code, "message": self.to_string()});
@@ -108,52 +117,53 @@ impl CliError {
     /// a sentence (it begins with a capital) is said alone. Other errors
     /// are unchanged; `details` in `--json` keep the API's field names.
     pub(crate) fn naming(self, flags: &[(&str, &str)]) -> Self {
-        let CliError::Api {
-            status,
-            code,
-            message,
-            details: Some(details),
-        } = self
-        else {
+        let CliError::Api { error, said } = self else {
             return self;
         };
-        let Some(fields) = details.as_object() else {
-            return CliError::Api {
-                status,
-                code,
-                message,
-                details: Some(details),
-            };
+        let Some(details) = error.details().filter(|d| !d.is_empty()) else {
+            return CliError::Api { error, said };
         };
         let mut parts = Vec::new();
-        for (field, phrases) in fields {
+        for (field, phrases) in details.iter() {
             let name = flags
                 .iter()
-                .find(|(api, _)| api == field)
+                .find(|(api, _)| *api == field)
                 .map(|(_, flag)| (*flag).to_owned());
-            for phrase in phrases.as_array().into_iter().flatten() {
-                let phrase = phrase.as_str().unwrap_or_default();
-                parts.push(match (&name, field.as_str()) {
-                    (_, "base") => phrase.to_owned(),
+            for phrase in phrases {
+                parts.push(match (&name, field) {
+                    (_, "base") => phrase.clone(),
                     // A sentence of its own (a calendar feed's unreadable
                     // address is said with the vocabulary's label of its
                     // sync error): said as it is.
-                    _ if phrase.starts_with(|c: char| c.is_uppercase()) => phrase.to_owned(),
+                    _ if phrase.starts_with(|c: char| c.is_uppercase()) => phrase.clone(),
                     (Some(flag), _) => format!("{flag} {phrase}"),
                     (None, _) => format!("{} {phrase}", field.replace('_', " ")),
                 });
             }
         }
-        let message = if parts.is_empty() {
-            message
-        } else {
-            parts.join("; ")
-        };
         CliError::Api {
-            status,
-            code,
-            message,
-            details: Some(details),
+            error,
+            said: Some(parts.join("; ")),
+        }
+    }
+
+    /// The same refusal, said as `said` (its code and details kept for
+    /// `--json`); another error is unchanged.
+    pub(crate) fn saying(self, said: impl Into<String>) -> Self {
+        match self {
+            CliError::Api { error, .. } => CliError::Api {
+                error,
+                said: Some(said.into()),
+            },
+            other => other,
+        }
+    }
+
+    /// The core's error this is, if the core refused.
+    pub(crate) fn core(&self) -> Option<&Error> {
+        match self {
+            CliError::Api { error, .. } => Some(error),
+            _ => None,
         }
     }
 }
@@ -164,24 +174,17 @@ mod tests {
 
     #[test]
     fn refusals_name_the_flags_people_typed() {
-        let refused = CliError::Api {
-            status: 422,
-            code: "validation_failed".into(),
-            message: "Validation failed: Deadline on is not a date".into(),
-            details: Some(json!({"deadline_on": ["is not a date"], "base": ["Nope"]})),
-        };
+        let mut details = organiser_core::Details::new();
+        details.add("deadline_on", "is not a date");
+        details.add("base", "Nope");
+        let refused = CliError::from(Error::Validation(details));
         let said = refused.naming(&[("deadline_on", "--deadline")]);
-        assert_eq!(said.to_string(), "--deadline is not a date; Nope");
+        assert_eq!(said.to_string(), "Nope; --deadline is not a date");
         let body = said.to_json();
         assert_eq!(body["error"]["code"], "validation_failed");
         assert_eq!(body["error"]["details"]["deadline_on"][0], "is not a date");
         assert_eq!(CliError::usage("x").to_json()["error"]["code"], "usage");
-        let unreadable = CliError::Api {
-            status: 422,
-            code: "validation_failed".into(),
-            message: "Validation failed: Address The address points elsewhere".into(),
-            details: Some(json!({"address": ["The address points elsewhere"]})),
-        };
+        let unreadable = CliError::from(Error::invalid("address", "The address points elsewhere"));
         assert_eq!(
             unreadable.naming(&[("address", "the address")]).to_string(),
             "The address points elsewhere"

@@ -8,10 +8,10 @@
 #![forbid(unsafe_code)]
 
 pub mod backend;
-mod client;
 mod commands;
 mod completion;
 mod config;
+mod door;
 mod error;
 mod output;
 mod refs;

@@ -8,6 +8,7 @@ use std::sync::OnceLock;
 use comfy_table::{Cell, Color, ContentArrangement, Table, presets};
 use serde::Serialize;
 
+use crate::door::Doors;
 use crate::error::CliError;
 
 /// When to colour: `--color auto|always|never` (and `color` in the
@@ -84,8 +85,8 @@ pub(crate) fn moment(at: jiff::Timestamp, zone: &jiff::tz::TimeZone) -> String {
 }
 
 /// The owner's zone, asked of `client` (UTC when it cannot be read).
-pub(crate) fn owner_zone(client: &crate::client::Client) -> Result<jiff::tz::TimeZone, CliError> {
-    let me = client.me()?.data;
+pub(crate) fn owner_zone(client: &crate::door::Client) -> Result<jiff::tz::TimeZone, CliError> {
+    let me = client.reply(|c| c.account().me())?.data;
     Ok(jiff::tz::TimeZone::get(&me.time_zone_iana).unwrap_or(jiff::tz::TimeZone::UTC))
 }
 

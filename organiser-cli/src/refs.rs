@@ -31,8 +31,9 @@ use organiser_core::{Id, ListParams, Page};
 use serde::{Deserialize, Serialize};
 
 use crate::backend::data_dir;
-use crate::client::Client;
 use crate::commands::Global;
+use crate::door::Client;
+use crate::door::Doors;
 use crate::error::CliError;
 use crate::output;
 
@@ -86,7 +87,10 @@ pub(crate) trait Family: Sized {
 /// 01J… (was it deleted?)"; any other error as it is.
 pub(crate) fn gone<F: Family>(id: Id) -> impl Fn(CliError) -> CliError {
     move |e| match e {
-        CliError::Api { status: 404, .. } => CliError::msg(format!(
+        CliError::Api {
+            error: organiser_core::Error::NotFound,
+            ..
+        } => CliError::msg(format!(
             "there is no {} {id} ({} deleted?)",
             F::ONE,
             F::DELETED_ASK
@@ -437,7 +441,7 @@ impl<'a> Refs<'a> {
                 };
                 let found: Vec<(Id, Option<String>)> = self
                     .client
-                    .search(&query)?
+                    .reply(|c| c.search().find(&query))?
                     .data
                     .into_iter()
                     .flat_map(|g| g.results)

@@ -198,6 +198,10 @@ pub enum Error {
     /// 500 `internal_error` for any other failure; for logs only.
     #[error("internal: {0}")]
     Internal(String),
+    /// A remote door could not reach its server, or could not read its
+    /// answer (never answered by the API: code `unreachable`, status 502).
+    #[error("{0}")]
+    Unreachable(String),
 }
 
 impl Error {
@@ -244,6 +248,7 @@ impl Error {
             Error::AlreadyAdded(_) => "already_added",
             Error::RateLimited { .. } => "rate_limited",
             Error::Storage(_) | Error::Internal(_) => "internal_error",
+            Error::Unreachable(_) => "unreachable",
         }
     }
 
@@ -265,6 +270,7 @@ impl Error {
             | Error::AlreadyAdded(_) => 422,
             Error::RateLimited { .. } => 429,
             Error::Storage(_) | Error::Internal(_) => 500,
+            Error::Unreachable(_) => 502,
         }
     }
 

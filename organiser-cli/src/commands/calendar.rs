@@ -15,6 +15,7 @@ use organiser_core::{CalendarEvent, CalendarQuery, CalendarRange, TaskStatus};
 use crate::commands::Global;
 use crate::commands::dates::Days;
 use crate::commands::vocabulary::Vocabulary;
+use crate::door::Doors;
 use crate::error::CliError;
 use crate::output;
 
@@ -59,7 +60,7 @@ impl<'a> Span<'a> {
 impl Calendar {
     pub(crate) fn run(self, global: &Global) -> Result<(), CliError> {
         let client = global.reader()?;
-        let me = client.me()?.data;
+        let me = client.reply(|c| c.account().me())?.data;
         let today = me.today;
         let mut days = Days::knowing(&client, today);
         let days_arg = self.days.join(" ");
@@ -73,7 +74,7 @@ impl Calendar {
             }
             Span::Between(from, to) => (days.date("the days", from)?, days.date("the days", to)?),
         };
-        let reply = client.calendar(CalendarQuery { from, to })?;
+        let reply = client.reply(|c| c.calendar().range(CalendarQuery { from, to }))?;
         if global.json {
             return output::json(&reply.body);
         }

@@ -11,7 +11,8 @@ use jiff::civil::Date;
 use organiser_core::Field;
 use organiser_core::time::read_date_words;
 
-use crate::client::Client;
+use crate::door::Client;
+use crate::door::Doors;
 use crate::error::CliError;
 
 /// Reads typed dates against the owner's today.
@@ -66,7 +67,9 @@ impl<'c> Days<'c> {
     pub(crate) fn today(&mut self) -> Result<Date, CliError> {
         Ok(match self.today {
             Some(day) => day,
-            None => *self.today.insert(self.client.me()?.data.today),
+            None => *self
+                .today
+                .insert(self.client.reply(|c| c.account().me())?.data.today),
         })
     }
 

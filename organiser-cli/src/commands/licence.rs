@@ -7,6 +7,7 @@ use clap::{Args, Subcommand};
 use organiser_core::{Licence, LicenceProblem, LicenceState};
 
 use super::Global;
+use crate::door::Doors;
 use crate::error::CliError;
 use crate::output;
 
@@ -75,7 +76,7 @@ impl LicenceCommand {
     pub(crate) fn run(self, global: &Global) -> Result<(), CliError> {
         let flags: &[(&str, &str)] = &[("key", "the key")];
         let licence = match self.action {
-            None => global.reader()?.licence()?,
+            None => global.reader()?.reply(|c| c.licence().get())?,
             Some(LicenceAction::Add { key }) => {
                 let key = if key == "-" {
                     std::io::stdin()
@@ -89,10 +90,10 @@ impl LicenceCommand {
                 };
                 global
                     .writer()?
-                    .add_licence_key(key.trim())
+                    .reply(|c| c.licence().add_key(key.trim()))
                     .map_err(|e| e.naming(flags))?
             }
-            Some(LicenceAction::Remove) => global.writer()?.remove_licence_key()?,
+            Some(LicenceAction::Remove) => global.writer()?.reply(|c| c.licence().remove_key())?,
         };
         if global.json {
             return output::json(&licence.body);

@@ -4,7 +4,8 @@ use clap::{Args, Subcommand};
 use organiser_core::{Me, OwnerChange};
 
 use super::Global;
-use crate::client::Reply;
+use crate::door::Doors;
+use crate::door::Reply;
 use crate::error::CliError;
 use crate::output;
 
@@ -54,10 +55,10 @@ pub(super) const FLAGS: &[(&str, &str)] = &[
 impl MeCommand {
     pub(crate) fn run(self, global: &Global) -> Result<(), CliError> {
         let me = match self.action {
-            None => global.reader()?.me()?,
+            None => global.reader()?.reply(|c| c.account().me())?,
             Some(MeAction::Set { name, time_zone }) => global
                 .writer()?
-                .change_owner(&OwnerChange { name, time_zone })
+                .reply(|c| c.account().change_me(OwnerChange { name, time_zone }))
                 .map_err(|e| e.naming(FLAGS))?,
         };
         show(&me, global)

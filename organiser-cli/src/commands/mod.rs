@@ -36,7 +36,7 @@ use std::path::PathBuf;
 use serde::Serialize;
 
 use crate::backend::{Access, Backend};
-use crate::client::Client;
+use crate::door::Client;
 use crate::error::CliError;
 use crate::output;
 use crate::refs::Refs;

@@ -6,7 +6,8 @@ use std::io::{BufRead, IsTerminal};
 use clap::Args;
 
 use super::Global;
-use crate::client::Client;
+use crate::door::Client;
+use crate::door::Doors;
 use crate::error::CliError;
 use crate::output;
 
@@ -35,7 +36,7 @@ impl Password {
                 .transpose()?
                 .ok_or_else(|| CliError::msg("give the new password on standard input"))?;
             let current = lines.next().transpose()?;
-            client.set_password(&new, current.as_deref())
+            client.reply(|c| c.account().set_password(current.as_deref(), &new))
         }
         .map_err(|e| e.naming(FLAGS))?;
         if global.json {
@@ -47,12 +48,12 @@ impl Password {
 
 /// Asks on the terminal, without echo: the current password when a server
 /// will want it, then the new one twice.
-fn asked(client: &Client) -> Result<crate::client::Reply<organiser_core::Me>, CliError> {
+fn asked(client: &Client) -> Result<crate::door::Reply<organiser_core::Me>, CliError> {
     let prompt = |text: &str| {
         rpassword::prompt_password(text)
             .map_err(|e| CliError::msg(format!("cannot read the password from the terminal: {e}")))
     };
-    let current = if !client.is_local() && client.me()?.data.has_password {
+    let current = if !client.is_local() && client.reply(|c| c.account().me())?.data.has_password {
         Some(prompt("Current password: ")?)
     } else {
         None
@@ -64,5 +65,5 @@ fn asked(client: &Client) -> Result<crate::client::Reply<organiser_core::Me>, Cl
             "the two new passwords differ; nothing was changed",
         ));
     }
-    client.set_password(&new, current.as_deref())
+    client.reply(|c| c.account().set_password(current.as_deref(), &new))
 }

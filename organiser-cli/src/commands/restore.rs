@@ -7,8 +7,8 @@
 use clap::Args;
 use organiser_core::Id;
 
-use crate::client::{Client, Reply};
 use crate::commands::Session;
+use crate::door::{Client, Reply};
 use crate::error::CliError;
 use crate::refs::Family;
 
@@ -55,7 +55,10 @@ impl Restore {
             );
         }
         let restored = F::restore(s.client, id).map_err(|e| match e {
-            CliError::Api { status: 404, .. } => CliError::msg(format!(
+            CliError::Api {
+                error: organiser_core::Error::NotFound,
+                ..
+            } => CliError::msg(format!(
                 "nothing to restore: {id} is not a {} deleted in the last 20 seconds{}",
                 F::ONE,
                 F::ALSO

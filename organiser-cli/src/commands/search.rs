@@ -9,6 +9,7 @@ use clap::builder::{PossibleValue, PossibleValuesParser};
 use organiser_core::{SearchGroup, SearchQuery, SearchType};
 
 use crate::commands::Global;
+use crate::door::Doors;
 use crate::error::CliError;
 use crate::output;
 
@@ -48,7 +49,7 @@ impl Search {
             },
             limit: self.limit.max(1),
         };
-        let reply = client.search(&query)?;
+        let reply = client.reply(|c| c.search().find(&query))?;
         if global.json {
             return output::json(&reply.body);
         }

@@ -5,6 +5,7 @@ use clap::{Args, Subcommand};
 use organiser_core::{Licence, System, UpdateStatus};
 
 use super::Global;
+use crate::door::Doors;
 use crate::error::CliError;
 use crate::output;
 
@@ -77,33 +78,35 @@ impl SystemCommand {
         let (client, system) = match self.action {
             None => {
                 let client = global.reader()?;
-                let system = client.system()?;
+                let system = client.reply(|c| c.system().get(true))?;
                 (client, system)
             }
             Some(SystemAction::Check) => {
                 let client = global.writer()?;
-                let system = client.check_for_update()?;
+                let system = client.reply(|c| c.system().check_for_update(true))?;
                 (client, system)
             }
             Some(SystemAction::Updates { to }) => {
                 let client = global.writer()?;
-                let system = client.set_update_checks(matches!(to, Switch::On))?;
+                let change = organiser_core::SystemChange {
+                    update_checks: Some(matches!(to, Switch::On)),
+                    ..organiser_core::SystemChange::default()
+                };
+                let system = client.reply(|c| c.system().change(change, true))?;
                 (client, system)
             }
         };
         if global.json {
             output::json(&system.body)?;
         } else {
-            show(&system.data, &client.licence()?.data)?;
+            show(&system.data, &client.reply(|c| c.licence().get())?.data)?;
         }
         // A check that failed keeps the last result and says why: the
         // command fails too, so scripts and timers see it.
         match (&self.action, &system.data.update.error) {
-            (Some(SystemAction::Check), Some(reason)) => Err(CliError::Api {
-                status: 200,
-                code: "update_check_failed".to_owned(),
+            (Some(SystemAction::Check), Some(reason)) => Err(CliError::Failed {
+                code: "update_check_failed",
                 message: format!("the update check failed: {reason}"),
-                details: None,
             }),
             _ => Ok(()),
         }

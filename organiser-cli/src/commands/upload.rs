@@ -7,7 +7,9 @@ use std::path::Path;
 
 use indicatif::{ProgressBar, ProgressStyle};
 
-use crate::client::{Client, Uploaded};
+use organiser_core::{Upload, UploadKind};
+
+use crate::door::{Client, Doors};
 use crate::error::CliError;
 
 /// Files larger than this show a progress bar.
@@ -15,7 +17,7 @@ const PROGRESS_FROM: u64 = 8 * 1024 * 1024;
 
 /// Uploads the PDF at `path` as an upload of kind `document`, named by its
 /// file name; `flag` names it in messages (`FILE`, `--attach`).
-pub(crate) fn upload_pdf(client: &Client, path: &Path, flag: &str) -> Result<Uploaded, CliError> {
+pub(crate) fn upload_pdf(client: &Client, path: &Path, flag: &str) -> Result<Upload, CliError> {
     let unreadable =
         |e: std::io::Error| CliError::msg(format!("cannot read {}: {e}", path.display()));
     let filename = path
@@ -33,19 +35,20 @@ pub(crate) fn upload_pdf(client: &Client, path: &Path, flag: &str) -> Result<Upl
         _ => file.read_to_end(&mut bytes),
     }
     .map_err(unreadable)?;
-    let sending = bar.as_ref().filter(|_| !client.is_local());
+    let sending = bar.clone().filter(|_| !client.is_local());
     if let Some(bar) = &bar
         && client.is_local()
     {
         bar.set_message(format!("{filename}: storing"));
     }
-    let uploaded = client.upload("document", &filename, "application/pdf", bytes, sending);
+    let uploaded = client.with_progress(sending, |c| {
+        c.uploads()
+            .create(UploadKind::Document, &filename, "application/pdf", bytes)
+    });
     if let Some(bar) = &bar {
         bar.finish_and_clear();
     }
-    Ok(uploaded
-        .map_err(|e| e.naming(&[("file", flag), ("filename", flag)]))?
-        .data)
+    uploaded.map_err(|e| CliError::from(e).naming(&[("file", flag), ("filename", flag)]))
 }
 
 /// A bar for a file of `size` bytes, when it is large and standard error

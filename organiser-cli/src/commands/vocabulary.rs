@@ -4,22 +4,26 @@
 
 use serde_json::Value;
 
-use crate::client::Client;
+use crate::door::Client;
 use crate::error::CliError;
 
 /// `GET /vocabulary`'s body, read as the commands need it.
 pub(crate) struct Vocabulary(Value);
 
 impl Vocabulary {
+    /// The vocabulary of the API the command speaks to: the one this build
+    /// of the core holds (the API's version fixes it), with the store's
+    /// own build (development or not) when it is open in this process.
     pub(crate) fn load(client: &Client) -> Result<Vocabulary, CliError> {
-        Ok(Vocabulary(client.vocabulary()?.data))
+        let dev = client
+            .local()
+            .is_some_and(|org| org.options().build.is_dev());
+        Ok(Vocabulary(
+            serde_json::to_value(organiser_core::vocabulary(dev)).unwrap_or_default(),
+        ))
     }
 
-    /// The vocabulary this build of the core holds, without a request:
-    /// for labels, which the API's version fixes (a choice the server
-    /// judges, such as the AI provider kinds, is read with [`load`]).
-    ///
-    /// [`load`]: Vocabulary::load
+    /// The vocabulary this build of the core holds, for labels.
     pub(crate) fn builtin() -> Vocabulary {
         Vocabulary(serde_json::to_value(organiser_core::vocabulary(false)).unwrap_or_default())
     }

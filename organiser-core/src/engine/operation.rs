@@ -376,6 +376,14 @@ pub trait Part: Sized + 'static {
 
     /// Writes the part into a request.
     fn write(&self, out: &mut Outgoing);
+
+    /// The part as the API would read it, for a caller in process: a
+    /// query or a body is held to the same reading a request gets (its
+    /// rules, and what it makes of what it takes), so that both doors
+    /// refuse alike.
+    fn checked(self) -> Result<Self> {
+        Ok(self)
+    }
 }
 
 /// An operation's input: one part, or a tuple of parts in the order they
@@ -390,6 +398,9 @@ pub trait Input: Sized + 'static {
 
     /// Writes the input into a request.
     fn write(&self, out: &mut Outgoing);
+
+    /// The input as the API would read it ([`Part::checked`]).
+    fn checked(self) -> Result<Self>;
 }
 
 impl Input for () {
@@ -402,6 +413,10 @@ impl Input for () {
     }
 
     fn write(&self, _: &mut Outgoing) {}
+
+    fn checked(self) -> Result<()> {
+        Ok(())
+    }
 }
 
 impl<A: Part> Input for A {
@@ -418,6 +433,10 @@ impl<A: Part> Input for A {
 
     fn write(&self, out: &mut Outgoing) {
         Part::write(self, out);
+    }
+
+    fn checked(self) -> Result<A> {
+        Part::checked(self)
     }
 }
 
@@ -439,6 +458,10 @@ macro_rules! tuple_input {
 
             fn write(&self, out: &mut Outgoing) {
                 $(Part::write(&self.$n, out);)+
+            }
+
+            fn checked(self) -> Result<Self> {
+                Ok(($(Part::checked(self.$n)?,)+))
             }
         }
     };
@@ -562,6 +585,10 @@ macro_rules! query_part {
                         out.query(name, value);
                     }
                 }
+
+                fn checked(self) -> $crate::error::Result<Self> {
+                    <$t>::parse(&$crate::list::Query::from_pairs(self.query_pairs()))
+                }
             }
         )+
     };
@@ -581,12 +608,24 @@ macro_rules! body_part {
             }
 
             fn write(&self, out: &mut $crate::engine::operation::Outgoing) {
+                out.body(Self::body(self));
+            }
+
+            fn checked(self) -> $crate::error::Result<Self> {
+                ($parse)(Some(&Self::body(&self)))
+            }
+        }
+
+        impl $t {
+            /// The body a request of it sends: `{key: input}`, or the
+            /// input itself.
+            fn body(&self) -> serde_json::Value {
                 let value = serde_json::to_value(self).unwrap_or_default();
                 let key: Option<&str> = $key;
-                out.body(match key {
+                match key {
                     Some(key) => serde_json::json!({ key: value }),
                     None => value,
-                });
+                }
             }
         }
     };
@@ -624,6 +663,7 @@ impl<I: Input, O: Serialize + 'static, P> Operation<I, O, P> {
     /// route runs it (the licence check of a licensed write comes before
     /// its preparation, and again in its transaction), without JSON.
     pub(crate) fn call(&'static self, inner: &Inner, input: I) -> Result<O> {
+        let input = input.checked()?;
         match &self.run {
             Run::Read(op, f) => inner.read_op(op, |cx| f(cx, input)),
             Run::Write(op, prepare, f) => {
@@ -654,8 +694,7 @@ impl<I: Input, O: Serialize + 'static, P> Operation<I, O, P> {
         self.render(output)
     }
 
-    /// The answer's body as the API writes it, its addresses as they are
-    /// (below `/api/v1`).
+    /// The answer's body as the API writes it.
     fn render(&self, output: O) -> Response {
         let status = self.answer.status;
         match (self.answer.shape, self.answer.raw) {
@@ -668,8 +707,13 @@ impl<I: Input, O: Serialize + 'static, P> Operation<I, O, P> {
     /// The JSON the API answers for `output` (null for no body, and for
     /// an answer that is no JSON), its addresses as they are: what a
     /// caller in process prints where a remote one prints the body it got.
-    pub fn body_of(&self, output: O) -> Value {
-        self.render(output).json_value()
+    pub fn body(&self, output: &O) -> Value {
+        let value = || serde_json::to_value(output).unwrap_or_default();
+        match self.answer.shape {
+            Shape::Data => serde_json::json!({ "data": value() }),
+            Shape::Bare => value(),
+            Shape::Empty | Shape::Raw => Value::Null,
+        }
     }
 
     /// The request a remote door sends for `input`: the method, the path

@@ -15,7 +15,8 @@ use jiff::tz::TimeZone;
 use organiser_core::{AiModel, AiModelQuery, AiProvider, AiProviderQuery, Id, ListParams, Page};
 
 use super::{Global, Session};
-use crate::client::Client;
+use crate::door::Client;
+use crate::door::Doors;
 use crate::error::CliError;
 use crate::output;
 use crate::refs::{self, Family};
@@ -92,12 +93,12 @@ impl Family for AiProvider {
                 ..ListParams::default()
             },
         };
-        Ok(client.ai_providers(&query)?.data)
+        Ok(client.reply(|c| c.ai().providers(&query))?.data)
     }
 
     fn get(client: &Client, id: Id) -> Result<AiProvider, CliError> {
         Ok(client
-            .ai_provider(id)
+            .reply(|c| c.ai().provider(id))
             .map_err(refs::gone::<AiProvider>(id))?
             .data)
     }
@@ -128,11 +129,14 @@ impl Family for AiModel {
                 ..ListParams::default()
             },
         };
-        Ok(client.ai_models(&query)?.data)
+        Ok(client.reply(|c| c.ai().models(&query))?.data)
     }
 
     fn get(client: &Client, id: Id) -> Result<AiModel, CliError> {
-        Ok(client.ai_model(id).map_err(refs::gone::<AiModel>(id))?.data)
+        Ok(client
+            .reply(|c| c.ai().model(id))
+            .map_err(refs::gone::<AiModel>(id))?
+            .data)
     }
 }
 
@@ -192,7 +196,10 @@ fn when(at: Timestamp, zone: &TimeZone) -> String {
 
 /// The owner's zone, for times (UTC when it cannot be read).
 fn zone(client: &Client) -> Result<TimeZone, CliError> {
-    Ok(TimeZone::get(&client.me()?.data.time_zone_iana).unwrap_or(TimeZone::UTC))
+    Ok(
+        TimeZone::get(&client.reply(|c| c.account().me())?.data.time_zone_iana)
+            .unwrap_or(TimeZone::UTC),
+    )
 }
 
 /// "1 model", "2 models".

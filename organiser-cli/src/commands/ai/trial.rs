@@ -8,6 +8,7 @@ use organiser_core::AiModel;
 
 use super::{client, model, session};
 use crate::commands::Global;
+use crate::door::Doors;
 use crate::error::CliError;
 use crate::output;
 use crate::refs;
@@ -31,7 +32,7 @@ impl Try {
         } else {
             output::spinner(&format!("Asking {}…", output::clean(&model.name)))
         };
-        let replied = client.try_ai_model(model.id, &self.prompt.join(" "));
+        let replied = client.reply(|c| c.ai().try_model(model.id, &self.prompt.join(" ")));
         if let Some(spinner) = spinner {
             spinner.finish_and_clear();
         }

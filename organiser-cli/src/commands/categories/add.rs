@@ -6,6 +6,7 @@ use organiser_core::{CategoryInput, Field};
 
 use super::FLAGS;
 use crate::commands::Session;
+use crate::door::Doors;
 use crate::error::CliError;
 use crate::output;
 
@@ -36,7 +37,7 @@ impl Add {
         };
         let made = s
             .client
-            .create_category(&input)
+            .reply(|c| c.categories().create(input))
             .map_err(|e| e.naming(FLAGS))?;
         let category = &made.data;
         s.global.said(

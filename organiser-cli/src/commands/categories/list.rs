@@ -6,6 +6,7 @@ use std::collections::HashMap;
 use organiser_core::{Category, Id, Page};
 
 use crate::commands::Session;
+use crate::door::Doors;
 use crate::error::CliError;
 use crate::output;
 use crate::refs::every;
@@ -36,7 +37,7 @@ pub(super) fn run(s: &Session<'_>) -> Result<(), CliError> {
     }
     let counts: HashMap<Id, u64> = s
         .client
-        .category_note_counts()?
+        .reply(|c| c.notes().category_counts())?
         .data
         .into_iter()
         .map(|c| (c.category_id, c.note_count))

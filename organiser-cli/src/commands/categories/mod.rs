@@ -11,7 +11,8 @@ use clap::{Args, Subcommand};
 use organiser_core::{Category, CategoryQuery, Id, ListParams, Page};
 
 use super::{Global, Session};
-use crate::client::Client;
+use crate::door::Client;
+use crate::door::Doors;
 use crate::error::CliError;
 use crate::refs::{Family, Refs};
 
@@ -75,11 +76,14 @@ impl Family for Category {
                 ..ListParams::default()
             },
         };
-        Ok(client.categories(&query)?.data)
+        Ok(client.reply(|c| c.categories().list(&query))?.data)
     }
 
     fn get(client: &Client, id: Id) -> Result<Category, CliError> {
-        Ok(client.category(id).map_err(no_category(id))?.data)
+        Ok(client
+            .reply(|c| c.categories().get(id))
+            .map_err(no_category(id))?
+            .data)
     }
 }
 

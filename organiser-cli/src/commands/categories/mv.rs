@@ -6,6 +6,7 @@ use organiser_core::{Category, CategoryInput};
 
 use super::{FLAGS, no_category};
 use crate::commands::Session;
+use crate::door::Doors;
 use crate::error::CliError;
 
 #[derive(Debug, Args)]
@@ -25,7 +26,7 @@ impl Move {
         };
         let moved = s
             .client
-            .change_category(id, &input)
+            .reply(|c| c.categories().change(id, input))
             .map_err(|e| no_category(id)(e).naming(FLAGS))?;
         s.global.said(
             &moved.body,

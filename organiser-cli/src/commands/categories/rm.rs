@@ -8,6 +8,7 @@ use serde::Serialize;
 
 use super::no_category;
 use crate::commands::Session;
+use crate::door::Doors;
 use crate::error::CliError;
 use crate::output::Data;
 
@@ -30,23 +31,15 @@ impl Rm {
     pub(super) fn run(self, s: &Session<'_>) -> Result<(), CliError> {
         let category = s.refs.record::<Category>(&self.category)?;
         let id = category.id;
-        s.client
-            .delete_category(id, self.if_unused)
+        s.client.reply(|c| c.categories().delete(id, self.if_unused))
             .map_err(|e| match e {
-                CliError::Api {
-                    status: 409,
-                    code,
-                    details,
+                e @ CliError::Api {
+                    error: organiser_core::Error::Conflict { .. },
                     ..
-                } => CliError::Api {
-                    status: 409,
-                    code,
-                    message: format!(
-                        "{} has notes: nothing was deleted (without --if-unused its notes are kept, uncategorised)",
-                        category.name
-                    ),
-                    details,
-                },
+                } => e.saying(format!(
+                    "{} has notes: nothing was deleted (without --if-unused its notes are kept, uncategorised)",
+                    category.name
+                )),
                 other => no_category(id)(other),
             })?;
         s.refs.deleted::<Category>(id, &category.name);

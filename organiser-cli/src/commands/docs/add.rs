@@ -9,10 +9,10 @@ use organiser_core::{Field, Folder};
 
 use super::list::linked;
 use super::{FLAGS, Target, TargetArgs};
-use crate::client::DocumentWrite;
 use crate::commands::Session;
 use crate::commands::compact::size;
 use crate::commands::upload::upload_pdf;
+use crate::door::Doors;
 use crate::error::CliError;
 use crate::output;
 
@@ -46,9 +46,9 @@ impl Add {
             (!ids.is_empty()).then_some(ids)
         };
         let upload = upload_pdf(s.client, &self.file, "FILE")?;
-        let input = DocumentWrite {
+        let input = organiser_core::DocumentInput {
             upload: Some(upload.signed_id),
-            name: self.name.clone(),
+            name: self.name.clone().map_or(Field::Absent, Field::Value),
             folder_id: folder
                 .as_ref()
                 .map_or(Field::Absent, |f| Field::Value(f.id)),
@@ -71,7 +71,7 @@ impl Add {
         };
         let made = s
             .client
-            .create_document(&input)
+            .reply(|c| c.documents().create(input))
             .map_err(|e| e.naming(FLAGS))?;
         let document = &made.data;
         let mut line = format!(

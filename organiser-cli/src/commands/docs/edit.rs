@@ -5,8 +5,8 @@ use clap::Args;
 use organiser_core::{Document, Field, Folder};
 
 use super::{FLAGS, no_document};
-use crate::client::DocumentWrite;
 use crate::commands::Session;
+use crate::door::Doors;
 use crate::error::CliError;
 
 #[derive(Debug, Args)]
@@ -37,18 +37,18 @@ impl Edit {
             Some(folder) => Some(s.refs.record::<Folder>(folder)?),
             None => None,
         };
-        let input = DocumentWrite {
-            name: self.name.clone(),
+        let input = organiser_core::DocumentInput {
+            name: self.name.clone().map_or(Field::Absent, Field::Value),
             folder_id: match (&folder, self.unfiled) {
                 (Some(f), _) => Field::Value(f.id),
                 (None, true) => Field::Null,
                 (None, false) => Field::Absent,
             },
-            ..DocumentWrite::default()
+            ..organiser_core::DocumentInput::default()
         };
         let changed = s
             .client
-            .change_document(document.id, &input)
+            .reply(|c| c.documents().change(document.id, input))
             .map_err(no_document(document.id))
             .map_err(|e| e.naming(FLAGS))?;
         let mut said = Vec::new();

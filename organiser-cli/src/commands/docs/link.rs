@@ -8,8 +8,8 @@ use organiser_core::{Document, Id};
 use serde::Serialize;
 
 use super::{FLAGS, Target, TargetArgs, no_document};
-use crate::client::DocumentLinkWrite;
 use crate::commands::Session;
+use crate::door::Doors;
 use crate::error::CliError;
 use crate::output::Data;
 
@@ -46,22 +46,20 @@ impl Link {
     pub(super) fn run(self, s: &Session<'_>) -> Result<(), CliError> {
         let document = s.refs.record::<Document>(&self.document)?;
         let target = one_target(s, &self.target)?;
-        let mut input = DocumentLinkWrite {
-            document_id: document.id,
-            note_id: None,
-            project_id: None,
-            task_id: None,
-            person_id: None,
+        let mut input = organiser_core::DocumentLinkInput {
+            document_id: organiser_core::Field::Value(document.id),
+            ..organiser_core::DocumentLinkInput::default()
         };
+        let id = organiser_core::Field::Value;
         match target {
-            Target::Task(id) => input.task_id = Some(id),
-            Target::Project(id) => input.project_id = Some(id),
-            Target::Person(id) => input.person_id = Some(id),
-            Target::Note(id) => input.note_id = Some(id),
+            Target::Task(t) => input.task_id = id(t),
+            Target::Project(p) => input.project_id = id(p),
+            Target::Person(p) => input.person_id = id(p),
+            Target::Note(n) => input.note_id = id(n),
         }
         let made = s
             .client
-            .create_document_link(&input)
+            .reply(|c| c.documents().link(input))
             .map_err(|e| e.naming(FLAGS))?;
         s.global.said(
             &made.body,
@@ -97,7 +95,7 @@ impl Unlink {
             )));
         };
         s.client
-            .delete_document_link(link.id)
+            .reply(|c| c.documents().unlink(link.id))
             .map_err(no_document(document.id))?;
         s.global.said(
             &Data {

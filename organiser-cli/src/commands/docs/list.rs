@@ -9,6 +9,7 @@ use organiser_core::{Document, DocumentQuery, Folder, Id, Page};
 
 use crate::commands::Session;
 use crate::commands::compact::size;
+use crate::door::Doors;
 use crate::error::CliError;
 use crate::output;
 use crate::refs::every;
@@ -65,7 +66,8 @@ impl List {
         } else {
             HashMap::new()
         };
-        let zone = TimeZone::get(&s.client.me()?.data.time_zone_iana).unwrap_or(TimeZone::UTC);
+        let zone = TimeZone::get(&s.client.reply(|c| c.account().me())?.data.time_zone_iana)
+            .unwrap_or(TimeZone::UTC);
         let mut table = output::table(&["#", "ID", "NAME", "FOLDER", "SIZE", "LINKED", "ADDED"]);
         for (row, document) in documents.iter().enumerate() {
             let folder = document
@@ -99,7 +101,7 @@ impl List {
     fn pages(&self, s: &Session<'_>, mut query: DocumentQuery) -> Result<Page<Document>, CliError> {
         crate::refs::first_pages(self.limit, |params| {
             query.params = params;
-            Ok(s.client.documents(&query)?.data)
+            Ok(s.client.reply(|c| c.documents().list(&query))?.data)
         })
     }
 }

@@ -16,7 +16,8 @@ use organiser_core::{
 };
 
 use super::{Global, Session};
-use crate::client::Client;
+use crate::door::Client;
+use crate::door::Doors;
 use crate::error::CliError;
 use crate::refs::{Family, Refs};
 
@@ -128,11 +129,14 @@ impl Family for Document {
             },
             ..DocumentQuery::default()
         };
-        Ok(client.documents(&query)?.data)
+        Ok(client.reply(|c| c.documents().list(&query))?.data)
     }
 
     fn get(client: &Client, id: Id) -> Result<Document, CliError> {
-        Ok(client.document(id).map_err(no_document(id))?.data)
+        Ok(client
+            .reply(|c| c.documents().get(id))
+            .map_err(no_document(id))?
+            .data)
     }
 }
 
@@ -159,7 +163,7 @@ pub(crate) fn linked_to(
                 ..ListParams::default()
             },
         };
-        let page = client.document_links(&query)?.data;
+        let page = client.reply(|c| c.documents().links(&query))?.data;
         links.extend(page.items);
         match page.next_cursor {
             Some(next) => cursor = Some(next),
@@ -169,7 +173,7 @@ pub(crate) fn linked_to(
     let documents = links
         .iter()
         .take(most)
-        .map(|link| Ok(client.document(link.document_id)?.data))
+        .map(|link| Ok(client.reply(|c| c.documents().get(link.document_id))?.data))
         .collect::<Result<Vec<Document>, CliError>>()?;
     Ok((documents, links.len()))
 }
@@ -213,10 +217,24 @@ impl Target {
             Err(_) => format!("{kind} {}", crate::output::short_id(self.id())),
         };
         match self {
-            Target::Task(id) => named("task", s.client.task(id).map(|r| r.data.title)),
-            Target::Project(id) => named("project", s.client.project(id).map(|r| r.data.name)),
-            Target::Person(id) => named("person", s.client.person(id).map(|r| r.data.name)),
-            Target::Note(id) => named("note", s.client.note(id).map(|r| r.data.name)),
+            Target::Task(id) => named(
+                "task",
+                s.client.reply(|c| c.tasks().get(id)).map(|r| r.data.title),
+            ),
+            Target::Project(id) => named(
+                "project",
+                s.client
+                    .reply(|c| c.projects().get(id))
+                    .map(|r| r.data.name),
+            ),
+            Target::Person(id) => named(
+                "person",
+                s.client.reply(|c| c.people().get(id)).map(|r| r.data.name),
+            ),
+            Target::Note(id) => named(
+                "note",
+                s.client.reply(|c| c.notes().get(id)).map(|r| r.data.name),
+            ),
         }
     }
 
@@ -269,12 +287,12 @@ impl crate::commands::restore::Restorable for Document {
     type Record = organiser_core::Document;
     const LABEL: &'static str = "document ";
 
-    fn live(client: &Client, id: Id) -> Result<crate::client::Reply<Self::Record>, CliError> {
-        client.document(id)
+    fn live(client: &Client, id: Id) -> Result<crate::door::Reply<Self::Record>, CliError> {
+        client.reply(|c| c.documents().get(id))
     }
 
-    fn restore(client: &Client, id: Id) -> Result<crate::client::Reply<Self::Record>, CliError> {
-        client.restore_document(id)
+    fn restore(client: &Client, id: Id) -> Result<crate::door::Reply<Self::Record>, CliError> {
+        client.reply(|c| c.documents().restore(id))
     }
 
     fn called(record: &Self::Record) -> &str {

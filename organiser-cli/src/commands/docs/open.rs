@@ -14,6 +14,7 @@ use organiser_core::{Document, Id};
 use serde::Serialize;
 
 use crate::commands::Session;
+use crate::door::Doors;
 use crate::error::CliError;
 use crate::output::{self, Data};
 
@@ -37,11 +38,12 @@ struct Opened<'a> {
 impl Open {
     pub(super) fn run(self, s: &Session<'_>) -> Result<(), CliError> {
         let document = s.refs.record::<Document>(&self.document)?;
-        let bytes = s
+        let file = s
             .client
-            .document_file(&document.file.url)
-            .map_err(super::no_document(document.id))?;
-        let path = write_cached(&document, &bytes)?;
+            .documents()
+            .file(document.id)
+            .map_err(|e| super::no_document(document.id)(e.into()))?;
+        let path = write_cached(&document, &file.bytes)?;
         let opened = match self.print_path {
             true => Ok(false),
             false => open_with_system(&path).map(|()| true),

@@ -7,6 +7,7 @@ use serde::Serialize;
 
 use super::no_document;
 use crate::commands::Session;
+use crate::door::Doors;
 use crate::error::CliError;
 use crate::output::Data;
 
@@ -26,7 +27,9 @@ impl Rm {
     pub(super) fn run(self, s: &Session<'_>) -> Result<(), CliError> {
         let document = s.refs.record::<Document>(&self.document)?;
         let id = document.id;
-        s.client.delete_document(id).map_err(no_document(id))?;
+        s.client
+            .reply(|c| c.documents().delete(id))
+            .map_err(no_document(id))?;
         s.refs.deleted::<Document>(id, &document.name);
         s.global.said(
             &Data {

@@ -9,6 +9,7 @@ use organiser_core::{CalendarFeedInput, CalendarFeedQuery, Field};
 use super::{FLAGS, every_parser};
 use crate::commands::Session;
 use crate::commands::vocabulary::Vocabulary;
+use crate::door::Doors;
 use crate::error::CliError;
 use crate::output;
 
@@ -41,7 +42,7 @@ impl Add {
             };
             let found = s
                 .client
-                .calendar_feeds(&same)
+                .reply(|c| c.calendar_feeds().list(&same))
                 .map_err(|e| e.naming(FLAGS))?;
             if let Some(feed) = found.data.items.first() {
                 return Err(CliError::msg(format!(
@@ -70,7 +71,7 @@ impl Add {
         } else {
             output::spinner("Fetching the calendar…")
         };
-        let made = s.client.create_calendar_feed(&input);
+        let made = s.client.reply(|c| c.calendar_feeds().create(input));
         if let Some(spinner) = spinner {
             spinner.finish_and_clear();
         }

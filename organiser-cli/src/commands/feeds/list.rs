@@ -6,6 +6,7 @@ use organiser_core::{CalendarFeed, Page};
 
 use super::health;
 use crate::commands::Session;
+use crate::door::Doors;
 use crate::error::CliError;
 use crate::output;
 use crate::refs;
@@ -39,7 +40,8 @@ pub(super) fn run(s: &Session<'_>) -> Result<(), CliError> {
             s.global.command("feeds add ADDRESS")
         ));
     }
-    let zone = TimeZone::get(&s.client.me()?.data.time_zone_iana).unwrap_or(TimeZone::UTC);
+    let zone = TimeZone::get(&s.client.reply(|c| c.account().me())?.data.time_zone_iana)
+        .unwrap_or(TimeZone::UTC);
     let mut table = output::table(&["#", "ID", "NAME", "HOST", "EVERY", "LAST SYNCED", "HEALTH"]);
     for (row, feed) in feeds.iter().enumerate() {
         let synced = match feed.last_synced_at {

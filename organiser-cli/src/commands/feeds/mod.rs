@@ -12,7 +12,8 @@ use clap::{Args, Subcommand};
 use organiser_core::{CalendarFeed, CalendarFeedQuery, Id, ListParams, Page};
 
 use super::{Global, Session};
-use crate::client::Client;
+use crate::door::Client;
+use crate::door::Doors;
 use crate::error::CliError;
 use crate::refs::{Family, Refs};
 
@@ -76,11 +77,14 @@ impl Family for CalendarFeed {
                 ..ListParams::default()
             },
         };
-        Ok(client.calendar_feeds(&query)?.data)
+        Ok(client.reply(|c| c.calendar_feeds().list(&query))?.data)
     }
 
     fn get(client: &Client, id: Id) -> Result<CalendarFeed, CliError> {
-        Ok(client.calendar_feed(id).map_err(no_feed(id))?.data)
+        Ok(client
+            .reply(|c| c.calendar_feeds().get(id))
+            .map_err(no_feed(id))?
+            .data)
     }
 }
 

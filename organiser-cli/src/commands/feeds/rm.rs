@@ -7,6 +7,7 @@ use serde::Serialize;
 
 use super::no_feed;
 use crate::commands::Session;
+use crate::door::Doors;
 use crate::error::CliError;
 use crate::output::Data;
 
@@ -27,7 +28,9 @@ impl Rm {
     pub(super) fn run(self, s: &Session<'_>) -> Result<(), CliError> {
         let feed = s.refs.record::<CalendarFeed>(&self.feed)?;
         let id = feed.id;
-        s.client.delete_calendar_feed(id).map_err(no_feed(id))?;
+        s.client
+            .reply(|c| c.calendar_feeds().delete(id))
+            .map_err(no_feed(id))?;
         s.global.said(
             &Data {
                 data: Deleted { deleted: id },

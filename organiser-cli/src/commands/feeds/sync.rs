@@ -12,6 +12,7 @@ use serde_json::Value;
 use super::{health, no_feed};
 use crate::commands::Session;
 use crate::commands::vocabulary::Vocabulary;
+use crate::door::Doors;
 use crate::error::CliError;
 use crate::output::{self, Data};
 use crate::refs;
@@ -44,7 +45,7 @@ impl Sync {
             } else {
                 output::spinner(&format!("Syncing {}…", output::clean(&feed.name)))
             };
-            let synced = s.client.sync_calendar_feed(feed.id);
+            let synced = s.client.reply(|c| c.calendar_feeds().sync(feed.id));
             if let Some(spinner) = spinner {
                 spinner.finish_and_clear();
             }

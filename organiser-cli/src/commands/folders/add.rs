@@ -5,6 +5,7 @@ use organiser_core::{Field, Folder, FolderInput};
 
 use super::FLAGS;
 use crate::commands::Session;
+use crate::door::Doors;
 use crate::error::CliError;
 use crate::output;
 
@@ -34,7 +35,7 @@ impl Add {
         };
         let made = s
             .client
-            .create_folder(&input)
+            .reply(|c| c.folders().create(input))
             .map_err(|e| e.naming(FLAGS))?;
         let folder = &made.data;
         let inside = parent.map_or(String::new(), |p| format!(" in {}", p.name));

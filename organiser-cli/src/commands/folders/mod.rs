@@ -11,7 +11,8 @@ use clap::{Args, Subcommand};
 use organiser_core::{Folder, FolderQuery, Id, ListParams, Page};
 
 use super::{Global, Session};
-use crate::client::Client;
+use crate::door::Client;
+use crate::door::Doors;
 use crate::error::CliError;
 use crate::refs::{Family, Refs};
 
@@ -77,11 +78,14 @@ impl Family for Folder {
             },
             ..FolderQuery::default()
         };
-        Ok(client.folders(&query)?.data)
+        Ok(client.reply(|c| c.folders().list(&query))?.data)
     }
 
     fn get(client: &Client, id: Id) -> Result<Folder, CliError> {
-        Ok(client.folder(id).map_err(no_folder(id))?.data)
+        Ok(client
+            .reply(|c| c.folders().get(id))
+            .map_err(no_folder(id))?
+            .data)
     }
 }
 

@@ -5,6 +5,7 @@ use organiser_core::{Folder, FolderInput};
 
 use super::{FLAGS, no_folder};
 use crate::commands::Session;
+use crate::door::Doors;
 use crate::error::CliError;
 
 #[derive(Debug, Args)]
@@ -25,7 +26,7 @@ impl Rename {
         };
         let changed = s
             .client
-            .change_folder(folder.id, &input)
+            .reply(|c| c.folders().change(folder.id, input))
             .map_err(no_folder(folder.id))
             .map_err(|e| e.naming(FLAGS))?;
         let line = if changed.data.name == folder.name {

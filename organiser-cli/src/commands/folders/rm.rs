@@ -7,6 +7,7 @@ use organiser_core::{Folder, Id};
 use serde::Serialize;
 
 use crate::commands::Session;
+use crate::door::Doors;
 use crate::error::CliError;
 use crate::output::Data;
 
@@ -26,8 +27,11 @@ impl Rm {
     pub(super) fn run(self, s: &Session<'_>) -> Result<(), CliError> {
         let folder = s.refs.record::<Folder>(&self.folder)?;
         let id = folder.id;
-        s.client.delete_folder(id).map_err(|e| match e {
-            CliError::Api { status: 409, .. } => CliError::msg(format!(
+        s.client.reply(|c| c.folders().delete(id)).map_err(|e| match e {
+            CliError::Api {
+                error: organiser_core::Error::Conflict { .. },
+                ..
+            } => CliError::msg(format!(
                 "folder {} is not empty: move or delete its documents and folders first (see `{}`)",
                 folder.name,
                 s.global.command(&format!("docs --folder {id}"))

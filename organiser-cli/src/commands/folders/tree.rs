@@ -9,6 +9,7 @@ use organiser_core::{Folder, Id};
 
 use crate::commands::Session;
 use crate::commands::compact::size;
+use crate::door::Doors;
 use crate::error::CliError;
 use crate::output::{self, Data};
 use crate::refs::every;
@@ -18,7 +19,7 @@ pub(super) struct Tree;
 impl Tree {
     pub(super) fn run(self, s: &Session<'_>) -> Result<(), CliError> {
         let folders = every::<Folder>(s.client)?;
-        let counts = s.client.folder_counts()?.data;
+        let counts = s.client.reply(|c| c.documents().folder_counts())?.data;
         let rows = in_tree_order(folders);
         let ordered: Vec<Folder> = rows.iter().map(|(_, f)| f.clone()).collect();
         s.refs.listed(&ordered);

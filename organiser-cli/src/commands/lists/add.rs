@@ -4,6 +4,7 @@ use clap::Args;
 use organiser_core::{Field, TaskListInput};
 
 use crate::commands::Session;
+use crate::door::Doors;
 use crate::error::CliError;
 
 #[derive(Debug, Args)]
@@ -31,7 +32,7 @@ impl Add {
         };
         let made = s
             .client
-            .create_task_list(&input)
+            .reply(|c| c.task_lists().create(input))
             .map_err(|e| e.naming(super::FLAGS))?;
         s.global
             .said(&made.body, format!("Added list {}", made.data.name))

@@ -11,7 +11,8 @@ use clap::{Args, Subcommand};
 use organiser_core::{Id, ListParams, Page, TaskList, TaskListQuery};
 
 use super::{Global, Session};
-use crate::client::Client;
+use crate::door::Client;
+use crate::door::Doors;
 use crate::error::CliError;
 use crate::refs::{Family, Refs};
 
@@ -88,11 +89,11 @@ impl Family for TaskList {
                 ..ListParams::default()
             },
         };
-        Ok(client.task_lists(&query)?.data)
+        Ok(client.reply(|c| c.task_lists().list(&query))?.data)
     }
 
     fn get(client: &Client, id: Id) -> Result<TaskList, CliError> {
-        Ok(client.task_list(id)?.data)
+        Ok(client.reply(|c| c.task_lists().get(id))?.data)
     }
 }
 
@@ -100,12 +101,12 @@ impl crate::commands::restore::Restorable for TaskList {
     type Record = organiser_core::TaskList;
     const LABEL: &'static str = "list ";
 
-    fn live(client: &Client, id: Id) -> Result<crate::client::Reply<Self::Record>, CliError> {
-        client.task_list(id)
+    fn live(client: &Client, id: Id) -> Result<crate::door::Reply<Self::Record>, CliError> {
+        client.reply(|c| c.task_lists().get(id))
     }
 
-    fn restore(client: &Client, id: Id) -> Result<crate::client::Reply<Self::Record>, CliError> {
-        client.restore_task_list(id)
+    fn restore(client: &Client, id: Id) -> Result<crate::door::Reply<Self::Record>, CliError> {
+        client.reply(|c| c.task_lists().restore(id))
     }
 
     fn called(record: &Self::Record) -> &str {

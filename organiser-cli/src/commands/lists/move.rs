@@ -4,6 +4,7 @@ use clap::Args;
 use organiser_core::{TaskList, TaskListInput};
 
 use crate::commands::Session;
+use crate::door::Doors;
 use crate::error::CliError;
 
 #[derive(Debug, Args)]
@@ -24,7 +25,7 @@ impl Move {
         };
         let moved = s
             .client
-            .change_task_list(id, &input)
+            .reply(|c| c.task_lists().change(id, input))
             .map_err(|e| e.naming(super::FLAGS))?;
         let list = &moved.data;
         s.global.said(

@@ -4,6 +4,7 @@ use clap::Args;
 use organiser_core::{TaskList, TaskListInput};
 
 use crate::commands::Session;
+use crate::door::Doors;
 use crate::error::CliError;
 
 #[derive(Debug, Args)]
@@ -23,7 +24,7 @@ impl Rename {
         };
         let renamed = s
             .client
-            .change_task_list(list.id, &input)
+            .reply(|c| c.task_lists().change(list.id, input))
             .map_err(|e| e.naming(super::FLAGS))?;
         s.global.said(
             &renamed.body,

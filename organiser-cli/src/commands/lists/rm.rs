@@ -6,6 +6,7 @@ use organiser_core::{Home, Id, ListParams, TaskList, TaskQuery, TaskStatus};
 use serde::Serialize;
 
 use crate::commands::Session;
+use crate::door::Doors;
 use crate::error::CliError;
 use crate::output::Data;
 
@@ -41,7 +42,12 @@ impl Rm {
             },
             ..TaskQuery::default()
         };
-        let taken = s.client.tasks(&of_list)?.data.total_count.unwrap_or(0);
+        let taken = s
+            .client
+            .reply(|c| c.tasks().list(&of_list))?
+            .data
+            .total_count
+            .unwrap_or(0);
         let asked = format!(
             "Delete list {} and its {taken} {}?",
             list.name,
@@ -53,7 +59,7 @@ impl Rm {
                 list.name
             )));
         }
-        s.client.delete_task_list(id)?;
+        s.client.reply(|c| c.task_lists().delete(id))?;
         s.refs.deleted::<TaskList>(id, &list.name);
         s.global.said(
             &Data {

@@ -3,6 +3,7 @@
 use organiser_core::{Page, TaskCountsQuery, TaskList};
 
 use crate::commands::Session;
+use crate::door::Doors;
 use crate::error::CliError;
 use crate::output;
 use crate::refs;
@@ -23,7 +24,10 @@ impl Show {
                 total_count: None,
             });
         }
-        let counts = s.client.task_counts(&TaskCountsQuery::default())?.data;
+        let counts = s
+            .client
+            .reply(|c| c.tasks().counts(&TaskCountsQuery::default()))?
+            .data;
         let open = |list: &TaskList| {
             counts
                 .task_lists

@@ -11,6 +11,7 @@ use organiser_core::{Category, Field, NoteInput};
 use super::editor::Draft;
 use super::{FLAGS, body_html, session};
 use crate::commands::Global;
+use crate::door::Doors;
 use crate::error::CliError;
 use crate::output;
 
@@ -88,9 +89,12 @@ impl Add {
             body_html: Field::Value(body_html(s, markdown, None)?),
             edit_version: None,
         };
-        let mut made = s.client.create_note(&input).map_err(|e| e.naming(FLAGS))?;
+        let mut made = s
+            .client
+            .reply(|c| c.notes().create(input))
+            .map_err(|e| e.naming(FLAGS))?;
         if self.pin {
-            made = s.client.pin_note(made.data.id, true)?;
+            made = s.client.reply(|c| c.notes().pin(made.data.id, true))?;
         }
         let note = &made.data;
         let pinned = if note.pinned { ", pinned" } else { "" };

@@ -11,6 +11,7 @@ use organiser_core::{Category, Field, Note, NoteInput};
 use super::editor::Draft;
 use super::{FLAGS, body_html, html, markdown, no_note, note, session};
 use crate::commands::Global;
+use crate::door::Doors;
 use crate::error::CliError;
 use crate::output::Data;
 
@@ -96,24 +97,26 @@ impl Edit {
             },
             edit_version: Some(before.edit_version),
         };
-        let changed = match s.client.change_note(id, &input) {
+        let changed = match s.client.reply(|c| c.notes().change(id, input)) {
             Ok(changed) => changed,
-            Err(CliError::Api {
-                status: 409, code, ..
-            }) => {
-                let now = s.client.note(id).map_err(no_note(id))?.data;
-                return Err(CliError::Api {
-                    status: 409,
-                    code,
-                    message: format!(
-                        "{} was changed elsewhere meanwhile (version {} when this edit began, version {} now): nothing was saved; see it with `{}`, then edit it again",
-                        now.name,
-                        before.edit_version,
-                        now.edit_version,
-                        s.global.command(&format!("notes show {id}"))
-                    ),
-                    details: None,
-                });
+            Err(
+                e @ CliError::Api {
+                    error: organiser_core::Error::Conflict { .. },
+                    ..
+                },
+            ) => {
+                let now = s
+                    .client
+                    .reply(|c| c.notes().get(id))
+                    .map_err(no_note(id))?
+                    .data;
+                return Err(e.saying(format!(
+                    "{} was changed elsewhere meanwhile (version {} when this edit began, version {} now): nothing was saved; see it with `{}`, then edit it again",
+                    now.name,
+                    before.edit_version,
+                    now.edit_version,
+                    s.global.command(&format!("notes show {id}"))
+                )));
             }
             Err(e) => return Err(no_note(id)(e).naming(FLAGS)),
         };

@@ -73,17 +73,10 @@ impl Draft {
         self.kept = true;
         let kept = format!("; your text is kept in {}", self.path.display());
         match e {
-            CliError::Api {
-                status,
-                code,
-                message,
-                details,
-            } => CliError::Api {
-                status,
-                code,
-                message: message + &kept,
-                details,
-            },
+            e @ CliError::Api { .. } => {
+                let said = e.to_string() + &kept;
+                e.saying(said)
+            }
             CliError::Usage(m) => CliError::Usage(m + &kept),
             other => CliError::msg(format!("{other}{kept}")),
         }

@@ -9,6 +9,7 @@ use jiff::tz::TimeZone;
 use organiser_core::{Category, Id, NoteQuery, NoteSummary, Page, Person, Project, Tag};
 
 use crate::commands::Session;
+use crate::door::Doors;
 use crate::error::CliError;
 use crate::output;
 use crate::refs::every;
@@ -91,7 +92,8 @@ impl List {
         } else {
             HashMap::new()
         };
-        let zone = TimeZone::get(&s.client.me()?.data.time_zone_iana).unwrap_or(TimeZone::UTC);
+        let zone = TimeZone::get(&s.client.reply(|c| c.account().me())?.data.time_zone_iana)
+            .unwrap_or(TimeZone::UTC);
         let mut table = output::table(&["#", "ID", "NAME", "CATEGORY", "TAGS", "EDITED", "PINNED"]);
         for (row, note) in notes.iter().enumerate() {
             let tag_names: Vec<String> = note
@@ -129,7 +131,7 @@ impl List {
     fn pages(&self, s: &Session<'_>, mut query: NoteQuery) -> Result<Page<NoteSummary>, CliError> {
         crate::refs::first_pages(self.limit, |params| {
             query.params = params;
-            Ok(s.client.notes(&query)?.data)
+            Ok(s.client.reply(|c| c.notes().list(&query))?.data)
         })
     }
 }

@@ -19,7 +19,8 @@ use clap::{Args, Subcommand};
 use organiser_core::{Id, ListParams, Note, NoteQuery, NoteSummary, Page, Person, Project};
 
 use super::{Global, Session};
-use crate::client::Client;
+use crate::door::Client;
+use crate::door::Doors;
 use crate::error::CliError;
 use crate::refs::{Family, Refs, every};
 use markdown::Names;
@@ -147,11 +148,14 @@ impl Family for NoteSummary {
             },
             ..NoteQuery::default()
         };
-        Ok(client.notes(&query)?.data)
+        Ok(client.reply(|c| c.notes().list(&query))?.data)
     }
 
     fn get(client: &Client, id: Id) -> Result<NoteSummary, CliError> {
-        let note = client.note(id).map_err(no_note(id))?.data;
+        let note = client
+            .reply(|c| c.notes().get(id))
+            .map_err(no_note(id))?
+            .data;
         Ok(NoteSummary {
             id: note.id,
             title: note.title,
@@ -192,7 +196,10 @@ fn no_note(id: Id) -> impl Fn(CliError) -> CliError {
 /// The note `reference` names, read whole.
 fn note(s: &Session<'_>, reference: &str) -> Result<Note, CliError> {
     let id = s.refs.id::<NoteSummary>(reference)?;
-    Ok(s.client.note(id).map_err(no_note(id))?.data)
+    Ok(s.client
+        .reply(|c| c.notes().get(id))
+        .map_err(no_note(id))?
+        .data)
 }
 
 /// The API's note fields as the note commands set them, for messages.
@@ -238,12 +245,12 @@ impl crate::commands::restore::Restorable for NoteSummary {
     type Record = organiser_core::Note;
     const LABEL: &'static str = "note ";
 
-    fn live(client: &Client, id: Id) -> Result<crate::client::Reply<Self::Record>, CliError> {
-        client.note(id)
+    fn live(client: &Client, id: Id) -> Result<crate::door::Reply<Self::Record>, CliError> {
+        client.reply(|c| c.notes().get(id))
     }
 
-    fn restore(client: &Client, id: Id) -> Result<crate::client::Reply<Self::Record>, CliError> {
-        client.restore_note(id)
+    fn restore(client: &Client, id: Id) -> Result<crate::door::Reply<Self::Record>, CliError> {
+        client.reply(|c| c.notes().restore(id))
     }
 
     fn called(record: &Self::Record) -> &str {

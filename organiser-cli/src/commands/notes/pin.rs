@@ -4,6 +4,7 @@ use clap::Args;
 
 use super::{no_note, note};
 use crate::commands::Session;
+use crate::door::Doors;
 use crate::error::CliError;
 
 #[derive(Debug, Args)]
@@ -23,7 +24,10 @@ impl Pin {
     pub(super) fn run(self, s: &Session<'_>, pinned: bool) -> Result<(), CliError> {
         let before = note(s, &self.note)?;
         let id = before.id;
-        let changed = s.client.pin_note(id, pinned).map_err(no_note(id))?;
+        let changed = s
+            .client
+            .reply(|c| c.notes().pin(id, pinned))
+            .map_err(no_note(id))?;
         let name = &changed.data.name;
         let said = match (before.pinned, pinned) {
             (true, true) => format!("{name} was already pinned"),

@@ -7,6 +7,7 @@ use serde::Serialize;
 
 use super::no_note;
 use crate::commands::Session;
+use crate::door::Doors;
 use crate::error::CliError;
 use crate::output::Data;
 
@@ -26,7 +27,9 @@ impl Rm {
     pub(super) fn run(self, s: &Session<'_>) -> Result<(), CliError> {
         let note = s.refs.record::<NoteSummary>(&self.note)?;
         let id = note.id;
-        s.client.delete_note(id).map_err(no_note(id))?;
+        s.client
+            .reply(|c| c.notes().delete(id))
+            .map_err(no_note(id))?;
         s.refs.deleted::<NoteSummary>(id, &note.name);
         s.global.said(
             &Data {

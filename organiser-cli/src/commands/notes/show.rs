@@ -12,6 +12,7 @@ use organiser_core::{Id, NoteSummary, Tag};
 use super::html;
 use super::render::Renderer;
 use crate::commands::Session;
+use crate::door::Doors;
 use crate::error::CliError;
 use crate::output;
 use crate::refs::every;
@@ -25,12 +26,16 @@ pub(super) struct Show {
 impl Show {
     pub(super) fn run(self, s: &Session<'_>) -> Result<(), CliError> {
         let id = s.refs.id::<NoteSummary>(&self.note)?;
-        let reply = s.client.note(id).map_err(super::no_note(id))?;
+        let reply = s
+            .client
+            .reply(|c| c.notes().get(id))
+            .map_err(super::no_note(id))?;
         if s.global.json {
             return output::json(&reply.body);
         }
         let note = &reply.data;
-        let zone = TimeZone::get(&s.client.me()?.data.time_zone_iana).unwrap_or(TimeZone::UTC);
+        let zone = TimeZone::get(&s.client.reply(|c| c.account().me())?.data.time_zone_iana)
+            .unwrap_or(TimeZone::UTC);
         let when = |at: Timestamp| {
             let local = at.to_zoned(zone.clone());
             format!("{} {}", output::date(local.date()), local.strftime("%H:%M"))
@@ -39,7 +44,7 @@ impl Show {
         if let Some(category) = note.category_id {
             let name = s
                 .client
-                .category(category)
+                .reply(|c| c.categories().get(category))
                 .map(|c| c.data.name)
                 .unwrap_or_else(|_| category.to_string());
             rows.push(("Category", name));

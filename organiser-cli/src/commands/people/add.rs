@@ -7,6 +7,7 @@ use serde_json::json;
 
 use super::fields::{Fields, KeyDay, RowArgs, TypedDate};
 use crate::commands::Session;
+use crate::door::Doors;
 use crate::error::CliError;
 use crate::output;
 
@@ -52,9 +53,11 @@ impl Add {
         }
         self.rows.apply(&mut fields, &dates);
         self.rows.photo(s.client, &mut fields)?;
+        let input = organiser_core::PersonInput::from_fields(&fields.fields)
+            .map_err(|e| fields.naming(e.into()))?;
         let made = s
             .client
-            .create_person(&fields.fields)
+            .reply(|c| c.people().create(input))
             .map_err(|e| fields.naming(e))?;
         let person = &made.data;
         s.global.said(

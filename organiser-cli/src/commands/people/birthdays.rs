@@ -7,6 +7,7 @@ use organiser_core::UpcomingQuery;
 
 use crate::commands::Global;
 use crate::commands::vocabulary::Vocabulary;
+use crate::door::Doors;
 use crate::error::CliError;
 use crate::output;
 
@@ -31,7 +32,7 @@ impl Birthdays {
             query.days = days;
         }
         let reply = client
-            .upcoming_key_dates(query)
+            .reply(|c| c.people().upcoming_key_dates(query))
             .map_err(|e| e.naming(&[("days", "--days")]))?;
         if global.json {
             return output::json(&reply.body);

@@ -11,6 +11,7 @@ use serde_json::json;
 
 use super::fields::{Fields, KeyDay, RemoveArgs, RowArgs, TypedDate};
 use crate::commands::Session;
+use crate::door::Doors;
 use crate::error::CliError;
 
 #[derive(Debug, Args)]
@@ -99,9 +100,11 @@ impl Edit {
         self.rows.apply(&mut fields, &dates);
         // Last, once everything else is known to be well typed.
         self.rows.photo(s.client, &mut fields)?;
+        let input = organiser_core::PersonInput::from_fields(&fields.fields)
+            .map_err(|e| fields.naming(e.into()))?;
         let changed = s
             .client
-            .change_person(person.id, &fields.fields)
+            .reply(|c| c.people().change(person.id, input))
             .map_err(|e| fields.naming(e))?;
         s.global
             .said(&changed.body, format!("Changed {}", changed.data.name))

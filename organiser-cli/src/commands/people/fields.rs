@@ -11,7 +11,8 @@ use clap::Args;
 use organiser_core::{Id, Person};
 use serde_json::{Map, Value, json};
 
-use crate::client::Client;
+use crate::door::Client;
+use crate::door::Doors;
 use crate::error::CliError;
 
 /// The fields of a person the flags of `add` and `edit` set, as the API
@@ -308,31 +309,30 @@ fn upload_photo(client: &Client, path: &Path) -> Result<String, CliError> {
         .copied()
         .unwrap_or("image/jpeg");
     let uploaded = client
-        .upload("avatar", &filename, content_type, bytes, None)
+        .uploads()
+        .create(
+            organiser_core::UploadKind::Avatar,
+            &filename,
+            content_type,
+            bytes,
+        )
         .map_err(|e| {
             on_flag(
-                e.naming(&[("file", "--photo"), ("filename", "--photo")]),
+                CliError::from(e).naming(&[("file", "--photo"), ("filename", "--photo")]),
                 "--photo",
             )
         })?;
-    Ok(uploaded.data.signed_id)
+    Ok(uploaded.signed_id)
 }
 
 /// An API refusal with no field to name (a file too large, a type not
 /// taken) said after the flag it is about.
 fn on_flag(e: CliError, flag: &str) -> CliError {
     match e {
-        CliError::Api {
-            status,
-            code,
-            message,
-            details: None,
-        } => CliError::Api {
-            status,
-            code,
-            message: format!("{flag}: {message}"),
-            details: None,
-        },
+        e @ CliError::Api { .. } if e.core().and_then(|c| c.details()).is_none() => {
+            let said = format!("{flag}: {e}");
+            e.saying(said)
+        }
         other => other,
     }
 }
@@ -488,7 +488,7 @@ fn jobs(client: &Client, person: &Person) -> Result<Vec<Job>, CliError> {
             Some(id) => match names.iter().find(|(known, _)| *known == id) {
                 Some((_, name)) => Some(name.clone()),
                 None => {
-                    let name = client.company(id)?.data.name;
+                    let name = client.reply(|c| c.people().company(id))?.data.name;
                     names.push((id, name.clone()));
                     Some(name)
                 }

@@ -8,6 +8,7 @@ use serde_json::Value;
 
 use crate::commands::Session;
 use crate::commands::vocabulary::Vocabulary;
+use crate::door::Doors;
 use crate::error::CliError;
 
 #[derive(Debug, Args)]
@@ -37,9 +38,15 @@ impl Link {
         let label = role["label"].as_str().unwrap_or(key).to_lowercase();
         let person = s.refs.record::<Person>(&self.person)?;
         let related = s.refs.record::<Person>(&self.related)?;
+        let input = organiser_core::PersonLinkInput {
+            person_id: organiser_core::Field::Value(person.id),
+            kind: organiser_core::Field::Value(key.to_owned()),
+            related_person_id: organiser_core::Field::Value(related.id),
+            ..organiser_core::PersonLinkInput::default()
+        };
         let made = s
             .client
-            .create_person_link(person.id, key, related.id)
+            .reply(|c| c.person_links().create(input))
             .map_err(|e| {
                 e.naming(&[
                     ("person_id", "the first person"),

@@ -6,6 +6,7 @@ use organiser_core::{Page, Person, PersonQuery};
 
 use crate::commands::Session;
 use crate::commands::vocabulary::Vocabulary;
+use crate::door::Doors;
 use crate::error::CliError;
 use crate::output;
 
@@ -76,7 +77,7 @@ impl List {
                 relationship: self.relationship.clone(),
                 params,
             };
-            Ok(s.client.people(&query)?.data)
+            Ok(s.client.reply(|c| c.people().list(&query))?.data)
         })
     }
 }

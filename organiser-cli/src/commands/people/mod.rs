@@ -17,7 +17,8 @@ use clap::{Args, Subcommand};
 use organiser_core::{Id, ListParams, Page, Person, PersonQuery};
 
 use super::{Global, Session};
-use crate::client::Client;
+use crate::door::Client;
+use crate::door::Doors;
 use crate::error::CliError;
 use crate::refs::{Family, Refs};
 
@@ -119,11 +120,14 @@ impl Family for Person {
                 ..ListParams::default()
             },
         };
-        Ok(client.people(&query)?.data)
+        Ok(client.reply(|c| c.people().list(&query))?.data)
     }
 
     fn get(client: &Client, id: Id) -> Result<Person, CliError> {
-        Ok(client.person(id).map_err(no_person(id))?.data)
+        Ok(client
+            .reply(|c| c.people().get(id))
+            .map_err(no_person(id))?
+            .data)
     }
 
     /// The people whose name begins with `name` (ignoring case), found by
@@ -141,7 +145,7 @@ impl Family for Person {
                     ..ListParams::default()
                 },
             };
-            let page = client.people(&query)?.data;
+            let page = client.reply(|c| c.people().list(&query))?.data;
             found.extend(page.items);
             match page.next_cursor {
                 Some(next) => cursor = Some(next),
@@ -160,12 +164,12 @@ impl crate::commands::restore::Restorable for Person {
     type Record = organiser_core::Person;
     const LABEL: &'static str = "";
 
-    fn live(client: &Client, id: Id) -> Result<crate::client::Reply<Self::Record>, CliError> {
-        client.person(id)
+    fn live(client: &Client, id: Id) -> Result<crate::door::Reply<Self::Record>, CliError> {
+        client.reply(|c| c.people().get(id))
     }
 
-    fn restore(client: &Client, id: Id) -> Result<crate::client::Reply<Self::Record>, CliError> {
-        client.restore_person(id)
+    fn restore(client: &Client, id: Id) -> Result<crate::door::Reply<Self::Record>, CliError> {
+        client.reply(|c| c.people().restore(id))
     }
 
     fn called(record: &Self::Record) -> &str {

@@ -6,6 +6,7 @@ use organiser_core::{Id, ListParams, Person, PersonLinkQuery};
 use serde::Serialize;
 
 use crate::commands::Session;
+use crate::door::Doors;
 use crate::error::CliError;
 use crate::output::Data;
 
@@ -40,7 +41,12 @@ impl Rm {
                 ..ListParams::default()
             },
         };
-        let taken = s.client.person_links(&links)?.data.total_count.unwrap_or(0);
+        let taken = s
+            .client
+            .reply(|c| c.person_links().list(&links))?
+            .data
+            .total_count
+            .unwrap_or(0);
         let asked = format!(
             "Delete {} and their {taken} {}?",
             person.name,
@@ -52,7 +58,9 @@ impl Rm {
                 person.name
             )));
         }
-        s.client.delete_person(id).map_err(super::no_person(id))?;
+        s.client
+            .reply(|c| c.people().delete(id))
+            .map_err(super::no_person(id))?;
         s.refs.deleted::<Person>(id, &person.name);
         s.global.said(
             &Data {

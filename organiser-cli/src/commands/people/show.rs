@@ -19,6 +19,7 @@ use organiser_core::{Excerpt, Id, Person};
 
 use crate::commands::vocabulary::Vocabulary;
 use crate::commands::{Session, calendar};
+use crate::door::Doors;
 use crate::error::CliError;
 use crate::output;
 
@@ -32,7 +33,10 @@ pub(super) struct Show {
 impl Show {
     pub(super) fn run(self, s: &Session<'_>) -> Result<(), CliError> {
         let id = s.refs.id::<Person>(&self.person.join(" "))?;
-        let reply = s.client.person_overview(id).map_err(super::no_person(id))?;
+        let reply = s
+            .client
+            .reply(|c| c.person_overviews().get(id))
+            .map_err(super::no_person(id))?;
         if s.global.json {
             return output::json(&serde_json::json!({"data": reply.body["data"]["person"]}));
         }

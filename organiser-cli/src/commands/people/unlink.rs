@@ -9,6 +9,7 @@ use organiser_core::{Connection, Person};
 use super::link::find_role;
 use crate::commands::Session;
 use crate::commands::vocabulary::Vocabulary;
+use crate::door::Doors;
 use crate::error::CliError;
 use crate::output;
 
@@ -86,7 +87,7 @@ impl Unlink {
                 )));
             }
         };
-        s.client.delete_person_link(link.id)?;
+        s.client.reply(|c| c.person_links().delete(link.id))?;
         let label = vocabulary.label("person_links", &link.kind).to_lowercase();
         if s.global.json {
             return output::json(&output::Data {

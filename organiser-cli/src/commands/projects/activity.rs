@@ -12,6 +12,7 @@ use organiser_core::{ActivityEntry, ActivityQuery, EventKind, Id, Project, Proje
 
 use super::no_project;
 use crate::commands::Session;
+use crate::door::Doors;
 use crate::error::CliError;
 use crate::output;
 
@@ -41,7 +42,9 @@ impl Activity {
                 cursor: params.cursor,
                 limit: params.limit,
             };
-            Ok(s.client.project_activity(project.id, &query)?.data)
+            Ok(s.client
+                .reply(|c| c.project_activity().list(project.id, &query))?
+                .data)
         })
         .map_err(no_project(project.id))?;
         if s.global.json {
@@ -58,7 +61,8 @@ impl Activity {
                 "entries"
             }
         ))?;
-        let zone = TimeZone::get(&s.client.me()?.data.time_zone_iana).unwrap_or(TimeZone::UTC);
+        let zone = TimeZone::get(&s.client.reply(|c| c.account().me())?.data.time_zone_iana)
+            .unwrap_or(TimeZone::UTC);
         let mut names: HashMap<Id, String> = HashMap::new();
         let mut table = output::table(&["WHEN", "WHAT", "DETAILS"]);
         for entry in entries {
@@ -157,7 +161,7 @@ impl<'a, 'n> EventWords<'a, 'n> {
             .entry(id)
             .or_insert_with(|| {
                 client
-                    .person(id)
+                    .reply(|c| c.people().get(id))
                     .map(|p| p.data.name)
                     .unwrap_or_else(|_| output::short_id(id))
             })

@@ -7,6 +7,7 @@ use organiser_core::{Field, ProjectInput, ProjectStatus};
 use super::{FLAGS, description_html, status_parser};
 use crate::commands::Session;
 use crate::commands::dates::{self, Days, Echo};
+use crate::door::Doors;
 use crate::error::CliError;
 use crate::output;
 
@@ -55,7 +56,7 @@ impl Add {
         };
         let made = s
             .client
-            .create_project(&input)
+            .reply(|c| c.projects().create(input))
             .map_err(|e| e.naming(FLAGS))?;
         let project = &made.data;
         let echo = dates::worked_out(

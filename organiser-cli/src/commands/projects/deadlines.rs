@@ -8,6 +8,7 @@ use clap::Args;
 use organiser_core::{Project, UpcomingDeadlinesQuery};
 
 use crate::commands::{Global, Session};
+use crate::door::Doors;
 use crate::error::CliError;
 use crate::output;
 use crate::refs::Refs;
@@ -36,7 +37,7 @@ impl Deadlines {
             limit: self.limit,
         };
         let reply = client
-            .upcoming_deadlines(query)
+            .reply(|c| c.projects().upcoming_deadlines(query))
             .map_err(|e| e.naming(&[("days", "--days"), ("limit", "--limit")]))?;
         let due = &reply.data;
         let projects: Vec<Project> = due.iter().map(|d| d.project.clone()).collect();
@@ -64,7 +65,7 @@ impl Deadlines {
         if due.is_empty() {
             return output::line("Nothing here.");
         }
-        let today = client.me()?.data.today;
+        let today = client.reply(|c| c.account().me())?.data.today;
         let mut table = output::table(&["#", "ID", "DEADLINE", "WHEN", "PROJECT", "STATUS"]);
         for (row, item) in due.iter().enumerate() {
             let days = (item.date - today).get_days();

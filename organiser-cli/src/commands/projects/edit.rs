@@ -11,6 +11,7 @@ use super::add::text;
 use super::{FLAGS, description_html, no_project, status_parser};
 use crate::commands::Session;
 use crate::commands::dates::{self, Days, Echo};
+use crate::door::Doors;
 use crate::error::CliError;
 
 #[derive(Debug, Args)]
@@ -99,7 +100,7 @@ impl Edit {
         };
         let changed = s
             .client
-            .change_project(id, &input)
+            .reply(|c| c.projects().change(id, input))
             .map_err(|e| no_project(id)(e).naming(&edit_flags()))?;
         let project = &changed.data;
         let echo = dates::worked_out(

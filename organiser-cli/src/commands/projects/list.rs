@@ -8,6 +8,7 @@ use organiser_core::{Id, Page, Project, ProjectQuery};
 
 use super::{Statuses, date};
 use crate::commands::Session;
+use crate::door::Doors;
 use crate::error::CliError;
 use crate::output;
 
@@ -41,14 +42,14 @@ impl List {
         }
         let open_tasks: HashMap<Id, u64> = s
             .client
-            .project_task_counts()?
+            .reply(|c| c.tasks().project_counts())?
             .data
             .into_iter()
             .map(|c| (c.project_id, c.open))
             .collect();
         let names = member_names(s, projects);
         let today = if projects.iter().any(|p| p.deadline.is_some()) {
-            Some(s.client.me()?.data.today)
+            Some(s.client.reply(|c| c.account().me())?.data.today)
         } else {
             None
         };
@@ -102,7 +103,7 @@ impl List {
                 person_id: None,
                 params,
             };
-            Ok(s.client.projects(&query)?.data)
+            Ok(s.client.reply(|c| c.projects().list(&query))?.data)
         })
     }
 }
@@ -113,7 +114,7 @@ pub(super) fn member_names(s: &Session<'_>, projects: &[Project]) -> HashMap<Id,
     let mut names = HashMap::new();
     for member in projects.iter().flat_map(|p| &p.members) {
         if !names.contains_key(&member.person_id)
-            && let Ok(person) = s.client.person(member.person_id)
+            && let Ok(person) = s.client.reply(|c| c.people().get(member.person_id))
         {
             names.insert(member.person_id, person.data.name);
         }

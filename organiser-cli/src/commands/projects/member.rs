@@ -9,6 +9,7 @@ use serde::Serialize;
 
 use super::add::text;
 use crate::commands::{Session, shell_quote};
+use crate::door::Doors;
 use crate::error::CliError;
 use crate::output::Data;
 
@@ -63,14 +64,17 @@ impl Add {
             input.person_id = Field::Value(person.id);
             person.name
         };
-        let made = s.client.create_project_member(&input).map_err(|e| {
-            e.naming(&[
-                ("project_id", "the project"),
-                ("person_id", &person),
-                ("new_person_name", "the new person's name"),
-                ("role", "--role"),
-            ])
-        })?;
+        let made = s
+            .client
+            .reply(|c| c.projects().add_member(input))
+            .map_err(|e| {
+                e.naming(&[
+                    ("project_id", "the project"),
+                    ("person_id", &person),
+                    ("new_person_name", "the new person's name"),
+                    ("role", "--role"),
+                ])
+            })?;
         let role = match &made.data.role {
             Some(role) => format!(" ({role})"),
             None => String::new(),
@@ -134,7 +138,7 @@ impl Rm {
                     s.global.command(&format!("projects show {}", project.id))
                 ))
             })?;
-        s.client.delete_project_member(member.id)?;
+        s.client.reply(|c| c.projects().remove_member(member.id))?;
         s.global.said(
             &Data {
                 data: Deleted { deleted: member.id },

@@ -17,7 +17,8 @@ use clap::{Args, Subcommand};
 use organiser_core::{Id, ListParams, Page, Project, ProjectQuery, ProjectStatus};
 
 use super::{Global, Session};
-use crate::client::Client;
+use crate::door::Client;
+use crate::door::Doors;
 use crate::error::CliError;
 use crate::refs::{Family, Refs};
 
@@ -131,11 +132,14 @@ impl Family for Project {
                 ..ListParams::default()
             },
         };
-        Ok(client.projects(&query)?.data)
+        Ok(client.reply(|c| c.projects().list(&query))?.data)
     }
 
     fn get(client: &Client, id: Id) -> Result<Project, CliError> {
-        Ok(client.project(id).map_err(no_project(id))?.data)
+        Ok(client
+            .reply(|c| c.projects().get(id))
+            .map_err(no_project(id))?
+            .data)
     }
 }
 
@@ -296,12 +300,12 @@ impl crate::commands::restore::Restorable for Project {
     type Record = organiser_core::Project;
     const LABEL: &'static str = "project ";
 
-    fn live(client: &Client, id: Id) -> Result<crate::client::Reply<Self::Record>, CliError> {
-        client.project(id)
+    fn live(client: &Client, id: Id) -> Result<crate::door::Reply<Self::Record>, CliError> {
+        client.reply(|c| c.projects().get(id))
     }
 
-    fn restore(client: &Client, id: Id) -> Result<crate::client::Reply<Self::Record>, CliError> {
-        client.restore_project(id)
+    fn restore(client: &Client, id: Id) -> Result<crate::door::Reply<Self::Record>, CliError> {
+        client.reply(|c| c.projects().restore(id))
     }
 
     fn called(record: &Self::Record) -> &str {

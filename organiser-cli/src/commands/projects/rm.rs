@@ -7,6 +7,7 @@ use serde::Serialize;
 
 use super::no_project;
 use crate::commands::Session;
+use crate::door::Doors;
 use crate::error::CliError;
 use crate::output::Data;
 
@@ -43,7 +44,12 @@ impl Rm {
             },
             ..TaskQuery::default()
         };
-        let taken = s.client.tasks(&of_project)?.data.total_count.unwrap_or(0);
+        let taken = s
+            .client
+            .reply(|c| c.tasks().list(&of_project))?
+            .data
+            .total_count
+            .unwrap_or(0);
         let asked = format!(
             "Delete project {} and its {taken} {}?",
             project.name,
@@ -55,7 +61,9 @@ impl Rm {
                 project.name
             )));
         }
-        s.client.delete_project(id).map_err(no_project(id))?;
+        s.client
+            .reply(|c| c.projects().delete(id))
+            .map_err(no_project(id))?;
         s.refs.deleted::<Project>(id, &project.name);
         s.global.said(
             &Data {

@@ -16,6 +16,7 @@ use organiser_core::{
 use super::activity::EventWords;
 use super::{date, list::member_names, no_project};
 use crate::commands::Session;
+use crate::door::Doors;
 use crate::error::CliError;
 use crate::output;
 
@@ -31,12 +32,15 @@ const ACTIVITY_SHOWN: usize = 5;
 impl Show {
     pub(super) fn run(self, s: &Session<'_>) -> Result<(), CliError> {
         let id = s.refs.id::<Project>(&self.project)?;
-        let reply = s.client.project(id).map_err(no_project(id))?;
+        let reply = s
+            .client
+            .reply(|c| c.projects().get(id))
+            .map_err(no_project(id))?;
         if s.global.json {
             return output::json(&reply.body);
         }
         let project = &reply.data;
-        let me = s.client.me()?.data;
+        let me = s.client.reply(|c| c.account().me())?.data;
         let zone = TimeZone::get(&me.time_zone_iana).unwrap_or(TimeZone::UTC);
         // An instant as the owner reads it: the day (as tables print
         // days) and the time, in the owner's zone.
@@ -90,7 +94,7 @@ impl Show {
         };
         let entries = s
             .client
-            .project_activity(project.id, &activity)
+            .reply(|c| c.project_activity().list(project.id, &activity))
             .map_err(no_project(project.id))?
             .data
             .items;
@@ -169,5 +173,5 @@ fn open_tasks(s: &Session<'_>, project: Id) -> Result<Vec<Task>, CliError> {
         },
         ..TaskQuery::default()
     };
-    Ok(s.client.tasks(&query)?.data.items)
+    Ok(s.client.reply(|c| c.tasks().list(&query))?.data.items)
 }

@@ -6,6 +6,7 @@ use organiser_core::Tag;
 
 use super::{no_tag, note_count, notes, typed};
 use crate::commands::Session;
+use crate::door::Doors;
 use crate::error::CliError;
 
 #[derive(Debug, Args)]
@@ -28,7 +29,7 @@ impl Merge {
         }
         let merged = s
             .client
-            .merge_tag(tag.id, into.id)
+            .reply(|c| c.tags().merge(tag.id, into.id))
             .map_err(|e| no_tag(tag.id)(e).naming(&[("into_id", "INTO")]))?;
         s.refs.deleted::<Tag>(tag.id, &tag.name);
         let count = note_count(s, into.id)?;

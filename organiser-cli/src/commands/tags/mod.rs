@@ -11,7 +11,8 @@ use clap::{Args, Subcommand};
 use organiser_core::{Id, ListParams, Page, Tag, TagQuery};
 
 use super::{Global, Session};
-use crate::client::Client;
+use crate::door::Client;
+use crate::door::Doors;
 use crate::error::CliError;
 use crate::refs::{Family, Refs};
 
@@ -75,11 +76,11 @@ impl Family for Tag {
                 ..ListParams::default()
             },
         };
-        Ok(client.tags(&query)?.data)
+        Ok(client.reply(|c| c.tags().list(&query))?.data)
     }
 
     fn get(client: &Client, id: Id) -> Result<Tag, CliError> {
-        Ok(client.tag(id).map_err(no_tag(id))?.data)
+        Ok(client.reply(|c| c.tags().get(id)).map_err(no_tag(id))?.data)
     }
 }
 
@@ -105,7 +106,11 @@ fn note_count(s: &Session<'_>, id: Id) -> Result<u64, CliError> {
         },
         ..organiser_core::NoteQuery::default()
     };
-    Ok(s.client.notes(&query)?.data.total_count.unwrap_or(0))
+    Ok(s.client
+        .reply(|c| c.notes().list(&query))?
+        .data
+        .total_count
+        .unwrap_or(0))
 }
 
 /// "1 note", "3 notes".

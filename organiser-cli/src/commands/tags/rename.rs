@@ -5,6 +5,7 @@ use organiser_core::Tag;
 
 use super::{no_tag, note_count, notes, typed};
 use crate::commands::Session;
+use crate::door::Doors;
 use crate::error::CliError;
 
 #[derive(Debug, Args)]
@@ -20,7 +21,7 @@ impl Rename {
         let tag = s.refs.record::<Tag>(typed(&self.tag))?;
         let renamed = s
             .client
-            .rename_tag(tag.id, &self.name)
+            .reply(|c| c.tags().rename(tag.id, &self.name))
             .map_err(|e| no_tag(tag.id)(e).naming(&[("name", "the new name")]))?;
         let count = note_count(s, tag.id)?;
         s.global.said(

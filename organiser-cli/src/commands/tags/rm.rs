@@ -7,6 +7,7 @@ use serde::Serialize;
 
 use super::{no_tag, note_count, notes, typed};
 use crate::commands::Session;
+use crate::door::Doors;
 use crate::error::CliError;
 use crate::output::Data;
 
@@ -26,7 +27,9 @@ impl Rm {
     pub(super) fn run(self, s: &Session<'_>) -> Result<(), CliError> {
         let tag = s.refs.record::<Tag>(typed(&self.tag))?;
         let count = note_count(s, tag.id)?;
-        s.client.delete_tag(tag.id).map_err(no_tag(tag.id))?;
+        s.client
+            .reply(|c| c.tags().delete(tag.id))
+            .map_err(no_tag(tag.id))?;
         s.refs.deleted::<Tag>(tag.id, &tag.name);
         s.global.said(
             &Data {

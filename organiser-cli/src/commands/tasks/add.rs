@@ -7,6 +7,7 @@ use organiser_core::{Field, Person, TaskInput};
 use super::{DateArgs, HomeArgs};
 use crate::commands::Session;
 use crate::commands::upload::upload_pdf;
+use crate::door::Doors;
 use crate::error::CliError;
 use crate::output;
 
@@ -59,7 +60,7 @@ impl Add {
         }
         let made = s
             .client
-            .create_task(&input)
+            .reply(|c| c.tasks().create(input))
             .map_err(|e| e.naming(super::FLAGS))?;
         let task = &made.data;
         s.global.said(

@@ -7,6 +7,7 @@ use organiser_core::{Task, TaskInput};
 
 use super::{DateArgs, HomeArgs, no_task};
 use crate::commands::Session;
+use crate::door::Doors;
 use crate::error::CliError;
 
 #[derive(Debug, Args)]
@@ -65,7 +66,7 @@ impl Edit {
         input.position = self.position;
         let changed = s
             .client
-            .change_task(id, &input)
+            .reply(|c| c.tasks().change(id, input))
             .map_err(|e| no_task(id)(e).naming(EDIT_FLAGS))?;
         s.global.said(
             &changed.body,

@@ -19,7 +19,8 @@ use organiser_core::{
 
 use super::dates::{self, Days, Echo};
 use super::{Global, Session};
-use crate::client::Client;
+use crate::door::Client;
+use crate::door::Doors;
 use crate::error::CliError;
 use crate::refs::{Family, Refs};
 
@@ -154,11 +155,14 @@ impl Family for Task {
             },
             ..TaskQuery::default()
         };
-        Ok(client.tasks(&query)?.data)
+        Ok(client.reply(|c| c.tasks().list(&query))?.data)
     }
 
     fn get(client: &Client, id: Id) -> Result<Task, CliError> {
-        Ok(client.task(id).map_err(no_task(id))?.data)
+        Ok(client
+            .reply(|c| c.tasks().get(id))
+            .map_err(no_task(id))?
+            .data)
     }
 }
 
@@ -301,12 +305,12 @@ impl crate::commands::restore::Restorable for Task {
     const LABEL: &'static str = "";
     const ALSO: &'static str = " (a task deleted with its list or project comes back with it)";
 
-    fn live(client: &Client, id: Id) -> Result<crate::client::Reply<Self::Record>, CliError> {
-        client.task(id)
+    fn live(client: &Client, id: Id) -> Result<crate::door::Reply<Self::Record>, CliError> {
+        client.reply(|c| c.tasks().get(id))
     }
 
-    fn restore(client: &Client, id: Id) -> Result<crate::client::Reply<Self::Record>, CliError> {
-        client.restore_task(id)
+    fn restore(client: &Client, id: Id) -> Result<crate::door::Reply<Self::Record>, CliError> {
+        client.reply(|c| c.tasks().restore(id))
     }
 
     fn called(record: &Self::Record) -> &str {

@@ -5,6 +5,7 @@ use organiser_core::{Task, TaskInput};
 
 use super::{HomeArgs, no_task};
 use crate::commands::Session;
+use crate::door::Doors;
 use crate::error::CliError;
 
 #[derive(Debug, Args)]
@@ -31,7 +32,7 @@ impl Move {
         input.position = self.position;
         let moved = s
             .client
-            .change_task(id, &input)
+            .reply(|c| c.tasks().change(id, input))
             .map_err(|e| no_task(id)(e).naming(super::FLAGS))?;
         s.global
             .said(&moved.body, format!("Moved {}", moved.data.title))

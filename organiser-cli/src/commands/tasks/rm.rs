@@ -7,6 +7,7 @@ use serde::Serialize;
 
 use super::no_task;
 use crate::commands::Session;
+use crate::door::Doors;
 use crate::error::CliError;
 use crate::output::Data;
 
@@ -26,8 +27,12 @@ struct Deleted {
 impl Rm {
     pub(super) fn run(self, s: &Session<'_>) -> Result<(), CliError> {
         let id = s.refs.id::<Task>(&self.task)?;
-        let before = s.client.task(id).map_err(no_task(id))?.data;
-        s.client.delete_task(id)?;
+        let before = s
+            .client
+            .reply(|c| c.tasks().get(id))
+            .map_err(no_task(id))?
+            .data;
+        s.client.reply(|c| c.tasks().delete(id))?;
         s.refs.deleted::<Task>(id, &before.title);
         s.global.said(
             &Data {

@@ -6,6 +6,7 @@ use organiser_core::{Home, Task, TaskList};
 
 use super::no_task;
 use crate::commands::Session;
+use crate::door::Doors;
 use crate::error::CliError;
 use crate::output;
 
@@ -21,7 +22,7 @@ const DOCUMENTS_SHOWN: usize = 20;
 impl Show {
     pub(super) fn run(self, s: &Session<'_>) -> Result<(), CliError> {
         let id = s.refs.id::<Task>(&self.task)?;
-        let reply = s.client.task(id).map_err(no_task(id))?;
+        let reply = s.client.reply(|c| c.tasks().get(id)).map_err(no_task(id))?;
         if s.global.json {
             return output::json(&reply.body);
         }
@@ -35,12 +36,12 @@ impl Show {
                 .unwrap_or_else(|_| list.to_string()),
             Home::Person(p) => s
                 .client
-                .person(p)
+                .reply(|c| c.people().get(p))
                 .map(|found| format!("{} (person)", found.data.name))
                 .unwrap_or_else(|_| format!("person {p}")),
             Home::Project(p) => s
                 .client
-                .project(p)
+                .reply(|c| c.projects().get(p))
                 .map(|found| format!("{} (project)", found.data.name))
                 .unwrap_or_else(|_| format!("project {p}")),
         };

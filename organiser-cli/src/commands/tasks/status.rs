@@ -6,6 +6,7 @@ use organiser_core::{Task, TaskInput, TaskStatus};
 
 use super::no_task;
 use crate::commands::Session;
+use crate::door::Doors;
 use crate::error::CliError;
 
 #[derive(Debug, Args)]
@@ -38,7 +39,7 @@ impl SetStatus {
             .collect::<Result<Vec<_>, _>>()?;
         for id in ids {
             // Say what happened: a task already so is left as it is.
-            let before = s.client.task(id).map_err(no_task(id))?;
+            let before = s.client.reply(|c| c.tasks().get(id)).map_err(no_task(id))?;
             if before.data.status == status {
                 s.global
                     .said(&before.body, format!("{already} {}", before.data.title))?;
@@ -48,7 +49,10 @@ impl SetStatus {
                 status: Some(status),
                 ..TaskInput::default()
             };
-            let changed = s.client.change_task(id, &input).map_err(no_task(id))?;
+            let changed = s
+                .client
+                .reply(|c| c.tasks().change(id, input))
+                .map_err(no_task(id))?;
             s.global
                 .said(&changed.body, format!("{verb} {}", changed.data.title))?;
         }

@@ -11,6 +11,7 @@ use organiser_core::{
 };
 
 use crate::commands::Session;
+use crate::door::Doors;
 use crate::error::CliError;
 use crate::output;
 use crate::refs;
@@ -109,7 +110,7 @@ impl Show {
         if s.global.json {
             return output::json(&page);
         }
-        let counts = s.client.task_counts(&listing.counts)?.data;
+        let counts = s.client.reply(|c| c.tasks().counts(&listing.counts))?.data;
         output::line(header(
             &listing.title,
             &counts,
@@ -130,19 +131,19 @@ impl Show {
         for task in tasks {
             match task.home() {
                 Home::Person(person) if !people.contains_key(&person) => {
-                    if let Ok(found) = s.client.person(person) {
+                    if let Ok(found) = s.client.reply(|c| c.people().get(person)) {
                         people.insert(person, found.data.name);
                     }
                 }
                 Home::Project(project) if !projects.contains_key(&project) => {
-                    if let Ok(found) = s.client.project(project) {
+                    if let Ok(found) = s.client.reply(|c| c.projects().get(project)) {
                         projects.insert(project, found.data.name);
                     }
                 }
                 _ => {}
             }
         }
-        let today = s.client.me()?.data.today;
+        let today = s.client.reply(|c| c.account().me())?.data.today;
         let last = if listing.logbook {
             ["STATUS", "CLOSED"]
         } else {
@@ -204,14 +205,14 @@ fn pages(s: &Session<'_>, query: &mut TaskQuery, limit: usize) -> Result<Page<Ta
         count: true,
         ..ListParams::default()
     };
-    let mut all = s.client.tasks(query)?.data;
+    let mut all = s.client.reply(|c| c.tasks().list(query))?.data;
     while all.items.len() < limit
         && let Some(cursor) = all.next_cursor.take()
     {
         query.params.cursor = Some(cursor);
         query.params.limit = (limit - all.items.len()).min(MOST_A_PAGE);
         query.params.count = false;
-        let next = s.client.tasks(query)?.data;
+        let next = s.client.reply(|c| c.tasks().list(query))?.data;
         all.items.extend(next.items);
         all.next_cursor = next.next_cursor;
     }

@@ -4,6 +4,7 @@
 use clap::Args;
 
 use crate::commands::Global;
+use crate::door::Doors;
 use crate::error::CliError;
 use crate::output;
 
@@ -26,7 +27,7 @@ impl Create {
             None => None,
         };
         let made = client
-            .create_token(&self.name, expires_at.as_deref())
+            .reply(|c| c.account().create_token(&self.name, expires_at))
             .map_err(|e| e.naming(&[("name", "the name"), ("expires_at", "--expires-at")]))?;
         if global.json {
             return output::json(&made.body);
@@ -37,11 +38,11 @@ impl Create {
 
 /// The instant `text` names: itself when it is one, else the end of the
 /// day its date words name (the start of the next day in the owner's zone).
-fn instant(client: &crate::client::Client, text: &str) -> Result<String, CliError> {
-    if organiser_core::time::parse_timestamp(text).is_some() {
-        return Ok(text.to_owned());
+fn instant(client: &crate::door::Client, text: &str) -> Result<jiff::Timestamp, CliError> {
+    if let Some(at) = organiser_core::time::parse_timestamp(text) {
+        return Ok(at);
     }
-    let me = client.me()?.data;
+    let me = client.reply(|c| c.account().me())?.data;
     let day = organiser_core::time::parse_date_words(text, me.today).ok_or_else(|| {
         CliError::msg(format!(
             "--expires-at {text:?} is neither an instant (2027-01-01T00:00:00Z) nor a date (2027-01-01, +30d, friday)"
@@ -53,5 +54,5 @@ fn instant(client: &crate::client::Client, text: &str) -> Result<String, CliErro
     let at = next
         .to_zoned(zone)
         .map_err(|e| CliError::msg(format!("--expires-at {text:?}: {e}")))?;
-    Ok(organiser_core::time::format_timestamp(at.timestamp()))
+    Ok(at.timestamp())
 }

@@ -3,6 +3,7 @@
 use clap::Args;
 
 use crate::commands::Global;
+use crate::door::Doors;
 use crate::error::CliError;
 use crate::output;
 
@@ -12,7 +13,7 @@ pub(crate) struct List {}
 impl List {
     pub(crate) fn run(self, global: &Global) -> Result<(), CliError> {
         let client = global.reader()?;
-        let tokens = client.tokens()?;
+        let tokens = client.reply(|c| c.account().tokens())?;
         if global.json {
             return output::json(&tokens.body);
         }

@@ -4,6 +4,7 @@ use clap::Args;
 use serde::Serialize;
 
 use crate::commands::Global;
+use crate::door::Doors;
 use crate::error::CliError;
 use crate::output::{self, Data};
 
@@ -24,12 +25,17 @@ impl Revoke {
     pub(crate) fn run(self, global: &Global) -> Result<(), CliError> {
         let id = self.id;
         let client = global.writer()?;
-        client.revoke_token(id).map_err(|e| match e {
-            CliError::Api { status: 404, .. } => CliError::msg(format!(
-                "there is no token {id} (see `organiser token list`)"
-            )),
-            other => other,
-        })?;
+        client
+            .reply(|c| c.account().revoke_token(id))
+            .map_err(|e| match e {
+                CliError::Api {
+                    error: organiser_core::Error::NotFound,
+                    ..
+                } => CliError::msg(format!(
+                    "there is no token {id} (see `organiser token list`)"
+                )),
+                other => other,
+            })?;
         if global.json {
             return output::json(&Data {
                 data: Revoked { revoked: id },

@@ -232,6 +232,19 @@ pub struct PersonInput {
     pub rows: Map<String, Value>,
 }
 
+impl PersonInput {
+    /// The input PersonFields `fields` (a JSON object, as a body's
+    /// `person`) make, read as the API reads a body.
+    ///
+    /// # Errors
+    ///
+    /// As the API's reading: 422 on a field of the wrong type, 400 on an
+    /// `avatar` that is neither a string nor null.
+    pub fn from_fields(fields: &Map<String, Value>) -> Result<PersonInput> {
+        parse(Some(&serde_json::json!({ "person": fields })))
+    }
+}
+
 /// Written as the body it is read from (`name`, `avatar`,
 /// `relationships` when sent, and each row array as sent).
 impl Serialize for PersonInput {

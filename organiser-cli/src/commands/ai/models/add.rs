@@ -8,8 +8,9 @@ use clap::Args;
 use organiser_core::{AddedModels, AiModel, AiModelQuery, AiProvider, ListParams, ModelAdditions};
 
 use super::{FLAGS, make_default};
-use crate::client::Reply;
 use crate::commands::Session;
+use crate::door::Doors;
+use crate::door::Reply;
 use crate::error::CliError;
 use crate::output::{self, Data};
 use crate::refs::{self, first_pages};
@@ -37,7 +38,7 @@ impl Add {
         };
         let added = s
             .client
-            .add_ai_models(provider.id, &additions)
+            .reply(|c| c.ai().add_models(provider.id, additions))
             .map_err(|e| refs::gone::<AiProvider>(provider.id)(e).naming(FLAGS))?;
         let Reply { data, body } = added;
         let AddedModels {
@@ -131,7 +132,7 @@ fn of_provider(s: &Session<'_>, provider: &AiProvider) -> Result<Vec<AiModel>, C
             ai_provider_id: Some(provider.id),
             params,
         };
-        Ok(s.client.ai_models(&query)?.data)
+        Ok(s.client.reply(|c| c.ai().models(&query))?.data)
     })?
     .items)
 }

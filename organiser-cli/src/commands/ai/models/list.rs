@@ -5,6 +5,7 @@ use organiser_core::{AiModel, AiModelQuery, AiProvider, ListParams, Page};
 
 use crate::commands::Session;
 use crate::commands::ai::{count, provider_name};
+use crate::door::Doors;
 use crate::error::CliError;
 use crate::output;
 use crate::refs::{self, first_pages};
@@ -23,7 +24,7 @@ pub(super) fn run(s: &Session<'_>, provider: Option<&str>) -> Result<(), CliErro
                         ..params
                     },
                 };
-                Ok(s.client.ai_models(&query)?.data)
+                Ok(s.client.reply(|c| c.ai().models(&query))?.data)
             })?
             .items
         }

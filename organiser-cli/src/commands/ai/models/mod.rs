@@ -11,8 +11,9 @@ use clap::{Args, Subcommand};
 use organiser_core::{AiModel, AiModelInput, Id};
 
 use super::{client, session};
-use crate::client::Reply;
 use crate::commands::{Global, Session};
+use crate::door::Doors;
+use crate::door::Reply;
 use crate::error::CliError;
 use crate::refs;
 
@@ -68,6 +69,6 @@ fn make_default(s: &Session<'_>, id: Id) -> Result<Reply<AiModel>, CliError> {
         ..AiModelInput::default()
     };
     s.client
-        .change_ai_model(id, &input)
+        .reply(|c| c.ai().change_model(id, input))
         .map_err(|e| refs::gone::<AiModel>(id)(e).naming(FLAGS))
 }

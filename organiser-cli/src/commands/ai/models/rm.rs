@@ -8,6 +8,7 @@ use serde::Serialize;
 
 use crate::commands::Session;
 use crate::commands::ai::model;
+use crate::door::Doors;
 use crate::error::CliError;
 use crate::output::Data;
 use crate::refs;
@@ -29,7 +30,7 @@ impl Rm {
         let model = model(s, &self.model)?;
         let id = model.id;
         s.client
-            .delete_ai_model(id)
+            .reply(|c| c.ai().delete_model(id))
             .map_err(refs::gone::<AiModel>(id))?;
         let mut said = format!("Deleted AI model {} (this cannot be undone)", model.name);
         if model.is_default {

@@ -8,6 +8,7 @@ use organiser_core::{AiProviderInput, Field};
 
 use super::{FLAGS, api_key, kind_parser};
 use crate::commands::Session;
+use crate::door::Doors;
 use crate::error::CliError;
 use crate::output;
 
@@ -44,7 +45,7 @@ impl Add {
         };
         let made = s
             .client
-            .create_ai_provider(&input)
+            .reply(|c| c.ai().create_provider(input))
             .map_err(|e| e.naming(FLAGS))?;
         let provider = &made.data;
         let mut said = format!(

@@ -6,6 +6,7 @@ use clap::Args;
 use organiser_core::AiProvider;
 
 use crate::commands::Session;
+use crate::door::Doors;
 use crate::error::CliError;
 use crate::output;
 use crate::refs;
@@ -24,7 +25,7 @@ impl Check {
         } else {
             output::spinner(&format!("Checking {}…", output::clean(&provider.name)))
         };
-        let checked = s.client.check_ai_provider(provider.id);
+        let checked = s.client.reply(|c| c.ai().check_provider(provider.id));
         if let Some(spinner) = spinner {
             spinner.finish_and_clear();
         }

@@ -8,6 +8,7 @@ use serde::Serialize;
 
 use crate::commands::Session;
 use crate::commands::ai::count;
+use crate::door::Doors;
 use crate::error::CliError;
 use crate::output::Data;
 use crate::refs::{self, first_pages};
@@ -35,11 +36,11 @@ impl Rm {
                 ai_provider_id: Some(id),
                 params,
             };
-            Ok(s.client.ai_models(&query)?.data)
+            Ok(s.client.reply(|c| c.ai().models(&query))?.data)
         })?
         .items;
         s.client
-            .delete_ai_provider(id)
+            .reply(|c| c.ai().delete_provider(id))
             .map_err(refs::gone::<AiProvider>(id))?;
         let mut said = format!(
             "Deleted AI provider {} and its {} (this cannot be undone)",

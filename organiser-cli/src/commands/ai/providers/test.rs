@@ -11,6 +11,7 @@ use organiser_core::{AiProvider, Field, ProviderTest};
 use super::{FLAGS, api_key, kind_parser};
 use crate::commands::Session;
 use crate::commands::ai::count;
+use crate::door::Doors;
 use crate::error::CliError;
 use crate::output;
 
@@ -64,7 +65,7 @@ impl Test {
         } else {
             output::spinner("Asking the provider for its models…")
         };
-        let tested = s.client.test_ai_provider(&settings);
+        let tested = s.client.reply(|c| c.ai().test_provider(settings));
         if let Some(spinner) = spinner {
             spinner.finish_and_clear();
         }

@@ -23,6 +23,7 @@ use serde::Serialize;
 use super::{FLAGS, no_task, task};
 use crate::commands::Session;
 use crate::commands::ai::count;
+use crate::door::Doors;
 use crate::error::CliError;
 use crate::output::{self, Data};
 use crate::refs;
@@ -69,7 +70,7 @@ impl Backfill {
         };
         let queued = s
             .client
-            .backfill_ai_task(key)
+            .reply(|c| c.ai().backfill(key))
             .map_err(|e| no_task(s.global, key)(e).naming(FLAGS))?
             .data
             .queued;
@@ -131,7 +132,7 @@ fn nouns(key: &str) -> (&'static str, &'static str) {
 /// How many records wait in task `key`'s queue.
 fn waiting(s: &Session<'_>, key: &str) -> Result<u64, CliError> {
     Ok(s.client
-        .ai_task_queue(key)
+        .reply(|c| c.ai().queue(key))
         .map_err(no_task(s.global, key))?
         .data
         .queued)
@@ -173,13 +174,21 @@ fn work(
     while left > 0 {
         let before = left;
         let wrote = std::thread::scope(|scope| {
-            let worker = scope.spawn(|| s.client.run_ai_tasks());
+            // In this process the CLI works the queue itself; a server's
+            // own worker does there.
+            let local = s.client.local().cloned();
+            let worker = scope.spawn(move || {
+                local
+                    .as_ref()
+                    .map(organiser_core::Organiser::run_ai_tasks)
+                    .transpose()
+            });
             let mut asked = Instant::now();
             while !worker.is_finished() {
                 std::thread::sleep(LOCAL_POLL);
                 if bar.is_some()
                     && asked.elapsed() >= PROGRESS_POLL
-                    && let Ok(now) = s.client.ai_task_queue(key)
+                    && let Ok(now) = s.client.reply(|c| c.ai().queue(key))
                 {
                     asked = Instant::now();
                     show(bar, now.data.queued);
@@ -246,9 +255,12 @@ fn watch(
 /// default), if it has one.
 fn provider(s: &Session<'_>, task: &AiTask) -> Result<Option<AiProvider>, CliError> {
     let model = match task.ai_model_id {
-        Some(id) => match s.client.ai_model(id) {
+        Some(id) => match s.client.reply(|c| c.ai().model(id)) {
             Ok(model) => Some(model.data),
-            Err(CliError::Api { status: 404, .. }) => None,
+            Err(CliError::Api {
+                error: organiser_core::Error::NotFound,
+                ..
+            }) => None,
             Err(e) => return Err(e),
         },
         None => refs::every::<AiModel>(s.client)?
@@ -258,9 +270,12 @@ fn provider(s: &Session<'_>, task: &AiTask) -> Result<Option<AiProvider>, CliErr
     let Some(model) = model else {
         return Ok(None);
     };
-    match s.client.ai_provider(model.ai_provider_id) {
+    match s.client.reply(|c| c.ai().provider(model.ai_provider_id)) {
         Ok(provider) => Ok(Some(provider.data)),
-        Err(CliError::Api { status: 404, .. }) => Ok(None),
+        Err(CliError::Api {
+            error: organiser_core::Error::NotFound,
+            ..
+        }) => Ok(None),
         Err(e) => Err(e),
     }
 }

@@ -6,6 +6,7 @@ use organiser_core::AiTaskInput;
 
 use super::{FLAGS, no_task};
 use crate::commands::Session;
+use crate::door::Doors;
 use crate::error::CliError;
 
 #[derive(Debug, Args)]
@@ -22,7 +23,7 @@ impl Disable {
         };
         let changed = s
             .client
-            .change_ai_task(&self.key, &input)
+            .reply(|c| c.ai().change_task(&self.key, input))
             .map_err(|e| no_task(s.global, &self.key)(e).naming(FLAGS))?;
         let task = &changed.data;
         s.global.said(

@@ -8,6 +8,7 @@ use organiser_core::{AiTaskInput, Field};
 use super::{FLAGS, no_task};
 use crate::commands::Session;
 use crate::commands::ai::{count, model};
+use crate::door::Doors;
 use crate::error::CliError;
 
 #[derive(Debug, Args)]
@@ -42,7 +43,7 @@ impl Enable {
         };
         let changed = s
             .client
-            .change_ai_task(&self.key, &input)
+            .reply(|c| c.ai().change_task(&self.key, input))
             .map_err(|e| no_task(s.global, &self.key)(e).naming(FLAGS))?;
         let task = &changed.data;
         let mut said = format!("Enabled {} ({})", task.key, task.name);

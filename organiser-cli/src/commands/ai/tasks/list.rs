@@ -6,12 +6,13 @@
 use organiser_core::AiModel;
 
 use crate::commands::Session;
+use crate::door::Doors;
 use crate::error::CliError;
 use crate::output;
 use crate::refs;
 
 pub(super) fn run(s: &Session<'_>) -> Result<(), CliError> {
-    let tasks = s.client.ai_tasks()?;
+    let tasks = s.client.reply(|c| c.ai().tasks())?;
     if s.global.json {
         return output::json(&tasks.body);
     }
@@ -36,7 +37,7 @@ pub(super) fn run(s: &Session<'_>) -> Result<(), CliError> {
         "QUEUED",
     ]);
     for task in &tasks {
-        let queued = s.client.ai_task_queue(&task.key)?.data.queued;
+        let queued = s.client.reply(|c| c.ai().queue(&task.key))?.data.queued;
         let model = match task.ai_model_id {
             None => "default".to_owned(),
             Some(id) => models

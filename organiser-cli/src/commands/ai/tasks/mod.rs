@@ -12,8 +12,9 @@ use clap::{Args, Subcommand};
 use organiser_core::AiTask;
 
 use super::{client, session};
-use crate::client::Client;
 use crate::commands::Global;
+use crate::door::Client;
+use crate::door::Doors;
 use crate::error::CliError;
 
 #[derive(Debug, Args)]
@@ -48,7 +49,10 @@ impl TasksCommand {
 
 /// `GET /ai_tasks/{key}`, a 404 said plainly.
 fn task(client: &Client, global: &Global, key: &str) -> Result<AiTask, CliError> {
-    Ok(client.ai_task(key).map_err(no_task(global, key))?.data)
+    Ok(client
+        .reply(|c| c.ai().task(key))
+        .map_err(no_task(global, key))?
+        .data)
 }
 
 /// A 404 about task `key` said plainly.
@@ -58,7 +62,10 @@ fn no_task(global: &Global, key: &str) -> impl Fn(CliError) -> CliError {
         global.command("ai tasks")
     );
     move |e| match e {
-        CliError::Api { status: 404, .. } => CliError::msg(said.clone()),
+        CliError::Api {
+            error: organiser_core::Error::NotFound,
+            ..
+        } => CliError::msg(said.clone()),
         other => other,
     }
 }
