@@ -191,10 +191,10 @@ pub enum Error {
         /// Seconds until the next request will be admitted.
         retry_after: u64,
     },
-    /// 500 `internal_error`: the store failed. The text is for logs only;
-    /// the body says nothing of it.
+    /// 500 `internal_error`: the store failed; its source says how (for
+    /// logs only: the body says nothing of it).
     #[error("storage: {0}")]
-    Storage(String),
+    Storage(#[source] Box<dyn std::error::Error + Send + Sync>),
     /// 500 `internal_error` for any other failure; for logs only.
     #[error("internal: {0}")]
     Internal(String),
@@ -352,28 +352,9 @@ impl Error {
     }
 }
 
-macro_rules! storage_error {
-    ($($t:ty),*) => {$(
-        impl From<$t> for Error {
-            fn from(e: $t) -> Self {
-                Error::Storage(e.to_string())
-            }
-        }
-    )*};
-}
-
-storage_error!(
-    redb::Error,
-    redb::DatabaseError,
-    redb::TransactionError,
-    redb::TableError,
-    redb::StorageError,
-    redb::CommitError
-);
-
 impl From<serde_json::Error> for Error {
     fn from(e: serde_json::Error) -> Self {
-        Error::Storage(format!("record encoding: {e}"))
+        Error::Storage(format!("record encoding: {e}").into())
     }
 }
 

@@ -10,6 +10,7 @@ use std::sync::{Arc, RwLock};
 use crate::config::Options;
 use crate::engine::{Inner, Organiser};
 use crate::ids::IdGen;
+use crate::resources::WIRING;
 use crate::resources::owner::{self, Owner};
 use crate::secrets::SecretKey;
 use crate::store::{OpenError, Store, schema};
@@ -134,8 +135,8 @@ impl Organiser {
             Err(_) => return Organiser::open_with(dir, options),
         };
         let ready = store.begin_read().ok().and_then(|tx| {
-            let current =
-                schema::version(&tx).ok()? == schema::VERSION && crate::search::index::healthy(&tx);
+            let current = schema::version(&tx).ok()? == WIRING.schema_version()
+                && crate::search::index::healthy(&tx, WIRING.schema_version());
             current.then(|| owner::stored(&tx).ok().flatten()).flatten()
         });
         let Some(owner) = ready else {
@@ -211,7 +212,7 @@ impl Organiser {
         // A store that is current needs no write to open (and so no disk
         // sync); a new or older one is migrated and given its owner.
         let tx = store.begin_read().map_err(storage)?;
-        let current = schema::version(&tx).unwrap_or(0) == schema::VERSION;
+        let current = schema::version(&tx).unwrap_or(0) == WIRING.schema_version();
         let owner = if current {
             owner::stored(&tx).map_err(storage)?
         } else {
@@ -232,7 +233,7 @@ impl Organiser {
         // store is built again from the records.
         let whole = store
             .begin_read()
-            .is_ok_and(|tx| crate::search::index::healthy(&tx));
+            .is_ok_and(|tx| crate::search::index::healthy(&tx, WIRING.schema_version()));
         let org = Organiser::assemble(store, options, secret, owner, data_dir);
         if !whole {
             org.inner

@@ -145,6 +145,9 @@ pub(crate) struct Wiring {
     pub(crate) cascades: &'static [&'static Cascade],
     /// Every follower, in the order they are told.
     pub(crate) followers: &'static [&'static Follower],
+    /// The store's migration steps: the schema this build writes is their
+    /// number.
+    pub(crate) migrations: &'static [crate::store::schema::Step],
     /// Documents given through a record's own input.
     pub(crate) attachments: &'static Attachments,
     /// Whether anything the clock made due is unsettled.
@@ -168,6 +171,11 @@ pub(crate) struct Wiring {
 }
 
 impl Wiring {
+    /// The schema this build writes: the number of migration steps.
+    pub(crate) fn schema_version(&self) -> u32 {
+        self.migrations.len() as u32
+    }
+
     /// The kind named `name`.
     pub(crate) fn kind(&self, name: &str) -> Option<&'static RecordKind> {
         self.kinds.iter().copied().find(|k| k.name == name)

@@ -22,7 +22,7 @@ use crate::error::Result;
 use crate::ids::Id;
 use crate::store::codec::{self, Record};
 use crate::store::key::Key;
-use crate::store::{Tables, WriteTx, schema};
+use crate::store::{Tables, WriteTx};
 
 /// The index's layout; a store whose index has another is rebuilt.
 pub(crate) const FORMAT: u32 = 4;
@@ -155,13 +155,13 @@ impl<'a> DocRef<'a> {
 /// Whether the index is whole: its tables exist, its layout and schema
 /// are this build's, its tables hold as many entries as it counted, and
 /// its lexicon reads. Any failure to read counts as not whole.
-pub(crate) fn healthy<T: Tables>(tx: &T) -> bool {
+pub(crate) fn healthy<T: Tables>(tx: &T, schema: u32) -> bool {
     let whole = || -> Result<bool> {
         let Some(state) = tx.get_record::<State>(SEARCH_META, STATE_KEY)? else {
             return Ok(false);
         };
         Ok(state.format == FORMAT
-            && state.schema == schema::VERSION
+            && state.schema == schema
             && tx.len(SEARCH_DOCS)? == state.docs
             && tx.len(SEARCH_ORDER)? == state.docs
             && tx.len(SEARCH_TERMS)? == state.postings
@@ -176,6 +176,8 @@ pub(crate) fn healthy<T: Tables>(tx: &T) -> bool {
 /// its state.
 pub(crate) struct Writer<'t> {
     tx: &'t WriteTx,
+    /// The store's schema version, stamped on the index.
+    schema: u32,
     state: State,
     lexicon: Arc<Lexicon>,
     /// While rebuilding: every word met (the lexicon is built from them).
@@ -192,6 +194,7 @@ impl<'t> Writer<'t> {
         let lexicon = Lexicon::read(cx, state.stamp)?;
         Ok(Writer {
             tx: &cx.tx,
+            schema: cx.org.wiring.schema_version(),
             state,
             lexicon,
             building: None,
@@ -212,6 +215,7 @@ impl<'t> Writer<'t> {
         Lexicon::forget(cx);
         Ok(Writer {
             tx: &cx.tx,
+            schema: cx.org.wiring.schema_version(),
             state: State {
                 stamp: stamp + 1,
                 ..State::default()
@@ -356,7 +360,7 @@ impl<'t> Writer<'t> {
             self.state.stamp += 1;
         }
         self.state.format = FORMAT;
-        self.state.schema = schema::VERSION;
+        self.state.schema = self.schema;
         self.tx.put_record(SEARCH_META, STATE_KEY, &self.state)
     }
 }

@@ -65,7 +65,8 @@ impl Lexicon {
         let set = if bytes.is_empty() {
             Set::default()
         } else {
-            Set::new(bytes).map_err(|e| Error::Storage(format!("the search lexicon: {e}")))?
+            Set::new(bytes)
+                .map_err(|e| Error::Storage(format!("the search lexicon: {e}").into()))?
         };
         let mut fresh = Vec::new();
         cx.scan_prefix(SEARCH_FRESH, &[], Dir::Asc, &mut |k, _| {
@@ -185,7 +186,7 @@ pub(crate) fn merge(tx: &WriteTx) -> Result<()> {
     let set = if bytes.is_empty() {
         Set::default()
     } else {
-        Set::new(bytes).map_err(|e| Error::Storage(format!("the search lexicon: {e}")))?
+        Set::new(bytes).map_err(|e| Error::Storage(format!("the search lexicon: {e}").into()))?
     };
     let merged = Lexicon {
         stamp: 0,

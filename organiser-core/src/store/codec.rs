@@ -27,20 +27,25 @@ pub(crate) trait Record: Serialize + DeserializeOwned {
 /// The bytes of `record`: its format byte, then postcard.
 pub(crate) fn encode<R: Record>(record: &R) -> Result<Vec<u8>> {
     postcard::to_extend(record, vec![R::FORMAT])
-        .map_err(|e| Error::Storage(format!("encoding a {}: {e}", R::NAME)))
+        .map_err(|e| Error::Storage(format!("encoding a {}: {e}", R::NAME).into()))
 }
 
 /// The record written by [`encode`]; a storage error for any other bytes.
 pub(crate) fn decode<R: Record>(bytes: &[u8]) -> Result<R> {
     match bytes.split_first() {
         Some((&format, rest)) if format == R::FORMAT => postcard::from_bytes(rest)
-            .map_err(|e| Error::Storage(format!("a stored {} is malformed: {e}", R::NAME))),
-        Some((&format, _)) => Err(Error::Storage(format!(
-            "a stored {} has format {format}; this build reads format {}",
-            R::NAME,
-            R::FORMAT
-        ))),
-        None => Err(Error::Storage(format!("a stored {} is empty", R::NAME))),
+            .map_err(|e| Error::Storage(format!("a stored {} is malformed: {e}", R::NAME).into())),
+        Some((&format, _)) => Err(Error::Storage(
+            format!(
+                "a stored {} has format {format}; this build reads format {}",
+                R::NAME,
+                R::FORMAT
+            )
+            .into(),
+        )),
+        None => Err(Error::Storage(
+            format!("a stored {} is empty", R::NAME).into(),
+        )),
     }
 }
 

@@ -122,15 +122,15 @@ impl Store {
 
     pub(crate) fn begin_read(&self) -> Result<ReadTx> {
         Ok(ReadTx(match &self.db {
-            Db::ReadWrite(db) => db.begin_read()?,
-            Db::ReadOnly(db) => db.begin_read()?,
+            Db::ReadWrite(db) => db.begin_read().map_err(stored)?,
+            Db::ReadOnly(db) => db.begin_read().map_err(stored)?,
         }))
     }
 
     pub(crate) fn begin_write(&self) -> Result<WriteTx> {
         match &self.db {
             Db::ReadWrite(db) => Ok(WriteTx {
-                tx: db.begin_write()?,
+                tx: db.begin_write().map_err(stored)?,
                 watched: &[],
                 touched: Default::default(),
             }),
@@ -180,7 +180,7 @@ pub(crate) struct WriteTx {
 
 impl WriteTx {
     pub(crate) fn commit(self) -> Result<()> {
-        Ok(self.tx.commit()?)
+        self.tx.commit().map_err(stored)
     }
 
     /// Notes every key this transaction writes or removes in `tables`
@@ -222,19 +222,29 @@ impl WriteTx {
             }),
             "a batch on a watched table"
         );
-        f(&mut Batch(self.tx.open_table(t)?))
+        f(&mut Batch(self.tx.open_table(t).map_err(stored)?))
     }
 
     pub(crate) fn insert(&self, t: Tbl, key: &[u8], value: &[u8]) -> Result<()> {
         self.note(t, key);
-        self.tx.open_table(t)?.insert(key, value)?;
+        self.tx
+            .open_table(t)
+            .map_err(stored)?
+            .insert(key, value)
+            .map_err(stored)?;
         Ok(())
     }
 
     /// Removes `key`; whether it was there.
     pub(crate) fn remove(&self, t: Tbl, key: &[u8]) -> Result<bool> {
         self.note(t, key);
-        Ok(self.tx.open_table(t)?.remove(key)?.is_some())
+        Ok(self
+            .tx
+            .open_table(t)
+            .map_err(stored)?
+            .remove(key)
+            .map_err(stored)?
+            .is_some())
     }
 
     pub(crate) fn put_json<T: Serialize>(&self, t: Tbl, key: &[u8], value: &T) -> Result<()> {
@@ -252,8 +262,10 @@ impl WriteTx {
                 "a range removed from a watched table"
             );
             self.tx
-                .open_table(t)?
-                .retain_in::<&[u8], _>(lo..hi, |_, _| false)?;
+                .open_table(t)
+                .map_err(stored)?
+                .retain_in::<&[u8], _>(lo..hi, |_, _| false)
+                .map_err(stored)?;
         }
         Ok(())
     }
@@ -312,21 +324,22 @@ impl WriteTx {
 
     /// Removes every entry of `t` (and makes it when it is missing).
     pub(crate) fn clear(&self, t: Tbl) -> Result<()> {
-        self.tx.delete_table(t)?;
-        self.tx.open_table(t)?;
+        self.tx.delete_table(t).map_err(stored)?;
+        self.tx.open_table(t).map_err(stored)?;
         Ok(())
     }
 
     /// Deletes the table named `name`, if there is one.
     pub(crate) fn drop_table(&self, name: &str) -> Result<()> {
         self.tx
-            .delete_table(redb::TableDefinition::<&[u8], &[u8]>::new(name))?;
+            .delete_table(redb::TableDefinition::<&[u8], &[u8]>::new(name))
+            .map_err(stored)?;
         Ok(())
     }
 
     /// Creates `t` when it does not exist yet.
     pub(crate) fn ensure(&self, t: Tbl) -> Result<()> {
-        self.tx.open_table(t)?;
+        self.tx.open_table(t).map_err(stored)?;
         Ok(())
     }
 }
@@ -339,18 +352,18 @@ impl Batch<'_> {
     /// The value of `key`.
     pub(crate) fn get(&self, key: &[u8]) -> Result<Option<Vec<u8>>> {
         use redb::ReadableTable;
-        Ok(self.0.get(key)?.map(|v| v.value().to_vec()))
+        Ok(self.0.get(key).map_err(stored)?.map(|v| v.value().to_vec()))
     }
 
     /// Stores `value` under `key`.
     pub(crate) fn insert(&mut self, key: &[u8], value: &[u8]) -> Result<()> {
-        self.0.insert(key, value)?;
+        self.0.insert(key, value).map_err(stored)?;
         Ok(())
     }
 
     /// Removes `key`; whether it was there.
     pub(crate) fn remove(&mut self, key: &[u8]) -> Result<bool> {
-        Ok(self.0.remove(key)?.is_some())
+        Ok(self.0.remove(key).map_err(stored)?.is_some())
     }
 }
 
@@ -465,9 +478,9 @@ fn scan_table(
             return Ok(());
         }
     }
-    let range = table.range::<&[u8]>((lo, hi))?;
+    let range = table.range::<&[u8]>((lo, hi)).map_err(stored)?;
     let step = |entry: std::result::Result<_, redb::StorageError>, f: Visit<'_>| -> Result<bool> {
-        let (k, v): (redb::AccessGuard<&[u8]>, redb::AccessGuard<&[u8]>) = entry?;
+        let (k, v): (redb::AccessGuard<&[u8]>, redb::AccessGuard<&[u8]>) = entry.map_err(stored)?;
         f(k.value(), v.value())
     };
     match dir {
@@ -494,8 +507,8 @@ macro_rules! tables {
     ($tx:ty, $field:tt) => {
         impl Tables for $tx {
             fn get(&self, t: Tbl, key: &[u8]) -> Result<Option<Vec<u8>>> {
-                let table = self.$field.open_table(t)?;
-                let value = table.get(key)?.map(|v| v.value().to_vec());
+                let table = self.$field.open_table(t).map_err(stored)?;
+                let value = table.get(key).map_err(stored)?.map(|v| v.value().to_vec());
                 Ok(value)
             }
 
@@ -507,11 +520,15 @@ macro_rules! tables {
                 dir: Dir,
                 f: Visit<'_>,
             ) -> Result<()> {
-                scan_table(&self.$field.open_table(t)?, lo, hi, dir, f)
+                scan_table(&self.$field.open_table(t).map_err(stored)?, lo, hi, dir, f)
             }
 
             fn len(&self, t: Tbl) -> Result<u64> {
-                Ok(self.$field.open_table(t)?.len()?)
+                self.$field
+                    .open_table(t)
+                    .map_err(stored)?
+                    .len()
+                    .map_err(stored)
             }
         }
     };
@@ -522,6 +539,12 @@ tables!(WriteTx, tx);
 
 impl From<OpenError> for Error {
     fn from(e: OpenError) -> Self {
-        Error::Storage(e.to_string())
+        Error::Storage(Box::new(e))
     }
+}
+
+/// A storage failure from redb, kept as the error's source (redb's types
+/// stay out of the public API).
+fn stored(e: impl Into<redb::Error>) -> Error {
+    Error::Storage(Box::new(e.into()))
 }

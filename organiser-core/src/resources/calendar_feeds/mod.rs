@@ -243,9 +243,9 @@ pub(crate) fn store_feeds_with_warnings(tx: &crate::store::WriteTx) -> Result<()
     tx.scan_prefix(FEEDS, &[], crate::store::Dir::Asc, &mut |k, v| {
         if v.first() == Some(&1) {
             let old: StoredFeedV1 = postcard::from_bytes(&v[1..]).map_err(|e| {
-                Error::Storage(format!(
-                    "a stored calendar feed of format 1 is malformed: {e}"
-                ))
+                Error::Storage(
+                    format!("a stored calendar feed of format 1 is malformed: {e}").into(),
+                )
             })?;
             rows.push((k.to_vec(), old));
         }
