@@ -434,7 +434,7 @@ fn start_real(org: Organiser, workers: usize) -> Running {
     let config = organiser_server::Config {
         rate_limit: 0,
         local_token: None,
-        update_tick: None,
+        jobs: organiser_server::Jobs::AllBut(&["update_check"]),
         ..organiser_server::Config::default()
     };
     Running::start("real", workers, move |listener, stop| async move {

@@ -48,6 +48,7 @@ pub use clock::{Clock, ManualClock, StartingAt, SystemClock};
 pub use config::{APP, BuildInfo, Options, UpdateConfig, parse_public_key};
 pub use engine::Organiser;
 pub use engine::endpoint::Endpoint;
+pub use engine::jobs::{Job, Pace, Ran};
 pub use engine::operation::{Args, Door, Input, Operation, Outgoing, Output, Part, RawRule};
 pub use engine::request::{FileBytes, Method, RawBody, Request, Response, media_type};
 pub use error::{ConflictKind, Details, Error, Result};

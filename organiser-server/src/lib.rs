@@ -21,6 +21,7 @@
 mod conn;
 mod error;
 mod handler;
+mod jobs;
 mod middleware;
 mod origin;
 mod rate_limit;
@@ -38,6 +39,7 @@ use tower_http::request_id::{PropagateRequestIdLayer, SetRequestIdLayer};
 use tower_http::set_header::SetResponseHeaderLayer;
 
 pub use conn::DRAIN_GRACE;
+pub use jobs::Jobs;
 pub use origin::{TrustedProxies, parse_public_url};
 pub use rate_limit::RateLimiter;
 pub use server_file::{SERVER_FILE, ServerFile, ServerInfo};
@@ -57,16 +59,10 @@ pub struct Config {
     /// A token that authenticates as the owner at the machine (the local
     /// administrator token of `server.json`).
     pub local_token: Option<String>,
-    /// How often to see whether a scheduled update check is due; `None`
-    /// never runs scheduled checks.
-    pub update_tick: Option<Duration>,
-    /// How often to sync the calendar feeds whose scheduled sync is due
-    /// (in the background, at most four at once); `None` never syncs on
-    /// a schedule.
-    pub feed_tick: Option<Duration>,
-    /// Whether a background thread works the AI tasks' queues (one model
-    /// call at a time, woken when a write queues work).
-    pub ai_worker: bool,
+    /// Which of the core's background jobs ([`Organiser::jobs`]: token
+    /// uses, update checks, calendar feed syncs, AI tasks) run while the
+    /// server serves, each on its own thread at the pace it declares.
+    pub jobs: Jobs,
     /// How long a client may take to send a request's head, on a new
     /// connection or between requests on a kept-alive one; the connection
     /// is closed after it.
@@ -89,9 +85,7 @@ impl Default for Config {
             rate_limit: organiser_core::limits::GENERAL_RATE_PER_MINUTE,
             route_limits: true,
             local_token: None,
-            update_tick: Some(Duration::from_secs(60)),
-            feed_tick: Some(Duration::from_secs(15)),
-            ai_worker: true,
+            jobs: Jobs::All,
             header_read_timeout: Duration::from_secs(10),
             shutdown_timeout: Duration::from_secs(5),
             trusted_proxies: TrustedProxies::none(),
@@ -199,151 +193,23 @@ pub fn router(org: Organiser, config: Config) -> Router {
         .with_state(state)
 }
 
-/// Says at start-up whether the daily update check runs, and how to turn
-/// it off.
-fn log_update_checks(org: &Organiser) {
-    match org.system().get(false) {
-        Ok(system) if system.update_checks && system.update.can_check => tracing::info!(
-            "update checks: daily (turn off with `organiser system updates off` or PATCH /system)"
-        ),
-        Ok(system) if system.update_checks_managed => tracing::info!(
-            managed_by = system.update_checks_managed_by.as_deref().unwrap_or("-"),
-            "update checks: managed elsewhere"
-        ),
-        Ok(system) if !system.update.can_check => {
-            tracing::info!("update checks: off (this build cannot check)")
-        }
-        Ok(_) => tracing::info!("update checks: off"),
-        Err(error) => tracing::warn!(%error, "cannot read the update settings"),
-    }
-}
-
-/// Logs one scheduled update check and its outcome.
-fn log_update_check(system: &organiser_core::System) {
-    let update = &system.update;
-    match &update.error {
-        Some(error) => tracing::warn!(%error, "update check failed"),
-        None => tracing::info!(
-            status = ?update.status,
-            latest_version = update.latest_version.as_deref().unwrap_or("-"),
-            "update check done"
-        ),
-    }
-}
-
 /// Serves `org` on `listener` until `shutdown` completes, then finishes the
 /// requests in flight, waiting for them no longer than
 /// [`Config::shutdown_timeout`] (connections with no request in flight are
-/// closed within [`DRAIN_GRACE`]). Every minute (`update_tick`) it writes
-/// down token uses and runs a scheduled update check when one is due;
-/// every 15 seconds (`feed_tick`) it syncs the calendar feeds that are due.
+/// closed within [`DRAIN_GRACE`]). The background jobs [`Config::jobs`]
+/// chooses run meanwhile; when serving ends they are asked to stop, and the
+/// jobs that keep something in memory run once more.
 pub async fn serve(
     listener: tokio::net::TcpListener,
     org: Organiser,
     config: Config,
     shutdown: impl Future<Output = ()> + Send + 'static,
 ) -> std::io::Result<()> {
-    let ticker = config.update_tick.map(|every| {
-        let org = org.clone();
-        tokio::spawn(async move {
-            log_update_checks(&org);
-            let mut interval = tokio::time::interval(every);
-            loop {
-                interval.tick().await;
-                let org = org.clone();
-                let ran = tokio::task::spawn_blocking(move || {
-                    if let Err(error) = org.flush_token_uses() {
-                        tracing::warn!(%error, "recording token use failed");
-                    }
-                    org.run_scheduled_update_check()
-                        .map(|ran| ran.then(|| org.system().get(false)))
-                })
-                .await;
-                match ran {
-                    Ok(Ok(Some(Ok(system)))) => log_update_check(&system),
-                    Ok(Err(error)) | Ok(Ok(Some(Err(error)))) => {
-                        tracing::warn!(%error, "scheduled update check failed");
-                    }
-                    _ => {}
-                }
-            }
-        })
-    });
-    let feeds = config.feed_tick.map(|every| {
-        let org = org.clone();
-        tokio::spawn(async move {
-            let mut interval = tokio::time::interval(every);
-            interval.set_missed_tick_behavior(tokio::time::MissedTickBehavior::Delay);
-            loop {
-                interval.tick().await;
-                let org = org.clone();
-                // One round at a time: the next tick waits for this one.
-                let ran = tokio::task::spawn_blocking(move || org.sync_due_feeds()).await;
-                match ran {
-                    Ok(Ok(0)) => {}
-                    Ok(Ok(synced)) => tracing::info!(synced, "scheduled calendar feed syncs done"),
-                    Ok(Err(error)) => {
-                        tracing::warn!(%error, "scheduled calendar feed syncs failed")
-                    }
-                    Err(error) => tracing::warn!(%error, "scheduled calendar feed syncs stopped"),
-                }
-            }
-        })
-    });
-    let ai_worker = config.ai_worker.then(|| AiWorker::start(org.clone()));
+    let jobs = jobs::Runner::start(&org, &config.jobs);
     let app = router(org.clone(), config.clone());
     conn::run(listener, app, &config, shutdown).await;
-    if let Some(worker) = ai_worker {
-        worker.stop();
-    }
-    if let Some(ticker) = ticker {
-        ticker.abort();
-    }
-    if let Some(feeds) = feeds {
-        feeds.abort();
-    }
-    // Token uses since the last tick are written before the store closes.
-    let flushed = tokio::task::spawn_blocking(move || org.flush_token_uses()).await;
-    if let Ok(Err(error)) = flushed {
-        tracing::warn!(%error, "recording token use failed");
-    }
+    let _ = tokio::task::spawn_blocking(move || jobs.stop(&org)).await;
     Ok(())
-}
-
-/// The thread that works the AI tasks' queues: it runs them, then sleeps
-/// until a write queues work (or a second passes, for backoffs that end).
-struct AiWorker {
-    stop: Arc<std::sync::atomic::AtomicBool>,
-}
-
-impl AiWorker {
-    fn start(org: Organiser) -> AiWorker {
-        use std::sync::atomic::Ordering;
-        let stop = Arc::new(std::sync::atomic::AtomicBool::new(false));
-        let stopped = stop.clone();
-        let spawned = std::thread::Builder::new()
-            .name("organiser-ai".to_owned())
-            .spawn(move || {
-                while !stopped.load(Ordering::Acquire) {
-                    match org.run_ai_tasks() {
-                        Ok(0) => {}
-                        Ok(written) => tracing::info!(written, "AI note titles written"),
-                        Err(error) => tracing::warn!(%error, "AI tasks failed"),
-                    }
-                    org.wait_for_ai_work(Duration::from_secs(1));
-                }
-            });
-        if let Err(error) = spawned {
-            tracing::warn!(%error, "cannot start the AI worker");
-        }
-        AiWorker { stop }
-    }
-
-    /// Asks the thread to stop after its current call (a model call may
-    /// take up to 90 seconds: it is not waited for).
-    fn stop(self) {
-        self.stop.store(true, std::sync::atomic::Ordering::Release);
-    }
 }
 
 /// A future that completes on SIGINT (Ctrl-C) or SIGTERM. The handlers are

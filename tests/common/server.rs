@@ -73,9 +73,7 @@ impl TestServer {
         organiser_server::Config {
             rate_limit: 0,
             route_limits: false,
-            update_tick: None,
-            feed_tick: None,
-            ai_worker: false,
+            jobs: organiser_server::Jobs::NONE,
             ..organiser_server::Config::default()
         }
     }

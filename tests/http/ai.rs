@@ -128,7 +128,7 @@ fn the_local_administrator_token_is_not_held_to_the_general_limit() {
 fn the_worker_titles_a_saved_note_in_the_background() {
     let models = ModelServer::start();
     let s = TestServer::configured(organiser_server::Config {
-        ai_worker: true,
+        jobs: organiser_server::Jobs::Only(&["ai_tasks"]),
         ..TestServer::config()
     });
     let p = s

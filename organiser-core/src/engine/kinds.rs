@@ -145,6 +145,8 @@ pub(crate) struct Wiring {
     pub(crate) cascades: &'static [&'static Cascade],
     /// Every follower, in the order they are told.
     pub(crate) followers: &'static [&'static Follower],
+    /// Every kind of background work.
+    pub(crate) jobs: &'static [crate::engine::jobs::Job],
     /// The store's migration steps: the schema this build writes is their
     /// number.
     pub(crate) migrations: &'static [crate::store::schema::Step],

@@ -3,11 +3,12 @@
 //! owner's zone, and the operations' declarations. It depends on the store,
 //! the clock and the options only; what it must know of resources (record
 //! kinds, cascades, rules of the clock, the licence check) it is wired to
-//! at open by the registry of record kinds (`registry.rs`).
+//! at open by the registry (`resources/mod.rs`: `WIRING`).
 
 pub(crate) mod bodies;
 pub(crate) mod endpoint;
 pub(crate) mod ext;
+pub(crate) mod jobs;
 pub(crate) mod kinds;
 pub(crate) mod op;
 pub(crate) mod operation;

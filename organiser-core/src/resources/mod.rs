@@ -104,6 +104,7 @@ use std::collections::HashMap;
 use std::sync::LazyLock;
 
 use crate::engine::endpoint::Endpoint;
+use crate::engine::jobs::Job;
 use crate::engine::kinds::{Cascade, Follower, RecordKind, Wiring};
 use crate::engine::op::Route;
 use crate::engine::operation::Declared;
@@ -315,6 +316,14 @@ pub(crate) static FOLLOWERS: &[&Follower] = &[
     &documents::FOLLOWS_FOLDERS,
 ];
 
+/// The background work a server runs, each declared by its resource.
+pub(crate) static JOBS: &[Job] = &[
+    account::TOKEN_USES,
+    system::SCHEDULED_UPDATE_CHECK,
+    calendar_feeds::SCHEDULED_SYNCS,
+    ai::TITLES,
+];
+
 /// The store's migration steps: `MIGRATIONS[n]` brings a store of schema
 /// `n` to `n + 1`: the schema this build writes is their number.
 pub(crate) static MIGRATIONS: &[Step] = &[
@@ -390,6 +399,7 @@ pub(crate) static WIRING: Wiring = Wiring {
     kinds: KINDS,
     cascades: CASCADES,
     followers: FOLLOWERS,
+    jobs: JOBS,
     migrations: MIGRATIONS,
     attachments: &documents::ATTACHMENTS,
     due: settle::due,

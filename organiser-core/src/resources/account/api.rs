@@ -7,8 +7,11 @@ use jiff::Timestamp;
 use serde::{Deserialize, Serialize};
 
 use super::{appearance, owner, sessions, tokens};
+use std::time::Duration;
+
 use crate::auth::{ApiToken, Auth};
 use crate::engine::Organiser;
+use crate::engine::jobs::{Job, Pace, Ran};
 use crate::engine::op::{PlainOp, ReadOp, WriteOp};
 use crate::engine::operation::{Answer, Declared, Door, Operation, Run, body_part};
 use crate::engine::request::Method::{Delete, Get, Patch, Post, Put};
@@ -371,4 +374,22 @@ impl Organiser {
     ) -> Result<Auth> {
         sessions::authenticate(&self.inner, session_secret, csrf, unsafe_method)
     }
+}
+
+/// Writes down the tokens' uses every minute, and once more when the
+/// runner stops (they are kept in memory between).
+pub(crate) const TOKEN_USES: Job = Job {
+    name: "token_uses",
+    pace: Pace::Every(Duration::from_secs(60)),
+    announce: None,
+    run: write_token_uses,
+    at_stop: Some(write_token_uses),
+};
+
+fn write_token_uses(org: &Organiser) -> Result<Ran> {
+    Ok(if org.flush_token_uses()? {
+        Ran::Did("token uses written".to_owned())
+    } else {
+        Ran::Nothing
+    })
 }

@@ -9,8 +9,8 @@ pub(crate) mod sessions;
 pub(crate) mod tables;
 pub(crate) mod tokens;
 
-pub(crate) use api::OPERATIONS;
 pub use api::{Account, ApiTokenInput, PasswordChange, UsernameChange};
+pub(crate) use api::{OPERATIONS, TOKEN_USES};
 pub use appearance::{Appearance, AppearanceChange};
 pub use owner::{Me, OwnerChange, OwnerInit};
 pub use sessions::SignedIn;

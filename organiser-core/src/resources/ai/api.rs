@@ -10,6 +10,7 @@ use super::models::{self, AddedModels, AiModel, AiModelInput, AiModelQuery, Mode
 use super::providers::{self, AiProvider, AiProviderInput, AiProviderQuery};
 use super::tasks::{self, AiTask, AiTaskInput, AiTaskQueue, Backfilled};
 use super::{queue, titles};
+use crate::engine::jobs::{Job, Pace, Ran};
 use crate::engine::op::{PlainOp, ReadOp, WriteOp};
 use crate::engine::operation::{Answer, Declared, Door, Operation, Run, body_part, query_part};
 use crate::engine::request::Method::{Delete, Get, Patch, Post, Put};
@@ -523,3 +524,18 @@ impl Organiser {
         queue::wait(&self.inner, max)
     }
 }
+
+/// The AI tasks' queues, worked as soon as a write queues work (or every
+/// second, for backoffs that end).
+pub(crate) const TITLES: Job = Job {
+    name: "ai_tasks",
+    pace: Pace::Woken(Duration::from_secs(1), |org, max| org.wait_for_ai_work(max)),
+    announce: None,
+    run: |org| {
+        Ok(match org.run_ai_tasks()? {
+            0 => Ran::Nothing,
+            written => Ran::Did(format!("AI note titles written: {written}")),
+        })
+    },
+    at_stop: None,
+};

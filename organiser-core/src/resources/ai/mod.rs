@@ -25,7 +25,7 @@ mod titles;
 mod wire;
 
 pub use api::Ai;
-pub(crate) use api::OPERATIONS;
+pub(crate) use api::{OPERATIONS, TITLES};
 pub use calls::{ModelCount, ModelList, ProviderTest, TrialInput, TrialReply};
 pub use models::{AddedModels, AiModel, AiModelInput, AiModelQuery, ModelAdditions};
 pub use providers::{AiProvider, AiProviderInput, AiProviderQuery};

@@ -5,7 +5,10 @@ use super::{
     CalendarFeed, CalendarFeedInput, CalendarFeedQuery, Prepared, change, create, delete, get,
     list, parse, prepare, sync,
 };
+use std::time::Duration;
+
 use crate::engine::Organiser;
+use crate::engine::jobs::{Job, Pace, Ran};
 use crate::engine::op::PlainOp;
 use crate::engine::op::{ReadOp, WriteOp};
 use crate::engine::operation::Prepare;
@@ -230,3 +233,18 @@ impl Organiser {
         self.inner.read(sync::next_due)
     }
 }
+
+/// The feeds' scheduled syncs, looked for every 15 seconds (a round waits
+/// for the one before it).
+pub(crate) const SCHEDULED_SYNCS: Job = Job {
+    name: "calendar_feed_sync",
+    pace: Pace::Every(Duration::from_secs(15)),
+    announce: None,
+    run: |org| {
+        Ok(match org.sync_due_feeds()? {
+            0 => Ran::Nothing,
+            synced => Ran::Did(format!("scheduled calendar feed syncs done: {synced}")),
+        })
+    },
+    at_stop: None,
+};

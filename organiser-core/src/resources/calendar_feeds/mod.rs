@@ -23,7 +23,7 @@ pub(crate) mod tables;
 mod zones;
 
 pub use api::CalendarFeeds;
-pub(crate) use api::OPERATIONS;
+pub(crate) use api::{OPERATIONS, SCHEDULED_SYNCS};
 pub use events::{CalendarAttendee, CalendarEvent};
 pub use meeting::Meeting;
 

@@ -3,7 +3,10 @@
 //! their typed door. All are exempt from read-only mode.
 
 use super::{System, SystemChange, change, get, parse, update};
+use std::time::Duration;
+
 use crate::engine::Organiser;
+use crate::engine::jobs::{Job, Pace, Ran};
 use crate::engine::op::{PlainOp, ReadOp, WriteOp};
 use crate::engine::operation::{Answer, Declared, Door, Operation, PlainHttp, Run, body_part};
 use crate::engine::request::Method::{Get, Patch, Post, Put};
@@ -125,5 +128,47 @@ impl Organiser {
         } else {
             Ok(false)
         }
+    }
+}
+
+/// The daily update check (or one the owner queued), looked for every
+/// minute; the check itself decides whether it is due.
+pub(crate) const SCHEDULED_UPDATE_CHECK: Job = Job {
+    name: "update_check",
+    pace: Pace::Every(Duration::from_secs(60)),
+    announce: Some(announce_update_checks),
+    run: |org| {
+        if !org.run_scheduled_update_check()? {
+            return Ok(Ran::Nothing);
+        }
+        let update = org.system().get(false)?.update;
+        Ok(match update.error {
+            Some(error) => Ran::Failed(format!("update check failed: {error}")),
+            None => Ran::Did(format!(
+                "update check done: {:?}, latest version {}",
+                update.status,
+                update.latest_version.as_deref().unwrap_or("-")
+            )),
+        })
+    },
+    at_stop: None,
+};
+
+/// Whether the daily update check runs, and how to turn it off.
+fn announce_update_checks(org: &Organiser) -> Ran {
+    match org.system().get(false) {
+        Ok(system) if system.update_checks && system.update.can_check => Ran::Did(
+            "update checks: daily (turn off with `organiser system updates off` or PATCH /system)"
+                .to_owned(),
+        ),
+        Ok(system) if system.update_checks_managed => Ran::Did(format!(
+            "update checks: managed by {}",
+            system.update_checks_managed_by.as_deref().unwrap_or("-")
+        )),
+        Ok(system) if !system.update.can_check => {
+            Ran::Did("update checks: off (this build cannot check)".to_owned())
+        }
+        Ok(_) => Ran::Did("update checks: off".to_owned()),
+        Err(error) => Ran::Failed(format!("cannot read the update settings: {error}")),
     }
 }

@@ -4,8 +4,8 @@
 mod api;
 pub(crate) mod update;
 
-pub(crate) use api::OPERATIONS;
 pub use api::SystemSettings;
+pub(crate) use api::{OPERATIONS, SCHEDULED_UPDATE_CHECK};
 
 pub use update::{Manifest, ManifestRelease, SignedManifest};
 
