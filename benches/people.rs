@@ -22,9 +22,10 @@ use std::process::ExitCode;
 use std::time::{Duration, Instant};
 
 use organiser::{
-    AppearanceChange, Auth, Id, ListParams, Method, Organiser, PersonInput, PersonQuery, Request,
+    Auth, Id, ListParams, Organiser, account::AppearanceChange, people::PersonInput,
+    people::PersonQuery, server::Method, server::Request,
 };
-use serde_json::{Map, Value, json};
+use serde_json::{Value, json};
 
 #[path = "common/mod.rs"]
 mod common;
@@ -65,7 +66,7 @@ fn run() -> Result<(), String> {
         std::fs::write(dir.join(DONE), json!({"people": people}).to_string())
             .map_err(|e| e.to_string())?;
     }
-    let size = dir_size(&dir.join(organiser::STORE_FILE));
+    let size = dir_size(&dir.join(organiser::data::STORE_FILE));
     let org = Organiser::open(&dir).map_err(|e| format!("open {}: {e}", dir.display()))?;
 
     // A person in the middle of the listing, and its name.
@@ -304,37 +305,55 @@ fn person(rng: &mut Rng, i: usize, companies: usize) -> PersonInput {
     let last = rng.pick(LAST);
     let name = format!("{first} {last} {i}");
     let handle = format!("{}.{}{i}", first.to_lowercase(), last.to_lowercase());
-    let mut rows = Map::new();
-    rows.insert(
-        "email_addresses".into(),
-        json!([
-            {"address": format!("{handle}@home.example"), "label": "home"},
-            {"address": format!("{handle}@work.example"), "label": "work"},
-            {"address": format!("{handle}@other.example")},
-        ]),
-    );
-    rows.insert(
-        "phone_numbers".into(),
-        json!([
-            {"number": format!("+44 7700 {:06}", rng.below(1_000_000)), "label": "mobile"},
-            {"number": format!("+44 20 {:04} {:04}", rng.below(10_000), rng.below(10_000)), "label": "work"},
-        ]),
-    );
-    rows.insert(
-        "key_dates".into(),
-        json!([
-            {"kind": "birthday", "day": 1 + rng.below(28), "month": 1 + rng.below(12), "year": 1950 + rng.below(55)},
-            {"kind": "anniversary", "day": 1 + rng.below(28), "month": 1 + rng.below(12)},
-        ]),
-    );
-    rows.insert(
-        "positions".into(),
-        json!([{"title": rng.pick(TITLES), "company_name": format!("Company {}", rng.below(companies))}]),
-    );
+    use organiser::Field::Value as Set;
+    use organiser::people::{
+        EmailAddressFields, KeyDateFields, PhoneNumberFields, PositionFields, RowInput,
+    };
+    let email = |address: String, label: Option<&str>| {
+        RowInput::add(EmailAddressFields {
+            address: Set(address),
+            label: label.map_or(organiser::Field::Absent, |l| Set(l.to_owned())),
+        })
+    };
+    let email_addresses = vec![
+        email(format!("{handle}@home.example"), Some("home")),
+        email(format!("{handle}@work.example"), Some("work")),
+        email(format!("{handle}@other.example"), None),
+    ];
+    let phone = |number: String, label: &str| {
+        RowInput::add(PhoneNumberFields {
+            number: Set(number),
+            label: Set(label.to_owned()),
+        })
+    };
+    let mobile = format!("+44 7700 {:06}", rng.below(1_000_000));
+    let work = format!("+44 20 {:04} {:04}", rng.below(10_000), rng.below(10_000));
+    let phone_numbers = vec![phone(mobile, "mobile"), phone(work, "work")];
+    let birthday = KeyDateFields {
+        kind: Set("birthday".to_owned()),
+        day: Set((1 + rng.below(28)) as i64),
+        month: Set((1 + rng.below(12)) as i64),
+        year: Set((1950 + rng.below(55)) as i64),
+        ..KeyDateFields::default()
+    };
+    let anniversary = KeyDateFields {
+        kind: Set("anniversary".to_owned()),
+        day: Set((1 + rng.below(28)) as i64),
+        month: Set((1 + rng.below(12)) as i64),
+        ..KeyDateFields::default()
+    };
+    let position = PositionFields {
+        title: Set(rng.pick(TITLES).to_owned()),
+        company_name: Set(format!("Company {}", rng.below(companies))),
+        ..PositionFields::default()
+    };
     PersonInput {
         name: Some(name),
         relationships: Some(vec![rng.pick(RELATIONSHIPS).to_owned()]),
-        rows,
+        key_dates: Some(vec![RowInput::add(birthday), RowInput::add(anniversary)]),
+        email_addresses: Some(email_addresses),
+        phone_numbers: Some(phone_numbers),
+        positions: Some(vec![RowInput::add(position)]),
         ..PersonInput::default()
     }
 }

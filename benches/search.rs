@@ -74,11 +74,13 @@ use std::time::{Duration, Instant};
 use jiff::Timestamp;
 use jiff::civil::Date;
 use organiser::{
-    AppearanceChange, Auth, DocumentInput, Field, FolderInput, Id, ManualClock, Method, NoteInput,
-    Organiser, PersonInput, ProjectInput, Query, Request, SearchQuery, TaskInput, TaskListInput,
-    TaskQuery, TaskStatus,
+    Auth, Field, Id, Organiser, account::AppearanceChange, clock::ManualClock,
+    documents::DocumentInput, folders::FolderInput, list::Query, notes::NoteInput,
+    people::PersonInput, projects::ProjectInput, search::SearchQuery, server::Method,
+    server::Request, task_lists::TaskListInput, tasks::TaskInput, tasks::TaskQuery,
+    tasks::TaskStatus,
 };
-use serde_json::{Map, Value, json};
+use serde_json::{Value, json};
 
 #[path = "common/mod.rs"]
 mod common;
@@ -607,9 +609,9 @@ fn index_size(settings: &Settings) -> Result<SizeFigures, String> {
     let dir = settings.beside("size");
     remove_dir(&dir)?;
     std::fs::create_dir_all(&dir).map_err(|e| format!("{}: {e}", dir.display()))?;
-    let kept = settings.store_dir.join(organiser::STORE_FILE);
+    let kept = settings.store_dir.join(organiser::data::STORE_FILE);
     // One copy: compacted, then compacted again without the index.
-    let copy = dir.join(organiser::STORE_FILE);
+    let copy = dir.join(organiser::data::STORE_FILE);
     std::fs::copy(&kept, &copy).map_err(|e| format!("copy to {}: {e}", copy.display()))?;
     let started = Instant::now();
     let with = compact(&copy)?;
@@ -674,7 +676,7 @@ fn measure_rebuild(
     now: Timestamp,
 ) -> Result<RebuildFigures, String> {
     let dir = settings.beside("rebuild");
-    let file = dir.join(organiser::STORE_FILE);
+    let file = dir.join(organiser::data::STORE_FILE);
     let open = |what: &str| -> Result<(Organiser, Duration), String> {
         let start = Instant::now();
         let org = Organiser::open_with(&dir, options(ManualClock::new(now)))
@@ -867,7 +869,11 @@ impl Meta {
 }
 
 fn cached(settings: &Settings) -> Option<Meta> {
-    if !settings.store_dir.join(organiser::STORE_FILE).exists() {
+    if !settings
+        .store_dir
+        .join(organiser::data::STORE_FILE)
+        .exists()
+    {
         return None;
     }
     std::fs::read_to_string(settings.store_dir.join(META_FILE))
@@ -1500,8 +1506,8 @@ fn generate(dir: &Path, sizes: Sizes, now: Timestamp) -> Result<Meta, String> {
     let clock = ManualClock::new(Timestamp::from_millisecond(t0).map_err(|e| e.to_string())?);
     let org = Organiser::open_with(dir, options(clock.clone()))
         .map_err(|e| format!("open {}: {e}", dir.display()))?;
-    let key = organiser::sign_licence_key(
-        &organiser::LicenceKeyPayload {
+    let key = organiser::licence::sign_licence_key(
+        &organiser::licence::LicenceKeyPayload {
             key_id: "bench".into(),
             name: "Bench Owner".into(),
             email: "owner@example.com".into(),
@@ -1550,28 +1556,30 @@ fn generate(dir: &Path, sizes: Sizes, now: Timestamp) -> Result<Meta, String> {
                 folder_ids.push(folder.id);
             }
             Write::Person(i) => {
+                use organiser::people::{EmailAddressFields, PhoneNumberFields, RowInput};
                 let p = &plan.people[i];
-                let mut rows = Map::new();
-                rows.insert(
-                    "email_addresses".into(),
-                    json!([{"address": p.email, "label": "home"}]),
-                );
+                let email = RowInput::add(EmailAddressFields {
+                    address: Field::Value(p.email.clone()),
+                    label: Field::Value("home".to_owned()),
+                });
                 let labels = ["mobile", "work"];
-                rows.insert(
-                    "phone_numbers".into(),
-                    Value::Array(
-                        p.phones
-                            .iter()
-                            .zip(labels)
-                            .map(|(n, l)| json!({"number": n, "label": l}))
-                            .collect(),
-                    ),
-                );
+                let phones = p
+                    .phones
+                    .iter()
+                    .zip(labels)
+                    .map(|(n, l)| {
+                        RowInput::add(PhoneNumberFields {
+                            number: Field::Value(n.clone()),
+                            label: Field::Value(l.to_owned()),
+                        })
+                    })
+                    .collect();
                 let person = org
                     .people()
                     .create(PersonInput {
                         name: Some(p.name.clone()),
-                        rows,
+                        email_addresses: Some(vec![email]),
+                        phone_numbers: Some(phones),
                         ..PersonInput::default()
                     })
                     .map_err(|e| format!("person {i}: {e}"))?;
@@ -1647,7 +1655,7 @@ fn generate(dir: &Path, sizes: Sizes, now: Timestamp) -> Result<Meta, String> {
                 let upload = org
                     .uploads()
                     .create(
-                        organiser::UploadKind::Document,
+                        organiser::uploads::UploadKind::Document,
                         &d.filename,
                         "application/pdf",
                         pdf_bytes(d.bytes, d.seed),
@@ -1682,7 +1690,7 @@ fn generate(dir: &Path, sizes: Sizes, now: Timestamp) -> Result<Meta, String> {
         .map_err(|e| e.to_string())?;
     // The thumbnails render in the background: every one in place before
     // the store is kept.
-    let uploads_dir = dir.join(organiser::FILES_DIR).join("uploads");
+    let uploads_dir = dir.join(organiser::data::FILES_DIR).join("uploads");
     let waiting = Instant::now();
     loop {
         let thumbnails = std::fs::read_dir(&uploads_dir)

@@ -3,7 +3,6 @@
 //! URL]... [--date KIND:DATE]... [--photo FILE]`.
 
 use clap::Args;
-use serde_json::json;
 
 use super::fields::{Fields, KeyDay, RowArgs, TypedDate};
 use crate::commands::Session;
@@ -42,19 +41,18 @@ impl Add {
             .transpose()?;
         let dates = self.rows.dates()?;
         let mut fields = Fields::default();
-        fields.set("name", json!(self.name.join(" ")), "the name");
+        fields.name(self.name.join(" "), "the name");
         if !self.relationship.is_empty() {
-            fields.set("relationships", json!(self.relationship), "--relationship");
+            fields.relationships(self.relationship.clone(), "--relationship");
         }
-        fields.rows("email_addresses", "address", &self.email, "--email");
-        fields.rows("phone_numbers", "number", &self.phone, "--phone");
+        fields.emails(&self.email, "--email");
+        fields.phones(&self.phone, "--phone");
         if let Some(birthday) = birthday {
             fields.key_date(&TypedDate::birthday(birthday), None, "--birthday");
         }
         self.rows.apply(&mut fields, &dates);
         self.rows.photo(s.client, &mut fields)?;
-        let input = organiser_core::PersonInput::from_fields(&fields.fields)
-            .map_err(|e| fields.naming(e.into()))?;
+        let input = std::mem::take(&mut fields.input);
         let made = s
             .client
             .reply(|c| c.people().create(input))

@@ -3,7 +3,7 @@
 //! first, as `GET /upcoming_key_dates` gives them.
 
 use clap::Args;
-use organiser_core::UpcomingQuery;
+use organiser_core::people::UpcomingQuery;
 
 use crate::commands::Global;
 use crate::commands::vocabulary::Vocabulary;

@@ -6,10 +6,9 @@
 //! nothing.
 
 use clap::Args;
-use organiser_core::Person;
-use serde_json::json;
+use organiser_core::people::Person;
 
-use super::fields::{Fields, KeyDay, RemoveArgs, RowArgs, TypedDate};
+use super::fields::{Array, Fields, KeyDay, RemoveArgs, RowArgs, TypedDate};
 use crate::commands::Session;
 use crate::door::Doors;
 use crate::error::CliError;
@@ -70,18 +69,19 @@ impl Edit {
         let person = s.refs.record::<Person>(&self.person.join(" "))?;
         let mut fields = Fields::default();
         if let Some(name) = &self.name {
-            fields.set("name", json!(name), "--name");
+            fields.name(name.clone(), "--name");
         }
         if !self.relationship.is_empty() {
-            let keys: Vec<&String> = self
+            let keys: Vec<String> = self
                 .relationship
                 .iter()
                 .filter(|k| !k.eq_ignore_ascii_case("none"))
+                .cloned()
                 .collect();
-            fields.set("relationships", json!(keys), "--relationship");
+            fields.relationships(keys, "--relationship");
         }
-        fields.rows("email_addresses", "address", &self.add_email, "--add-email");
-        fields.rows("phone_numbers", "number", &self.add_phone, "--add-phone");
+        fields.emails(&self.add_email, "--add-email");
+        fields.phones(&self.add_phone, "--add-phone");
         if let Some(birthday) = birthday {
             let current = person
                 .key_dates
@@ -93,15 +93,14 @@ impl Edit {
         if clear_birthday {
             // Nothing to remove when they have none.
             for date in person.key_dates.iter().filter(|d| d.kind == "birthday") {
-                fields.remove("key_dates", date.id, "--birthday");
+                fields.remove(Array::KeyDates, date.id, "--birthday");
             }
         }
         self.remove.apply(s.client, &person, &mut fields)?;
         self.rows.apply(&mut fields, &dates);
         // Last, once everything else is known to be well typed.
         self.rows.photo(s.client, &mut fields)?;
-        let input = organiser_core::PersonInput::from_fields(&fields.fields)
-            .map_err(|e| fields.naming(e.into()))?;
+        let input = std::mem::take(&mut fields.input);
         let changed = s
             .client
             .reply(|c| c.people().change(person.id, input))

@@ -8,8 +8,13 @@
 use std::path::{Path, PathBuf};
 
 use clap::Args;
-use organiser_core::{Id, Person};
-use serde_json::{Map, Value, json};
+use organiser_core::people::{
+    EmailAddressFields, KeyDateFields, Person, PersonInput, PhoneNumberFields, PositionFields,
+    RowInput, SocialProfileFields,
+};
+use organiser_core::{Field, Id};
+use serde::Serialize;
+use serde_json::Value;
 
 use crate::door::Client;
 use crate::door::Doors;
@@ -19,32 +24,95 @@ use crate::error::CliError;
 /// reads them (PersonFields), and the flag that set each, for messages.
 #[derive(Default)]
 pub(super) struct Fields {
-    pub(super) fields: Map<String, Value>,
+    pub(super) input: PersonInput,
     flags: Vec<(String, &'static str)>,
 }
 
+/// A row array of PersonFields.
+#[derive(Debug, Clone, Copy)]
+pub(super) enum Array {
+    KeyDates,
+    Emails,
+    Phones,
+    Links,
+    Jobs,
+}
+
 impl Fields {
-    pub(super) fn set(&mut self, field: &str, value: Value, flag: &'static str) {
-        self.fields.insert(field.to_owned(), value);
-        self.flags.push((field.to_owned(), flag));
+    /// The name.
+    pub(super) fn name(&mut self, name: String, flag: &'static str) {
+        self.input.name = Some(name);
+        self.flags.push(("name".to_owned(), flag));
     }
 
-    /// Adds rows to `array`, each `{name: value}`, their fields named by `flag`.
-    pub(super) fn rows(&mut self, array: &str, name: &str, values: &[String], flag: &'static str) {
-        for value in values {
-            self.row(array, json!({ name: value }), flag);
+    /// The whole set of relationships.
+    pub(super) fn relationships(&mut self, keys: Vec<String>, flag: &'static str) {
+        self.input.relationships = Some(keys);
+        self.flags.push(("relationships".to_owned(), flag));
+    }
+
+    /// The photo (an upload's `signed_id`), or none.
+    pub(super) fn avatar(&mut self, avatar: Field<String>, flag: &'static str) {
+        self.input.avatar = avatar;
+        self.flags.push(("avatar".to_owned(), flag));
+    }
+
+    /// Adds an email address row for each of `addresses`.
+    pub(super) fn emails(&mut self, addresses: &[String], flag: &'static str) {
+        for address in addresses {
+            let fields = EmailAddressFields {
+                address: Field::Value(address.clone()),
+                ..EmailAddressFields::default()
+            };
+            self.row("email_addresses", RowInput::add(fields), flag, |i| {
+                &mut i.email_addresses
+            });
         }
     }
 
-    /// Adds one row to `array` (an object); its mistakes, and the array's,
-    /// are said with `flag`.
-    pub(super) fn row(&mut self, array: &str, row: Value, flag: &'static str) {
-        let index = self.array(array).len();
-        let names: Vec<String> = row
-            .as_object()
-            .map(|fields| fields.keys().cloned().collect())
-            .unwrap_or_default();
-        self.array(array).push(row);
+    /// Adds a phone number row for each of `numbers`.
+    pub(super) fn phones(&mut self, numbers: &[String], flag: &'static str) {
+        for number in numbers {
+            let fields = PhoneNumberFields {
+                number: Field::Value(number.clone()),
+                ..PhoneNumberFields::default()
+            };
+            self.row("phone_numbers", RowInput::add(fields), flag, |i| {
+                &mut i.phone_numbers
+            });
+        }
+    }
+
+    /// Adds a social profile row for each of `urls`.
+    fn links(&mut self, urls: &[String], flag: &'static str) {
+        for url in urls {
+            let fields = SocialProfileFields {
+                url: Field::Value(url.clone()),
+                ..SocialProfileFields::default()
+            };
+            self.row("social_profiles", RowInput::add(fields), flag, |i| {
+                &mut i.social_profiles
+            });
+        }
+    }
+
+    /// Adds one row to the array `array` of the input (`rows`); its
+    /// mistakes, and the array's, are said with `flag`.
+    fn row<F: Serialize>(
+        &mut self,
+        array: &str,
+        row: RowInput<F>,
+        flag: &'static str,
+        rows: impl FnOnce(&mut PersonInput) -> &mut Option<Vec<RowInput<F>>>,
+    ) {
+        // The fields the row sends, as the API names them.
+        let names: Vec<String> = match serde_json::to_value(&row) {
+            Ok(Value::Object(fields)) => fields.keys().cloned().collect(),
+            _ => Vec::new(),
+        };
+        let rows = rows(&mut self.input).get_or_insert_with(Vec::new);
+        let index = rows.len();
+        rows.push(row);
         self.flags.push((format!("{array}[{index}]"), flag));
         for name in names {
             self.flags.push((format!("{array}[{index}].{name}"), flag));
@@ -53,51 +121,63 @@ impl Fields {
     }
 
     /// Removes the person's row `id` of `array` (`_destroy`).
-    pub(super) fn remove(&mut self, array: &str, id: Id, flag: &'static str) {
-        self.row(array, json!({"id": id, "_destroy": true}), flag);
+    pub(super) fn remove(&mut self, array: Array, id: Id, flag: &'static str) {
+        match array {
+            Array::KeyDates => self.row("key_dates", RowInput::remove(id), flag, |i| {
+                &mut i.key_dates
+            }),
+            Array::Emails => self.row("email_addresses", RowInput::remove(id), flag, |i| {
+                &mut i.email_addresses
+            }),
+            Array::Phones => self.row("phone_numbers", RowInput::remove(id), flag, |i| {
+                &mut i.phone_numbers
+            }),
+            Array::Links => self.row("social_profiles", RowInput::remove(id), flag, |i| {
+                &mut i.social_profiles
+            }),
+            Array::Jobs => self.row("positions", RowInput::remove(id), flag, |i| {
+                &mut i.positions
+            }),
+        }
     }
 
     /// A key date row: `kind`, its label if any, and the day (with the ID
     /// of the row it replaces, if any).
     pub(super) fn key_date(&mut self, date: &TypedDate, replaces: Option<Id>, flag: &'static str) {
-        let mut row = json!({
-            "kind": date.kind,
-            "day": date.day.day,
-            "month": date.day.month,
-            "year": date.day.year,
-        });
-        if let Some(fields) = row.as_object_mut() {
-            if let Some(label) = &date.label {
-                fields.insert("label".to_owned(), json!(label));
-            }
-            if let Some(id) = replaces {
-                fields.insert("id".to_owned(), json!(id));
-            }
-        }
-        let index = self.array("key_dates").len();
-        self.row("key_dates", row, flag);
+        let fields = KeyDateFields {
+            kind: Field::Value(date.kind.clone()),
+            label: date.label.clone().map_or(Field::Absent, Field::Value),
+            day: Field::Value(i64::from(date.day.day)),
+            month: Field::Value(i64::from(date.day.month)),
+            year: date.day.year.map(i64::from).into(),
+        };
+        let row = RowInput {
+            id: replaces,
+            destroy: false,
+            fields,
+        };
+        let index = self.input.key_dates.as_ref().map_or(0, Vec::len);
+        self.row("key_dates", row, flag, |i| &mut i.key_dates);
         // A label the row lacks may be what the API says is missing.
         self.flags.push((format!("key_dates[{index}].label"), flag));
+    }
+
+    /// A job: a title, a company by name, or both.
+    fn job(&mut self, title: Option<&String>, company: Option<&String>, flag: &'static str) {
+        let fields = PositionFields {
+            title: title.cloned().map_or(Field::Absent, Field::Value),
+            company_name: company.cloned().map_or(Field::Absent, Field::Value),
+            ..PositionFields::default()
+        };
+        self.row("positions", RowInput::add(fields), flag, |i| {
+            &mut i.positions
+        });
     }
 
     /// Says the mistakes of fields the API keys by name alone (a position's
     /// `title` and `company_name`) with `flag`.
     fn bare(&mut self, field: &str, flag: &'static str) {
         self.flags.push((field.to_owned(), flag));
-    }
-
-    fn array(&mut self, array: &str) -> &mut Vec<Value> {
-        let entry = self
-            .fields
-            .entry(array.to_owned())
-            .or_insert_with(|| Value::Array(Vec::new()));
-        if !entry.is_array() {
-            *entry = Value::Array(Vec::new());
-        }
-        match entry {
-            Value::Array(rows) => rows,
-            _ => unreachable!("made an array above"),
-        }
     }
 
     /// The API's refusal said with the flags.
@@ -172,7 +252,7 @@ impl TypedDate {
 
     fn parse(text: &str) -> Result<TypedDate, CliError> {
         let Some((kind, rest)) = text.split_once(':') else {
-            let kinds: Vec<&str> = organiser_core::vocabulary(false)
+            let kinds: Vec<&str> = organiser_core::vocabulary::vocabulary(false)
                 .key_date_kinds
                 .iter()
                 .map(|k| k.key)
@@ -243,24 +323,17 @@ impl RowArgs {
     /// Puts the job, the links and the `dates` into `fields`.
     pub(super) fn apply(&self, fields: &mut Fields, dates: &[TypedDate]) {
         if self.job.is_some() || self.company.is_some() {
-            let mut row = Map::new();
-            if let Some(title) = &self.job {
-                row.insert("title".to_owned(), json!(title));
-            }
-            if let Some(company) = &self.company {
-                row.insert("company_name".to_owned(), json!(company));
-            }
             let flag = if self.job.is_some() {
                 "--job"
             } else {
                 "--company"
             };
-            fields.row("positions", Value::Object(row), flag);
+            fields.job(self.job.as_ref(), self.company.as_ref(), flag);
             fields.bare("title", "--job");
             fields.bare("company_name", "--company");
             fields.bare("company_id", "--company");
         }
-        fields.rows("social_profiles", "url", &self.link, "--link");
+        fields.links(&self.link, "--link");
         for date in dates {
             fields.key_date(date, None, "--date");
         }
@@ -270,7 +343,7 @@ impl RowArgs {
     pub(super) fn photo(&self, client: &Client, fields: &mut Fields) -> Result<(), CliError> {
         if let Some(path) = &self.photo {
             let signed = upload_photo(client, path)?;
-            fields.set("avatar", json!(signed), "--photo");
+            fields.avatar(Field::Value(signed), "--photo");
         }
         Ok(())
     }
@@ -287,7 +360,7 @@ fn upload_photo(client: &Client, path: &Path) -> Result<String, CliError> {
         .file_name()
         .map(|name| name.to_string_lossy().into_owned())
         .ok_or_else(|| CliError::msg(format!("--photo: {} is not a file", path.display())))?;
-    let taken = organiser_core::vocabulary(false)
+    let taken = organiser_core::vocabulary::vocabulary(false)
         .uploads
         .avatar
         .content_types;
@@ -311,7 +384,7 @@ fn upload_photo(client: &Client, path: &Path) -> Result<String, CliError> {
     let uploaded = client
         .uploads()
         .create(
-            organiser_core::UploadKind::Avatar,
+            organiser_core::uploads::UploadKind::Avatar,
             &filename,
             content_type,
             bytes,
@@ -386,7 +459,7 @@ impl RemoveArgs {
         fields: &mut Fields,
     ) -> Result<(), CliError> {
         if self.no_photo {
-            fields.set("avatar", Value::Null, "--no-photo");
+            fields.avatar(Field::Null, "--no-photo");
         }
         let missing = |flag: &str, typed: &str, what: &str| {
             CliError::msg(format!(
@@ -405,7 +478,7 @@ impl RemoveArgs {
                 return Err(missing("--remove-email", typed, "email address"));
             }
             for id in found {
-                fields.remove("email_addresses", id, "--remove-email");
+                fields.remove(Array::Emails, id, "--remove-email");
             }
         }
         for typed in &self.remove_phone {
@@ -419,7 +492,7 @@ impl RemoveArgs {
                 return Err(missing("--remove-phone", typed, "phone number"));
             }
             for id in found {
-                fields.remove("phone_numbers", id, "--remove-phone");
+                fields.remove(Array::Phones, id, "--remove-phone");
             }
         }
         for typed in &self.remove_link {
@@ -433,7 +506,7 @@ impl RemoveArgs {
                 return Err(missing("--remove-link", typed, "link"));
             }
             for id in found {
-                fields.remove("social_profiles", id, "--remove-link");
+                fields.remove(Array::Links, id, "--remove-link");
             }
         }
         for typed in &self.remove_date {
@@ -452,7 +525,7 @@ impl RemoveArgs {
                 return Err(missing("--remove-date", typed, "key date"));
             }
             for id in found {
-                fields.remove("key_dates", id, "--remove-date");
+                fields.remove(Array::KeyDates, id, "--remove-date");
             }
         }
         if !self.remove_job.is_empty() {
@@ -463,7 +536,7 @@ impl RemoveArgs {
                     return Err(missing("--remove-job", typed, "job or company"));
                 }
                 for id in found {
-                    fields.remove("positions", id, "--remove-job");
+                    fields.remove(Array::Jobs, id, "--remove-job");
                 }
             }
         }

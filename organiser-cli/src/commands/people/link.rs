@@ -3,7 +3,7 @@
 //! `person_links`, by key, label or one of its synonyms ("mum").
 
 use clap::Args;
-use organiser_core::Person;
+use organiser_core::people::Person;
 use serde_json::Value;
 
 use crate::commands::Session;
@@ -38,11 +38,11 @@ impl Link {
         let label = role["label"].as_str().unwrap_or(key).to_lowercase();
         let person = s.refs.record::<Person>(&self.person)?;
         let related = s.refs.record::<Person>(&self.related)?;
-        let input = organiser_core::PersonLinkInput {
+        let input = organiser_core::people::PersonLinkInput {
             person_id: organiser_core::Field::Value(person.id),
             kind: organiser_core::Field::Value(key.to_owned()),
             related_person_id: organiser_core::Field::Value(related.id),
-            ..organiser_core::PersonLinkInput::default()
+            ..organiser_core::people::PersonLinkInput::default()
         };
         let made = s
             .client

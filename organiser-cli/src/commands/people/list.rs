@@ -2,7 +2,7 @@
 //! by name, with their relationships and first email address and phone
 //! number.
 
-use organiser_core::{Page, Person, PersonQuery};
+use organiser_core::{Page, people::Person, people::PersonQuery};
 
 use crate::commands::Session;
 use crate::commands::vocabulary::Vocabulary;

@@ -14,13 +14,14 @@ mod show;
 mod unlink;
 
 use clap::{Args, Subcommand};
-use organiser_core::{Id, ListParams, Page, Person, PersonQuery};
+use organiser_core::{Id, ListParams, Page, people::Person, people::PersonQuery};
 
 use super::{Global, Session};
+use crate::backend::Access;
 use crate::door::Client;
 use crate::door::Doors;
 use crate::error::CliError;
-use crate::refs::{Family, Refs};
+use crate::refs::Family;
 
 #[derive(Debug, Args)]
 pub(crate) struct PeopleCommand {
@@ -62,35 +63,28 @@ enum PeopleAction {
 impl PeopleCommand {
     pub(crate) fn run(self, global: &Global) -> Result<(), CliError> {
         let reads = matches!(self.action, None | Some(PeopleAction::Show(_)));
-        let client = if reads {
-            global.reader()?
-        } else {
-            global.writer()?
-        };
-        let s = Session {
-            global,
-            client: &client,
-            refs: Refs::new(&client, global),
-        };
-        let limit = if self.all {
-            usize::MAX
-        } else {
-            self.limit as usize
-        };
-        match self.action {
-            None => list::List {
-                relationship: self.relationship,
-                limit,
+        let access = if reads { Access::Read } else { Access::Write };
+        Session::open(global, access, |s| {
+            let limit = if self.all {
+                usize::MAX
+            } else {
+                self.limit as usize
+            };
+            match self.action {
+                None => list::List {
+                    relationship: self.relationship,
+                    limit,
+                }
+                .run(s),
+                Some(PeopleAction::Show(c)) => c.run(s),
+                Some(PeopleAction::Add(c)) => c.run(s),
+                Some(PeopleAction::Edit(c)) => c.run(s),
+                Some(PeopleAction::Link(c)) => c.run(s),
+                Some(PeopleAction::Unlink(c)) => c.run(s),
+                Some(PeopleAction::Rm(c)) => c.run(s),
+                Some(PeopleAction::Restore(c)) => c.run::<Person>(s),
             }
-            .run(&s),
-            Some(PeopleAction::Show(c)) => c.run(&s),
-            Some(PeopleAction::Add(c)) => c.run(&s),
-            Some(PeopleAction::Edit(c)) => c.run(&s),
-            Some(PeopleAction::Link(c)) => c.run(&s),
-            Some(PeopleAction::Unlink(c)) => c.run(&s),
-            Some(PeopleAction::Rm(c)) => c.run(&s),
-            Some(PeopleAction::Restore(c)) => c.run::<Person>(&s),
-        }
+        })
     }
 }
 
@@ -99,7 +93,8 @@ impl Family for Person {
     const ONE: &'static str = "person";
     const MANY: &'static str = "people";
     const NAMED: bool = true;
-    const SEARCHED: Option<organiser_core::SearchType> = Some(organiser_core::SearchType::Person);
+    const SEARCHED: Option<organiser_core::search::SearchType> =
+        Some(organiser_core::search::SearchType::Person);
     const DELETED_ASK: &'static str = "were they";
 
     fn id(&self) -> Id {
@@ -161,7 +156,7 @@ fn no_person(id: Id) -> impl Fn(CliError) -> CliError {
 }
 
 impl crate::commands::restore::Restorable for Person {
-    type Record = organiser_core::Person;
+    type Record = organiser_core::people::Person;
     const LABEL: &'static str = "";
 
     fn live(client: &Client, id: Id) -> Result<crate::door::Reply<Self::Record>, CliError> {

@@ -2,7 +2,7 @@
 //! tasks they hold), printing the command that undoes it within 20 seconds.
 
 use clap::Args;
-use organiser_core::{Id, ListParams, Person, PersonLinkQuery};
+use organiser_core::{Id, ListParams, people::Person, people::PersonLinkQuery};
 use serde::Serialize;
 
 use crate::commands::Session;

@@ -15,7 +15,7 @@ use std::collections::HashMap;
 
 use clap::Args;
 use jiff::tz::TimeZone;
-use organiser_core::{Excerpt, Id, Person};
+use organiser_core::{Id, people::Excerpt, people::Person};
 
 use crate::commands::vocabulary::Vocabulary;
 use crate::commands::{Session, calendar};

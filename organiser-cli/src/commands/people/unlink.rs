@@ -4,7 +4,7 @@
 //! (KIND as `people link` takes it: a key, label or word for a role).
 
 use clap::Args;
-use organiser_core::{Connection, Person};
+use organiser_core::{people::Connection, people::Person};
 
 use super::link::find_role;
 use crate::commands::Session;

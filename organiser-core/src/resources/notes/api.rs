@@ -1,10 +1,11 @@
 //! The notes' operations (document 3, "Notes"), each declared once, and
 //! [`Notes`], the typed door to them.
 
-use super::{
-    CategoryNoteCount, Note, NoteInput, NoteQuery, NoteSummary, category_note_counts, change,
-    create, delete, get, list, parse, pin, restore,
-};
+use super::change::{change, create, delete, pin, restore};
+use super::input::parse;
+use super::list::{category_note_counts, list};
+use super::store::get;
+use super::{CategoryNoteCount, Note, NoteInput, NoteQuery, NoteSummary};
 use crate::engine::Organiser;
 use crate::engine::op::{ReadOp, WriteOp};
 use crate::engine::operation::{Answer, Declared, Door, Operation, Run, body_part, query_part};

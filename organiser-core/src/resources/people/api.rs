@@ -2,10 +2,14 @@
 //! [`People`], the typed door to them.
 
 use super::avatars::{self, absolute, absolute_avatar};
+use super::change::{change, create, set_avatar};
 use super::companies::{self, Company, CompanyQuery};
 use super::lifecycle::{delete, restore};
+use super::list::list;
+use super::parse::{PersonBody, parse};
+use super::store::get;
 use super::upcoming::{self, UpcomingKeyDates, UpcomingQuery};
-use super::{Person, PersonInput, PersonQuery, change, create, get, list, parse};
+use super::{Person, PersonInput, PersonQuery};
 use crate::engine::Organiser;
 use crate::engine::op::PlainOp;
 use crate::engine::op::{ReadOp, WriteOp};
@@ -20,7 +24,7 @@ use crate::ids::Id;
 use crate::list::Page;
 use crate::resources::uploads::{self, UploadKind, UploadParams};
 
-body_part!(PersonInput, parse, Some("person"));
+body_part!(PersonBody, parse, Some("person"));
 query_part!(PersonQuery, CompanyQuery, UpcomingQuery);
 
 /// `GET /people`.
@@ -35,7 +39,7 @@ pub(crate) static LIST: Operation<PersonQuery, Page<Person>> = Operation::new(
 );
 
 /// `POST /people`.
-pub(crate) static CREATE: Operation<PersonInput, Person> = Operation::new(
+pub(crate) static CREATE: Operation<PersonBody, Person> = Operation::new(
     "createPerson",
     Post,
     "/people",
@@ -57,7 +61,7 @@ pub(crate) static GET: Operation<Id, Person> = Operation::new(
 );
 
 /// `PATCH` (or `PUT`) `/people/{id}`.
-pub(crate) static CHANGE: Operation<(Id, PersonInput), Person> = Operation::new(
+pub(crate) static CHANGE: Operation<(Id, PersonBody), Person> = Operation::new(
     "changePerson",
     Patch,
     "/people/{id}",
@@ -106,7 +110,7 @@ pub(crate) static SET_PHOTO: Operation<(Id, RawBody), Person, (Id, uploads::Prep
             }),
             |cx, (id, prepared)| {
                 let made = uploads::create(cx, prepared)?;
-                super::set_avatar(cx, id, &made.signed_id)
+                set_avatar(cx, id, &made.signed_id)
             },
         ),
         Answer::data(200).absolute(absolute),
@@ -244,7 +248,7 @@ impl<'d, D: Door> People<'d, D> {
     /// rules refuse; [`Error::ReadOnly`](crate::Error::ReadOnly) while the
     /// licence is read-only.
     pub fn create(&self, input: PersonInput) -> Result<Person> {
-        self.door.call(&CREATE, input)
+        self.door.call(&CREATE, input.into())
     }
 
     /// The live person `id`.
@@ -264,7 +268,7 @@ impl<'d, D: Door> People<'d, D> {
     /// As [`People::create`]; [`Error::NotFound`](crate::Error::NotFound) as
     /// [`People::get`].
     pub fn change(&self, id: Id, input: PersonInput) -> Result<Person> {
-        self.door.call(&CHANGE, (id, input))
+        self.door.call(&CHANGE, (id, input.into()))
     }
 
     /// Deletes person `id` with the tasks homed in the person, restorable for 20 seconds.

@@ -10,8 +10,9 @@
 //! nothing of day, month, year or label is ignored.
 
 use jiff::civil::Date;
-use serde_json::Value;
 
+use super::input::KeyDateFields;
+use super::rows::Mistake;
 use crate::input::Field;
 use crate::resources::vocabulary::KEY_DATE_KINDS;
 use crate::text::squish;
@@ -34,32 +35,23 @@ pub(crate) struct KeyDateValues {
     pub(crate) year: Option<i16>,
 }
 
-/// What one sent row says of each field (absent keeps a stored value).
-#[derive(Debug, Clone, Default, PartialEq, Eq)]
-pub(crate) struct KeyDatePatch {
-    pub(crate) kind: Field<String>,
-    pub(crate) label: Field<String>,
-    pub(crate) day: Field<i64>,
-    pub(crate) month: Field<i64>,
-    pub(crate) year: Field<i64>,
+/// The mistakes of a row whose fields `mistyped` were sent with a type
+/// they do not take.
+pub(crate) fn type_mistakes(mistyped: &[&'static str]) -> Vec<Mistake> {
+    mistyped
+        .iter()
+        .map(|&name| {
+            let phrase = match name {
+                "day" | "month" | "year" => "must be a whole number",
+                _ => "must be a string",
+            };
+            (name, phrase.to_owned())
+        })
+        .collect()
 }
 
-/// A field's mistake: the field's name in the row and a phrase.
-pub(crate) type Mistake = (&'static str, String);
-
-impl KeyDatePatch {
-    /// Reads a row's fields (not `id` or `_destroy`), with the mistakes of
-    /// their types.
-    pub(crate) fn read(row: &serde_json::Map<String, Value>, mistakes: &mut Vec<Mistake>) -> Self {
-        KeyDatePatch {
-            kind: text(row, "kind", mistakes),
-            label: text(row, "label", mistakes),
-            day: number(row, "day", mistakes),
-            month: number(row, "month", mistakes),
-            year: number(row, "year", mistakes),
-        }
-    }
-
+/// How a sent key date row changes a stored one.
+impl KeyDateFields {
     /// Whether a new row says nothing of day, month, year or label (it is
     /// then ignored).
     fn is_empty(&self) -> bool {
@@ -169,52 +161,6 @@ impl KeyDatePatch {
     }
 }
 
-/// A string field of a row.
-fn text(
-    row: &serde_json::Map<String, Value>,
-    name: &'static str,
-    mistakes: &mut Vec<Mistake>,
-) -> Field<String> {
-    match row.get(name) {
-        None => Field::Absent,
-        Some(Value::Null) => Field::Null,
-        Some(Value::String(s)) => Field::Value(s.clone()),
-        Some(_) => {
-            mistakes.push((name, "must be a string".to_owned()));
-            Field::Absent
-        }
-    }
-}
-
-/// A whole number, or one written as a string; null or "" is none.
-fn number(
-    row: &serde_json::Map<String, Value>,
-    name: &'static str,
-    mistakes: &mut Vec<Mistake>,
-) -> Field<i64> {
-    let refused = |mistakes: &mut Vec<Mistake>| {
-        mistakes.push((name, "must be a whole number".to_owned()));
-        Field::Absent
-    };
-    match row.get(name) {
-        None => Field::Absent,
-        Some(Value::Null) => Field::Null,
-        Some(Value::Number(n)) => match n.as_i64() {
-            Some(n) => Field::Value(n),
-            None => match n.as_f64() {
-                Some(f) if f.fract() == 0.0 && f.abs() < 1e9 => Field::Value(f as i64),
-                _ => refused(mistakes),
-            },
-        },
-        Some(Value::String(s)) if s.trim().is_empty() => Field::Null,
-        Some(Value::String(s)) => match s.trim().parse::<i64>() {
-            Ok(n) => Field::Value(n),
-            Err(_) => refused(mistakes),
-        },
-        Some(_) => refused(mistakes),
-    }
-}
-
 /// The first day on or after `from` that a date of `day`/`month` falls on:
 /// 29 February falls on 1 March in a year without one.
 pub(crate) fn next_occurrence(day: i8, month: i8, from: Date) -> Date {
@@ -241,12 +187,14 @@ pub(crate) fn years_on(year: Option<i16>, occurrence: Date) -> Option<i16> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use serde_json::json;
+    use crate::resources::people::parse::{Reader, RowFields};
+    use serde_json::{Value, json};
 
-    fn patch(row: Value) -> (KeyDatePatch, Vec<Mistake>) {
-        let mut mistakes = Vec::new();
+    fn patch(row: Value) -> (KeyDateFields, Vec<Mistake>) {
         let row = row.as_object().cloned().unwrap_or_default();
-        (KeyDatePatch::read(&row, &mut mistakes), mistakes)
+        let mut reader = Reader::new(&row);
+        let fields = KeyDateFields::read(&mut reader);
+        (fields, type_mistakes(&reader.mistyped))
     }
 
     fn today() -> Date {

@@ -4,7 +4,12 @@
 //! (and whatever later kinds cascade from a person: links, memberships),
 //! back within 20 seconds, permanent after.
 
-use super::{Deleted, KIND, Person, PersonRow, RowRecord, companies, index, load_row, save};
+use super::rows::RowRecord;
+use super::store::{index, load_row, save};
+use super::{
+    Deleted, EmailAddress, KIND, KeyDate, Person, PersonRow, PhoneNumber, Position, SocialProfile,
+    companies,
+};
 use crate::engine::WriteCx;
 use crate::engine::kinds::Change;
 use crate::error::{Error, Result};
@@ -14,14 +19,14 @@ use crate::restore;
 
 /// The deletion types of a person's rows, with their IDs.
 pub(crate) fn rows_of(person: &Person) -> Vec<(&'static str, Id)> {
-    fn of<R: RowRecord>(rows: &[R]) -> impl Iterator<Item = (&'static str, Id)> + '_ {
-        rows.iter().map(|r| (R::KIND, r.id()))
+    fn of<R: RowRecord>(person: &Person) -> impl Iterator<Item = (&'static str, Id)> + '_ {
+        R::of(person).iter().map(|r| (R::KIND, r.id()))
     }
-    of(&person.key_dates)
-        .chain(of(&person.email_addresses))
-        .chain(of(&person.phone_numbers))
-        .chain(of(&person.social_profiles))
-        .chain(of(&person.positions))
+    of::<KeyDate>(person)
+        .chain(of::<EmailAddress>(person))
+        .chain(of::<PhoneNumber>(person))
+        .chain(of::<SocialProfile>(person))
+        .chain(of::<Position>(person))
         .collect()
 }
 

@@ -1,0 +1,92 @@
+//! The note in the store: loaded and saved with its index entries
+//! moved, and the reads other resources make of notes (whether one is
+//! live, what the AI `note_titles` task reads, the notes an index names).
+
+use super::tables::{NOTES, NOTES_LIVE};
+use super::{Note, NoteRecord};
+use crate::engine::{Cx, WriteCx};
+use crate::error::{Error, Result};
+use crate::ids::Id;
+use crate::store::key::Key;
+use crate::store::{Tables, Tbl};
+
+/// The stored note `id`, live or deleted.
+pub(super) fn load<T: Tables>(cx: &Cx<'_, T>, id: Id) -> Result<Option<NoteRecord>> {
+    cx.get_record(NOTES, &id.to_bytes())
+}
+
+/// Whether `id` names a live note.
+pub(crate) fn is_live<T: Tables>(cx: &Cx<'_, T>, id: Id) -> Result<bool> {
+    Ok(load(cx, id)?.is_some_and(|r| r.deleted_at.is_none()))
+}
+
+/// The live note `id`; not found when deleted or never made.
+pub(super) fn load_live<T: Tables>(cx: &Cx<'_, T>, id: Id) -> Result<NoteRecord> {
+    match load(cx, id)? {
+        Some(r) if r.deleted_at.is_none() => Ok(r),
+        _ => Err(Error::NotFound),
+    }
+}
+
+/// Stores `after` (in place of `before`), moving the index entries that
+/// changed; a deleted note keeps only its stored entries.
+pub(super) fn save(
+    cx: &WriteCx<'_>,
+    before: Option<&NoteRecord>,
+    after: &NoteRecord,
+) -> Result<()> {
+    let id = after.note.id;
+    let live = |r: &NoteRecord| r.deleted_at.is_none();
+    let entries = |r: Option<&NoteRecord>| -> Vec<(Tbl, Key)> {
+        let Some(r) = r else {
+            return Vec::new();
+        };
+        let mut entries = r.stored_entries();
+        if live(r) {
+            entries.extend(r.live_entries());
+        }
+        entries
+    };
+    cx.move_indexes(&entries(before), &entries(Some(after)))?;
+    cx.put_record(NOTES, &id.to_bytes(), after)
+}
+
+/// `GET /notes/{id}`.
+pub(crate) fn get<T: Tables>(cx: &Cx<'_, T>, id: Id) -> Result<Note> {
+    Ok(load_live(cx, id)?.note)
+}
+
+/// What the AI `note_titles` task reads of a stored note.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub(crate) struct TitleView {
+    /// Not deleted.
+    pub(crate) live: bool,
+    /// The owner wrote the title (it has one the AI did not write).
+    pub(crate) owner_titled: bool,
+    /// It has no title.
+    pub(crate) untitled: bool,
+    /// The body's plain text.
+    pub(crate) text: String,
+}
+
+/// The note `id` as the AI `note_titles` task sees it; `None` when no
+/// note is stored under it (never made, or deleted for good).
+pub(crate) fn title_view(tx: &impl Tables, id: Id) -> Result<Option<TitleView>> {
+    let record: Option<NoteRecord> = tx.get_record(NOTES, &id.to_bytes())?;
+    Ok(record.map(|r| TitleView {
+        live: r.deleted_at.is_none(),
+        owner_titled: r.note.title.is_some() && !r.note.title_generated,
+        untitled: r.note.title.is_none(),
+        text: r.note.body_text,
+    }))
+}
+
+/// Every live note's ID.
+pub(crate) fn live_ids(tx: &impl Tables) -> Result<Vec<Id>> {
+    tx.ids_under(NOTES_LIVE, &[])
+}
+
+/// The notes whose keys `(owner, note)` of `table` name.
+pub(super) fn notes_under<T: Tables>(cx: &Cx<'_, T>, table: Tbl, owner: Id) -> Result<Vec<Id>> {
+    cx.ids_under(table, Key::new().id(owner).as_slice())
+}
