@@ -774,26 +774,14 @@ mod tests {
         assert_eq!(webp, generic_icon_webp(64));
     }
 
-    /// Timings, printed: `cargo test -p organiser-core pdf::tests::timings
-    /// -- --ignored --nocapture` (add `--release` for release).
+    /// The typical page renders at every side `benches/pdf.rs` times it
+    /// at (the timings are the bench's: `cargo bench --bench pdf`).
     #[test]
-    #[ignore = "prints timings"]
-    fn timings() {
-        use std::time::Instant;
+    fn the_typical_page_renders_at_each_side_the_bench_times() {
         let pdf = typical_pdf();
-        let _ = first_page_webp(&pdf, 512).unwrap();
         for side in [256, 512, 1024] {
-            let runs = 10;
-            let start = Instant::now();
-            let mut bytes = 0;
-            for _ in 0..runs {
-                bytes = first_page_webp(&pdf, side).unwrap().len();
-            }
-            let each = start.elapsed() / runs;
-            println!("typical page at {side}px: {each:?} each, {bytes} bytes of WebP");
+            let webp = first_page_webp(&pdf, side).unwrap();
+            assert_eq!(decode(&webp).height(), side, "{side}");
         }
-        let start = Instant::now();
-        let icon = generic_icon_webp(512);
-        println!("icon at 512px: {:?}, {} bytes", start.elapsed(), icon.len());
     }
 }

@@ -3,7 +3,7 @@
 //! server echoes it back (as sent, base64, base64url and URL-encoded:
 //! issue 22) and the background worker fails with it.
 
-use std::time::{Duration, Instant};
+use std::time::Duration;
 
 use serde_json::{Value, json};
 
@@ -138,15 +138,16 @@ fn the_key_never_appears_in_answers_errors_or_logs() {
         .0,
         201
     );
-    let deadline = Instant::now() + Duration::from_secs(20);
-    while models.chat_calls() < 2 {
-        assert!(Instant::now() < deadline, "the worker made no call");
-        std::thread::sleep(Duration::from_millis(50));
-    }
+    assert!(
+        models.wait_for_chat_calls(2, Duration::from_secs(20)),
+        "the worker made no call"
+    );
     server.wait_for_stderr("a note title could not be made");
     call("GET", "/ai_providers", None);
     call("GET", &format!("/ai_providers/{pid}"), None);
-    let log = server.stderr();
+    // The server logs a request before it answers it: once the last
+    // request's line is read from its stderr, every line before it is.
+    let log = server.wait_for_stderr(&format!("\"/api/v1/ai_providers/{pid}\""));
     assert!(server.stop().success());
     for text in answers.iter().chain([&log]) {
         for form in echoed() {

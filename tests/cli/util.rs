@@ -2,11 +2,17 @@
 //! clean environment, and captures what it says (in the manner of
 //! ripgrep's `tests/util.rs`). [`Server`] runs `organiser serve` as a child
 //! process that is killed if the test panics.
+//!
+//! Nothing here sleeps to wait for a state: a command's end is a blocking
+//! `wait` on a thread of its own, and a server's state is read when its
+//! standard error (a pipe read to the end by a thread) says something.
 
 use std::ffi::{OsStr, OsString};
-use std::io::{Read, Write};
+use std::io::{BufRead, BufReader, Read, Write};
 use std::path::{Path, PathBuf};
-use std::process::{Child, Command, ExitStatus, Stdio};
+use std::process::{Child, ChildStderr, Command, ExitStatus, Stdio};
+use std::sync::mpsc::{self, RecvTimeoutError};
+use std::sync::{Arc, Condvar, Mutex, MutexGuard};
 use std::time::{Duration, Instant};
 
 use serde_json::Value;
@@ -28,8 +34,6 @@ pub(crate) fn today(zone: &str) -> String {
 const COMMAND_TIMEOUT: Duration = Duration::from_secs(30);
 /// How long a server may take to write `server.json`, or to stop.
 const SERVER_TIMEOUT: Duration = Duration::from_secs(15);
-/// How often to look again while waiting.
-const POLL: Duration = Duration::from_millis(5);
 
 /// The binary under test.
 pub(crate) fn bin() -> &'static str {
@@ -342,19 +346,36 @@ fn reader(mut pipe: impl Read + Send + 'static) -> std::thread::JoinHandle<Vec<u
 }
 
 /// Waits for `child` for at most `timeout`; kills it and returns `None` when it runs over.
+///
+/// A thread blocks in `wait`; this one blocks on its answer until the
+/// deadline. Past it, the child is killed by its pid with `kill(1)` (the
+/// thread holds the `Child`); the pid is the child's until that `wait`
+/// returns, which the kill makes it do.
 fn wait_for(child: &mut Child, timeout: Duration) -> Option<ExitStatus> {
-    let deadline = Instant::now() + timeout;
-    loop {
-        if let Some(status) = child.try_wait().expect("waiting for a child") {
-            return Some(status);
+    let pid = child.id();
+    std::thread::scope(|scope| {
+        let (tx, rx) = mpsc::channel();
+        scope.spawn(move || {
+            let _ = tx.send(child.wait().expect("waiting for a child"));
+        });
+        match rx.recv_timeout(timeout) {
+            Ok(status) => Some(status),
+            Err(RecvTimeoutError::Timeout) => {
+                // One that ended at the deadline is taken as ended.
+                if let Ok(status) = rx.try_recv() {
+                    return Some(status);
+                }
+                let _ = Command::new("kill")
+                    .arg("-KILL")
+                    .arg(pid.to_string())
+                    .status();
+                None
+            }
+            Err(RecvTimeoutError::Disconnected) => {
+                panic!("the thread waiting for a child panicked")
+            }
         }
-        if Instant::now() >= deadline {
-            let _ = child.kill();
-            let _ = child.wait();
-            return None;
-        }
-        std::thread::sleep(POLL);
-    }
+    })
 }
 
 /// What a command did.
@@ -484,7 +505,8 @@ pub(crate) fn signal(pid: u32, name: &str) {
 pub(crate) struct Server {
     child: Option<Child>,
     description: String,
-    log: PathBuf,
+    /// What it says on standard error.
+    said: Arc<Said>,
     /// The data directory's `server.json`, as read once it appeared.
     pub(crate) info: Value,
     /// `info.url`.
@@ -503,21 +525,18 @@ impl Server {
             cmd = cmd.env(name, value);
         }
         let description = cmd.description();
-        // Logs go to a file beside the data directory: a pipe nobody reads
-        // could fill up and stall the server.
-        let log = dir.root().join(format!("serve-{}.log", unique_suffix()));
-        let log_file = std::fs::File::create(&log).expect("a log file");
-        let child = cmd
+        let mut child = cmd
             .command()
             .stdin(Stdio::null())
             .stdout(Stdio::null())
-            .stderr(log_file)
+            .stderr(Stdio::piped())
             .spawn()
             .unwrap_or_else(|e| panic!("cannot run {description}: {e}"));
+        let said = Said::read(child.stderr.take().expect("piped stderr"));
         let mut server = Server {
             child: Some(child),
             description,
-            log,
+            said,
             info: Value::Null,
             url: String::new(),
             token: String::new(),
@@ -528,35 +547,57 @@ impl Server {
         server
     }
 
-    /// Polls until `server.json` holds a complete document naming this
-    /// server's pid; panics if the server exits first or takes too long.
+    /// Waits until `server.json` holds a complete document naming this
+    /// server's pid: looked at first, then each time the server says
+    /// something (it logs `serving` once it has written the file); panics
+    /// if the server exits first or takes too long.
     #[track_caller]
     fn wait_for_server_json(&mut self, path: &Path) -> Value {
         let deadline = Instant::now() + SERVER_TIMEOUT;
-        loop {
-            let child = self.child.as_mut().expect("a child");
-            // A file left by an earlier server does not count: wait for ours.
-            if let Some(info) = std::fs::read_to_string(path)
+        let pid = self.pid();
+        // A file left by an earlier server does not count: wait for ours.
+        let ours = || {
+            std::fs::read_to_string(path)
                 .ok()
                 .and_then(|text| serde_json::from_str::<Value>(&text).ok())
-                .filter(|info| info["pid"] == child.id())
-            {
+                .filter(|info| info["pid"] == pid)
+        };
+        let mut seen = 0;
+        loop {
+            if let Some(info) = ours() {
                 return info;
             }
-            if let Some(status) = child.try_wait().expect("waiting for the server") {
+            let left = deadline.saturating_duration_since(Instant::now());
+            let (said, _) = self
+                .said
+                .wait_while(left, |said| said.text.len() == seen && !said.ended);
+            if said.text.len() > seen {
+                seen = said.text.len();
+                continue;
+            }
+            let ended = said.ended;
+            drop(said);
+            if !ended {
                 panic!(
-                    "{} exited with {status} before writing server.json; stderr:\n{}",
+                    "{} wrote no server.json in {SERVER_TIMEOUT:?}; stderr:\n{}",
                     self.description,
                     self.stderr()
                 );
             }
-            assert!(
-                Instant::now() < deadline,
-                "{} wrote no server.json in {SERVER_TIMEOUT:?}; stderr:\n{}",
+            // Its standard error closed: it is exiting.
+            if let Some(info) = ours() {
+                return info;
+            }
+            let child = self.child.as_mut().expect("a child");
+            let status = wait_for(child, SERVER_TIMEOUT).map_or_else(
+                || "no exit (it closed its standard error)".to_owned(),
+                |status| status.to_string(),
+            );
+            panic!(
+                "{} exited with {status} before writing server.json; stderr:\n{}",
                 self.description,
                 self.stderr()
             );
-            std::thread::sleep(POLL);
         }
     }
 
@@ -565,26 +606,27 @@ impl Server {
         self.child.as_ref().expect("a running server").id()
     }
 
-    /// What the server said on stderr so far.
+    /// What the server said on stderr so far (the lines read from it by
+    /// now).
     pub(crate) fn stderr(&self) -> String {
-        std::fs::read_to_string(&self.log).unwrap_or_default()
+        self.said.lock().text.clone()
     }
 
-    /// Polls stderr until it contains `text`; panics after a while.
+    /// Blocks until stderr contains `text` (looked at again each time the
+    /// server says something): all it said by then; panics if its stderr
+    /// ends first, or after a while.
     #[track_caller]
     pub(crate) fn wait_for_stderr(&self, text: &str) -> String {
-        let deadline = Instant::now() + SERVER_TIMEOUT;
-        loop {
-            let stderr = self.stderr();
-            if stderr.contains(text) {
-                return stderr;
-            }
-            assert!(
-                Instant::now() < deadline,
-                "the server never said {text:?}; stderr:\n{stderr}"
-            );
-            std::thread::sleep(POLL);
-        }
+        let (said, timed_out) = self.said.wait_while(SERVER_TIMEOUT, |said| {
+            !said.text.contains(text) && !said.ended
+        });
+        let stderr = said.text.clone();
+        assert!(
+            stderr.contains(text),
+            "the server never said {text:?}{}; stderr:\n{stderr}",
+            if timed_out { "" } else { " (its stderr ended)" }
+        );
+        stderr
     }
 
     /// Sends `signal` (e.g. "TERM") and waits for the server to exit.
@@ -650,11 +692,66 @@ pub(crate) fn http_get(url: &str, token: Option<&str>) -> (u16, Value) {
     (status, body)
 }
 
-/// A suffix that keeps two servers of one test from sharing a log file.
-fn unique_suffix() -> String {
-    use std::sync::atomic::{AtomicU32, Ordering};
-    static NEXT: AtomicU32 = AtomicU32::new(0);
-    NEXT.fetch_add(1, Ordering::Relaxed).to_string()
+/// What a server says on standard error: a pipe a thread of its own reads
+/// to the end (so it never fills up and stalls the server), kept whole and
+/// signalled line by line.
+#[derive(Default)]
+struct Said {
+    so_far: Mutex<SaidSoFar>,
+    /// Notified after each line read, and at the end.
+    more: Condvar,
+}
+
+#[derive(Default)]
+struct SaidSoFar {
+    text: String,
+    /// Whether the pipe has ended (the server exited).
+    ended: bool,
+}
+
+impl Said {
+    /// Starts the thread that reads `pipe` to its end.
+    fn read(pipe: ChildStderr) -> Arc<Said> {
+        let said = Arc::new(Said::default());
+        let into = said.clone();
+        std::thread::spawn(move || {
+            let mut pipe = BufReader::new(pipe);
+            let mut line = Vec::new();
+            loop {
+                line.clear();
+                let read = pipe.read_until(b'\n', &mut line);
+                let mut so_far = into.lock();
+                match read {
+                    Ok(n) if n > 0 => so_far.text.push_str(&String::from_utf8_lossy(&line)),
+                    _ => so_far.ended = true,
+                }
+                into.more.notify_all();
+                if so_far.ended {
+                    return;
+                }
+            }
+        });
+        said
+    }
+
+    fn lock(&self) -> MutexGuard<'_, SaidSoFar> {
+        self.so_far.lock().unwrap_or_else(|e| e.into_inner())
+    }
+
+    /// Blocks while `waiting` holds of what was said (looked at now and
+    /// after each line), for at most `timeout`: what was said, and whether
+    /// the time ran out.
+    fn wait_while(
+        &self,
+        timeout: Duration,
+        mut waiting: impl FnMut(&SaidSoFar) -> bool,
+    ) -> (MutexGuard<'_, SaidSoFar>, bool) {
+        let (so_far, result) = self
+            .more
+            .wait_timeout_while(self.lock(), timeout, |so_far| waiting(so_far))
+            .unwrap_or_else(|e| e.into_inner());
+        (so_far, result.timed_out())
+    }
 }
 
 /// Mode bits of a file (permissions only).

@@ -2,7 +2,8 @@
 //! (document 3, "Calendar feeds"): a loopback HTTP server in the test
 //! process that answers each path as the test set it ([`Answer`]: a
 //! status, body bytes, a content type, an optional delay and an optional
-//! redirect), and counts the requests each path got. The core refuses
+//! redirect), and counts the requests each path got (a test can block
+//! until a path got some: [`FeedServer::wait_for_hits`]). The core refuses
 //! loopback addresses unless `Options::allow_private_feeds` is on, so the
 //! tests that fetch from it turn that on.
 //!
@@ -11,8 +12,8 @@
 
 use std::collections::HashMap;
 use std::net::SocketAddr;
-use std::sync::{Arc, Mutex};
-use std::time::Duration;
+use std::sync::{Arc, Condvar, Mutex};
+use std::time::{Duration, Instant};
 
 use axum::body::Bytes;
 
@@ -97,7 +98,15 @@ impl Answer {
 }
 
 type Answers = Arc<Mutex<HashMap<String, Answer>>>;
-type Hits = Arc<Mutex<HashMap<String, usize>>>;
+type Hits = Arc<Counts>;
+
+/// Each path's count of requests, and a signal for each one counted.
+#[derive(Debug, Default)]
+struct Counts {
+    by_path: Mutex<HashMap<String, usize>>,
+    /// Notified each time a request is counted.
+    counted: Condvar,
+}
 /// Requests being answered now, and the most at once.
 type InFlight = Arc<Mutex<(usize, usize)>>;
 
@@ -153,6 +162,7 @@ impl FeedServer {
     /// How many requests `path` got (whatever it answered).
     pub fn hits(&self, path: &str) -> usize {
         self.hits
+            .by_path
             .lock()
             .unwrap()
             .get(&slashed(path))
@@ -160,9 +170,26 @@ impl FeedServer {
             .unwrap_or(0)
     }
 
+    /// Blocks until `path` got at least `n` requests (counted as they
+    /// arrive, before any [`Answer::delay`]) or `timeout` passes; whether
+    /// it did.
+    pub fn wait_for_hits(&self, path: &str, n: usize, timeout: Duration) -> bool {
+        let path = slashed(path);
+        let deadline = Instant::now() + timeout;
+        let mut hits = self.hits.by_path.lock().unwrap();
+        while hits.get(&path).copied().unwrap_or(0) < n {
+            let left = deadline.saturating_duration_since(Instant::now());
+            if left.is_zero() {
+                return false;
+            }
+            hits = self.hits.counted.wait_timeout(hits, left).unwrap().0;
+        }
+        true
+    }
+
     /// Every path's count back to 0, and the most at once too.
     pub fn reset_hits(&self) {
-        self.hits.lock().unwrap().clear();
+        self.hits.by_path.lock().unwrap().clear();
         self.in_flight.lock().unwrap().1 = 0;
     }
 
@@ -181,7 +208,8 @@ fn slashed(path: &str) -> String {
     }
 }
 
-/// Counts the request and answers what its path was set to.
+/// Counts the request (waking whoever waits for it) and answers what its
+/// path was set to.
 async fn answer(
     axum::extract::State((answers, hits, in_flight)): axum::extract::State<(
         Answers,
@@ -192,7 +220,13 @@ async fn answer(
 ) -> axum::response::Response {
     use axum::http::{HeaderValue, StatusCode, header};
     let path = uri.path().to_owned();
-    *hits.lock().unwrap().entry(path.clone()).or_insert(0) += 1;
+    *hits
+        .by_path
+        .lock()
+        .unwrap()
+        .entry(path.clone())
+        .or_insert(0) += 1;
+    hits.counted.notify_all();
     {
         let mut now = in_flight.lock().unwrap();
         now.0 += 1;

@@ -7,12 +7,14 @@
 //! - `vendor_b`: `GET /v1/models?limit=1000` (told apart by its `limit`
 //!   query or its `anthropic-version` header), `POST /v1/messages`.
 //!
-//! It records every request before answering, and the test can make it
-//! fail, redirect, send a huge listing, answer late or ask for a key.
+//! It records every request before answering (a test can block until a
+//! request arrives: [`ModelServer::wait_for_request`]), and the test can
+//! make it fail, redirect, send a huge listing, answer late or ask for a
+//! key.
 
 use std::net::SocketAddr;
-use std::sync::{Arc, Mutex, MutexGuard};
-use std::time::Duration;
+use std::sync::{Arc, Condvar, Mutex, MutexGuard};
+use std::time::{Duration, Instant};
 
 use axum::body::Body;
 use axum::http::{HeaderValue, Method, StatusCode, header};
@@ -70,7 +72,13 @@ struct State {
     chat_calls: usize,
 }
 
-type Shared = Arc<Mutex<State>>;
+/// The state, and a signal for the requests that arrive.
+#[derive(Debug)]
+struct Shared {
+    state: Mutex<State>,
+    /// Notified each time a request is recorded.
+    arrived: Condvar,
+}
 
 /// A loopback model server speaking both provider protocols; stops when
 /// dropped.
@@ -78,7 +86,7 @@ pub struct ModelServer {
     /// `http://127.0.0.1:PORT/v1`: the `base_url` to configure.
     pub url: String,
     addr: SocketAddr,
-    state: Shared,
+    shared: Arc<Shared>,
     _server: Loopback,
 }
 
@@ -86,20 +94,23 @@ impl ModelServer {
     /// Serves the models `model-a` and `model-b`, replying with the first
     /// five words of the last user message.
     pub fn start() -> ModelServer {
-        let state: Shared = Arc::new(Mutex::new(State {
-            models: vec!["model-a".to_owned(), "model-b".to_owned()],
-            modes: Modes::default(),
-            requests: Vec::new(),
-            chat_calls: 0,
-        }));
+        let shared = Arc::new(Shared {
+            state: Mutex::new(State {
+                models: vec!["model-a".to_owned(), "model-b".to_owned()],
+                modes: Modes::default(),
+                requests: Vec::new(),
+                chat_calls: 0,
+            }),
+            arrived: Condvar::new(),
+        });
         let app = axum::Router::new()
             .fallback(answer)
-            .with_state(state.clone());
+            .with_state(shared.clone());
         let server = Loopback::serve(app);
         ModelServer {
             url: format!("http://{}/v1", server.addr),
             addr: server.addr,
-            state,
+            shared,
             _server: server,
         }
     }
@@ -110,7 +121,7 @@ impl ModelServer {
     }
 
     fn lock(&self) -> MutexGuard<'_, State> {
-        self.state.lock().expect("the model server's state")
+        self.shared.state.lock().expect("the model server's state")
     }
 
     /// Lists these model identifiers from now on.
@@ -192,11 +203,55 @@ impl ModelServer {
     pub fn chat_calls(&self) -> usize {
         self.lock().chat_calls
     }
+
+    /// Blocks until `until` holds of the state (checked now and again each
+    /// time a request is recorded) or `timeout` passes; whether it held.
+    fn wait(&self, timeout: Duration, mut until: impl FnMut(&State) -> bool) -> bool {
+        let deadline = Instant::now() + timeout;
+        let mut state = self.lock();
+        while !until(&state) {
+            let left = deadline.saturating_duration_since(Instant::now());
+            if left.is_zero() {
+                return false;
+            }
+            state = self
+                .shared
+                .arrived
+                .wait_timeout(state, left)
+                .expect("the model server's state")
+                .0;
+        }
+        true
+    }
+
+    /// Blocks until [`chat_calls`] is at least `n` or `timeout` passes;
+    /// whether it is.
+    ///
+    /// [`chat_calls`]: ModelServer::chat_calls
+    pub fn wait_for_chat_calls(&self, n: usize, timeout: Duration) -> bool {
+        self.wait(timeout, |state| state.chat_calls >= n)
+    }
+
+    /// Blocks until a request that `matches` has arrived (one received
+    /// before counts) or `timeout` passes: the first such request.
+    pub fn wait_for_request(
+        &self,
+        timeout: Duration,
+        mut matches: impl FnMut(&Recorded) -> bool,
+    ) -> Option<Recorded> {
+        let mut found = None;
+        self.wait(timeout, |state| {
+            found = state.requests.iter().find(|r| matches(r)).cloned();
+            found.is_some()
+        });
+        found
+    }
 }
 
-/// Records the request, then answers as the modes and its path say.
+/// Records the request (waking whoever waits for one), then answers as
+/// the modes and its path say.
 async fn answer(
-    axum::extract::State(state): axum::extract::State<Shared>,
+    axum::extract::State(shared): axum::extract::State<Arc<Shared>>,
     request: axum::extract::Request,
 ) -> Response {
     let (parts, body) = request.into_parts();
@@ -226,11 +281,12 @@ async fn answer(
     let path = recorded.path.as_str();
     let chat = post && (path == "/v1/chat/completions" || path == "/v1/messages");
     let (modes, models) = {
-        let mut state = state.lock().expect("the model server's state");
+        let mut state = shared.state.lock().expect("the model server's state");
         state.requests.push(recorded.clone());
         if chat {
             state.chat_calls += 1;
         }
+        shared.arrived.notify_all();
         (state.modes.clone(), state.models.clone())
     };
     if let Some(delay) = modes.delay {

@@ -4,11 +4,11 @@
 //! limit; and the background worker, which titles a note soon after it is
 //! saved without anyone calling it.
 
-use std::time::{Duration, Instant};
+use std::time::Duration;
 
 use serde_json::{Value, json};
 
-use crate::common::{ModelServer, Setup, TestServer, send};
+use crate::common::{ModelServer, Recorded, Setup, TestServer, send};
 
 /// A server with rate limits on, and a `mock` provider.
 fn limited() -> (TestServer, Value) {
@@ -154,14 +154,35 @@ fn the_worker_titles_a_saved_note_in_the_background() {
         )
         .expect(201);
     let path = format!("/notes/{}", n.data()["id"].as_str().unwrap());
-    let deadline = Instant::now() + Duration::from_secs(10);
-    loop {
-        let note = s.get(&path).expect(200);
-        if note.data()["title_generated"] == true {
-            assert_eq!(note.data()["title"], "Book the dentist for next");
-            break;
+    // The worker asks the model about one note at a time and writes its
+    // title before it asks about the next: a second note, saved once the
+    // model was asked about the first, is asked about only after the
+    // first's title is written.
+    let asked_about = |text: &'static str| {
+        move |r: &Recorded| {
+            r.body
+                .as_ref()
+                .is_some_and(|b| b.to_string().contains(text))
         }
-        assert!(Instant::now() < deadline, "no title: {}", note.body);
-        std::thread::sleep(Duration::from_millis(20));
-    }
+    };
+    let wait = Duration::from_secs(10);
+    models
+        .wait_for_request(wait, asked_about("Book the dentist"))
+        .expect("the worker never asked the model about the note");
+    s.post(
+        "/notes",
+        json!({"note": {"body_html": "<p>Water the office plants</p>"}}),
+    )
+    .expect(201);
+    models
+        .wait_for_request(wait, asked_about("Water the office plants"))
+        .expect("the worker never went on to the second note");
+    let note = s.get(&path).expect(200);
+    assert_eq!(
+        note.data()["title_generated"],
+        true,
+        "no title: {}",
+        note.body
+    );
+    assert_eq!(note.data()["title"], "Book the dentist for next");
 }

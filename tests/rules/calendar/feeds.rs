@@ -461,10 +461,11 @@ fn a_retry_while_the_create_still_fetches_is_409() {
             )
             .expect(201)
         });
-        // The first is waiting on the server by now.
-        while server.hits("/slow.ics") == 0 {
-            std::thread::sleep(std::time::Duration::from_millis(5));
-        }
+        // Once the server has the first's request, the first waits on it.
+        assert!(
+            server.wait_for_hits("/slow.ics", 1, std::time::Duration::from_secs(10)),
+            "the first create never fetched its feed"
+        );
         send(
             s.req("POST", "/calendar_feeds")
                 .header("idempotency-key", "slow-1")
