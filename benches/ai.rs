@@ -43,8 +43,9 @@ use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
 
 use organiser::{
-    AiModelInput, AiProviderInput, AiTaskInput, Field, HttpClient, HttpError, HttpMethod,
-    HttpRequest, HttpResponse, Id, NoteInput, Options, Organiser, ReqwestClient,
+    Field, Id, Options, Organiser, ai::AiModelInput, ai::AiProviderInput, ai::AiTaskInput,
+    net::HttpClient, net::HttpError, net::HttpMethod, net::HttpRequest, net::HttpResponse,
+    net::ReqwestClient, notes::NoteInput,
 };
 
 #[path = "common/mod.rs"]

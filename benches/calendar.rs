@@ -33,7 +33,8 @@ use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
 
 use organiser::{
-    Auth, HttpError, HttpRequest, HttpResponse, ManualClock, Method, Organiser, Query, Request,
+    Auth, Organiser, clock::ManualClock, list::Query, net::HttpError, net::HttpRequest,
+    net::HttpResponse, server::Method, server::Request,
 };
 use serde_json::{Value, json};
 

@@ -52,7 +52,10 @@ use std::time::{Duration, Instant};
 use base64::Engine as _;
 use base64::engine::general_purpose::URL_SAFE_NO_PAD;
 use jiff::{SignedDuration, Timestamp};
-use organiser::{AppearanceChange, Auth, Id, ManualClock, Method, Organiser, Query, Request};
+use organiser::{
+    Auth, Id, Organiser, account::AppearanceChange, clock::ManualClock, list::Query,
+    server::Method, server::Request,
+};
 use serde_json::{Value, json};
 
 #[path = "common/mod.rs"]
@@ -215,7 +218,7 @@ fn call(org: &Organiser, request: &Request, status: u16) -> Result<Value, String
 fn upload(org: &Organiser, filename: &str, bytes: Vec<u8>) -> Result<String, String> {
     org.uploads()
         .create(
-            organiser::UploadKind::Document,
+            organiser::uploads::UploadKind::Document,
             filename,
             "application/pdf",
             bytes,
@@ -247,7 +250,7 @@ fn thumbnail_path(data_dir: &Path, signed: &str) -> Result<PathBuf, String> {
         .and_then(|b| b.try_into().ok())
         .ok_or_else(|| format!("signed_id {signed:?} is too short"))?;
     Ok(data_dir
-        .join(organiser::FILES_DIR)
+        .join(organiser::data::FILES_DIR)
         .join("uploads")
         .join(format!("{}.{THUMBNAIL_SIDE}.webp", Id::from_bytes(id))))
 }
@@ -662,7 +665,7 @@ impl Meta {
 }
 
 fn cached(settings: &Settings, dir: &Path) -> Option<Meta> {
-    if !dir.join(organiser::STORE_FILE).exists() {
+    if !dir.join(organiser::data::STORE_FILE).exists() {
         return None;
     }
     std::fs::read_to_string(dir.join(META_FILE))
@@ -710,8 +713,8 @@ fn generate(dir: &Path, settings: &Settings, now: Timestamp) -> Result<Meta, Str
     let clock = ManualClock::new(Timestamp::from_millisecond(t0).map_err(|e| e.to_string())?);
     let org = Organiser::open_with(dir, options(clock.clone()))
         .map_err(|e| format!("open {}: {e}", dir.display()))?;
-    let key = organiser::sign_licence_key(
-        &organiser::LicenceKeyPayload {
+    let key = organiser::licence::sign_licence_key(
+        &organiser::licence::LicenceKeyPayload {
             key_id: "bench".into(),
             name: "Bench Owner".into(),
             email: "owner@example.com".into(),
@@ -807,7 +810,7 @@ fn generate(dir: &Path, settings: &Settings, now: Timestamp) -> Result<Meta, Str
     // The thumbnails render in the background: every one in place before
     // the store is kept.
     wait_for(&thumbnail_path(dir, &last_signed)?)?;
-    let uploads_dir = dir.join(organiser::FILES_DIR).join("uploads");
+    let uploads_dir = dir.join(organiser::data::FILES_DIR).join("uploads");
     let waiting = Instant::now();
     loop {
         let thumbnails = std::fs::read_dir(&uploads_dir)

@@ -47,8 +47,8 @@ use std::thread::JoinHandle;
 use jiff::Timestamp;
 use jiff::civil::Date;
 use organiser::{
-    Field, ListParams, Options, Organiser, StartingAt, TaskInput, TaskListInput, TaskQuery,
-    TaskStatus, View,
+    Field, ListParams, Options, Organiser, clock::StartingAt, task_lists::TaskListInput,
+    tasks::TaskInput, tasks::TaskQuery, tasks::TaskStatus, tasks::View,
 };
 
 /// Where the store's clock starts (owner zone UTC, so today is 2026-10-14

@@ -53,8 +53,9 @@ use std::time::{Duration, Instant};
 
 use jiff::{SignedDuration, Timestamp};
 use organiser::{
-    AppearanceChange, Auth, CategoryInput, Field, Id, ListParams, ManualClock, Method, NoteInput,
-    NoteQuery, Organiser, PersonInput, ProjectInput, Query, Request,
+    Auth, Field, Id, ListParams, Organiser, account::AppearanceChange, categories::CategoryInput,
+    clock::ManualClock, list::Query, notes::NoteInput, notes::NoteQuery, people::PersonInput,
+    projects::ProjectInput, server::Method, server::Request,
 };
 use serde_json::{Value, json};
 
@@ -161,7 +162,7 @@ fn run() -> Result<(), String> {
         .target_dir
         .join(format!("bench-notes-{}", settings.notes));
     let meta = ensure_store(&settings, &dir, now)?;
-    let bytes = std::fs::metadata(dir.join(organiser::STORE_FILE)).map_or(0, |m| m.len());
+    let bytes = std::fs::metadata(dir.join(organiser::data::STORE_FILE)).map_or(0, |m| m.len());
     println!(
         "store: {} in {}, generated in {:.1} s ({} writes)",
         mib(bytes),
@@ -673,7 +674,7 @@ impl Meta {
 }
 
 fn cached(notes: usize, dir: &Path) -> Option<Meta> {
-    if !dir.join(organiser::STORE_FILE).exists() {
+    if !dir.join(organiser::data::STORE_FILE).exists() {
         return None;
     }
     std::fs::read_to_string(dir.join(META_FILE))
@@ -1199,8 +1200,8 @@ fn generate(dir: &Path, n: usize, now: Timestamp) -> Result<Meta, String> {
     let clock = ManualClock::new(Timestamp::from_millisecond(t0).map_err(|e| e.to_string())?);
     let org = Organiser::open_with(dir, options(clock.clone()))
         .map_err(|e| format!("open {}: {e}", dir.display()))?;
-    let key = organiser::sign_licence_key(
-        &organiser::LicenceKeyPayload {
+    let key = organiser::licence::sign_licence_key(
+        &organiser::licence::LicenceKeyPayload {
             key_id: "bench".into(),
             name: "Bench Owner".into(),
             email: "owner@example.com".into(),

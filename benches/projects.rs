@@ -48,9 +48,11 @@ use std::time::{Duration, Instant};
 use jiff::Timestamp;
 use jiff::civil::Date;
 use organiser::{
-    AppearanceChange, Field, Home, Id, ListParams, ManualClock, Organiser, PersonInput,
-    ProjectEventQuery, ProjectInput, ProjectMemberInput, ProjectQuery, ProjectStatus, Request,
-    TaskInput, TaskListInput, TaskQuery, TaskStatus, UpcomingDeadlinesQuery,
+    Field, Id, ListParams, Organiser, account::AppearanceChange, clock::ManualClock,
+    people::PersonInput, projects::ProjectEventQuery, projects::ProjectInput,
+    projects::ProjectMemberInput, projects::ProjectQuery, projects::ProjectStatus,
+    projects::UpcomingDeadlinesQuery, server::Request, task_lists::TaskListInput, tasks::Home,
+    tasks::TaskInput, tasks::TaskQuery, tasks::TaskStatus,
 };
 use serde_json::{Value, json};
 
@@ -166,7 +168,7 @@ fn run() -> Result<(), String> {
     for &tasks in &settings.sizes {
         let dir = settings.store_dir(tasks);
         let meta = ensure_store(&settings, tasks, &dir, now)?;
-        let bytes = std::fs::metadata(dir.join(organiser::STORE_FILE)).map_or(0, |m| m.len());
+        let bytes = std::fs::metadata(dir.join(organiser::data::STORE_FILE)).map_or(0, |m| m.len());
         println!(
             "store {tasks}: {} in {}, generated in {:.1} s",
             mib(bytes),
@@ -558,7 +560,7 @@ impl Meta {
 }
 
 fn cached(tasks: usize, dir: &Path) -> Option<Meta> {
-    if !dir.join(organiser::STORE_FILE).exists() {
+    if !dir.join(organiser::data::STORE_FILE).exists() {
         return None;
     }
     std::fs::read_to_string(dir.join(META_FILE))
@@ -1034,8 +1036,8 @@ fn generate(dir: &Path, total_tasks: usize, now: Timestamp) -> Result<Meta, Stri
     let clock = ManualClock::new(Timestamp::from_millisecond(t0).map_err(|e| e.to_string())?);
     let org = Organiser::open_with(dir, options(clock.clone()))
         .map_err(|e| format!("open {}: {e}", dir.display()))?;
-    let key = organiser::sign_licence_key(
-        &organiser::LicenceKeyPayload {
+    let key = organiser::licence::sign_licence_key(
+        &organiser::licence::LicenceKeyPayload {
             key_id: "bench".into(),
             name: "Bench Owner".into(),
             email: "owner@example.com".into(),
@@ -1266,7 +1268,7 @@ fn describe(
         .total_count;
     let members = org
         .projects()
-        .members(&organiser::ProjectMemberQuery {
+        .members(&organiser::projects::ProjectMemberQuery {
             project_id: None,
             person_id: None,
             params: counted.clone(),
@@ -1282,7 +1284,7 @@ fn describe(
         .project_activity()
         .list(
             chosen_id,
-            &organiser::ActivityQuery {
+            &organiser::projects::ActivityQuery {
                 cursor: None,
                 limit: 50,
             },

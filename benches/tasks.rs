@@ -37,8 +37,9 @@ use std::time::{Duration, Instant};
 use jiff::Timestamp;
 use jiff::civil::Date;
 use organiser::{
-    AppearanceChange, Auth, Field, Home, Id, ManualClock, Method, Organiser, Request,
-    TaskCountsQuery, TaskInput, TaskListInput, TaskQuery, TaskStatus, View,
+    Auth, Field, Id, Organiser, account::AppearanceChange, clock::ManualClock, server::Method,
+    server::Request, task_lists::TaskListInput, tasks::Home, tasks::TaskCountsQuery,
+    tasks::TaskInput, tasks::TaskQuery, tasks::TaskStatus, tasks::View,
 };
 use serde_json::{Value, json};
 
@@ -973,7 +974,11 @@ impl Meta {
 
 /// The cached store's description, when it was made for these settings.
 fn cached(settings: &Settings) -> Option<Meta> {
-    if !settings.store_dir.join(organiser::STORE_FILE).exists() {
+    if !settings
+        .store_dir
+        .join(organiser::data::STORE_FILE)
+        .exists()
+    {
         return None;
     }
     std::fs::read_to_string(settings.store_dir.join(META_FILE))
@@ -1353,8 +1358,8 @@ fn generate(dir: &Path, settings: &Settings, now: Timestamp) -> Result<Meta, Str
     let clock = ManualClock::new(first);
     let org = Organiser::open_with(dir, options(clock.clone()))
         .map_err(|e| format!("open {}: {e}", dir.display()))?;
-    let key = organiser::sign_licence_key(
-        &organiser::LicenceKeyPayload {
+    let key = organiser::licence::sign_licence_key(
+        &organiser::licence::LicenceKeyPayload {
             key_id: "bench".into(),
             name: "Bench Owner".into(),
             email: "owner@example.com".into(),

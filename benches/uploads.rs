@@ -6,7 +6,7 @@
 
 use std::time::{Duration, Instant};
 
-use organiser::{Auth, Method, Organiser, Query, Request};
+use organiser::{Auth, Organiser, list::Query, server::Method, server::Request};
 
 fn photo() -> Vec<u8> {
     let (w, h) = (4000u32, 3000u32);

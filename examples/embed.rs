@@ -3,7 +3,9 @@
 //!
 //! Run with `cargo run --example embed`.
 
-use organiser::{Field, Organiser, TaskInput, TaskListInput, TaskQuery, View};
+use organiser::{
+    Field, Organiser, task_lists::TaskListInput, tasks::TaskInput, tasks::TaskQuery, tasks::View,
+};
 
 fn main() -> organiser::Result<()> {
     let org = Organiser::in_memory();

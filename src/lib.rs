@@ -24,9 +24,11 @@
 //! is cheap to clone and may be shared between threads.
 //!
 //! ```
-//! use organiser::{
-//!     Auth, Field, Method, Organiser, Query, Request, TaskInput, TaskListInput, TaskQuery, View,
-//! };
+//! use organiser::list::Query;
+//! use organiser::server::{Method, Request};
+//! use organiser::task_lists::TaskListInput;
+//! use organiser::tasks::{TaskInput, TaskQuery, View};
+//! use organiser::{Auth, Field, Organiser};
 //!
 //! let org = Organiser::in_memory();
 //! let groceries = org.task_lists().create(TaskListInput {

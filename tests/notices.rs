@@ -6,7 +6,7 @@
 //! (`cargo metadata`: every package reachable from the workspace members
 //! through normal and build dependencies, on every target platform) and
 //! compares them with the committed `organiser-core/src/resources/notices/notices.json`,
-//! which `organiser_core::notices()` embeds. It fails when `Cargo.lock`
+//! which `organiser_core::system::notices()` embeds. It fails when `Cargo.lock`
 //! gains, loses or changes a package the committed file does not reflect.
 //!
 //! Regenerate the file with `ORGANISER_BLESS=1 cargo test --test notices`.

@@ -9,7 +9,7 @@ use std::time::{Duration, Instant};
 
 use std::sync::Arc;
 
-use organiser::{Auth, ManualClock, Method, Options, Query, Request};
+use organiser::{Auth, Options, clock::ManualClock, list::Query, server::Method, server::Request};
 
 /// The whole number in the environment variable `name`, else `default`.
 pub(crate) fn env_number(name: &str, default: usize) -> Result<usize, String> {
@@ -237,7 +237,7 @@ pub(crate) fn copy_store(from: &Path, to: &Path, skip: &str) -> Result<(), Strin
                 copy(
                     &path,
                     &target,
-                    link || entry.file_name() == organiser::FILES_DIR,
+                    link || entry.file_name() == organiser::data::FILES_DIR,
                     skip,
                 )?;
             } else if !(link && std::fs::hard_link(&path, &target).is_ok()) {
@@ -267,9 +267,13 @@ pub(crate) fn store_size(dir: &Path) -> (u64, u64, usize) {
             }
         }
     }
-    let store = std::fs::metadata(dir.join(organiser::STORE_FILE)).map_or(0, |m| m.len());
+    let store = std::fs::metadata(dir.join(organiser::data::STORE_FILE)).map_or(0, |m| m.len());
     let (mut bytes, mut files) = (0, 0);
-    walk(&dir.join(organiser::FILES_DIR), &mut bytes, &mut files);
+    walk(
+        &dir.join(organiser::data::FILES_DIR),
+        &mut bytes,
+        &mut files,
+    );
     (store, bytes, files)
 }
 

@@ -25,7 +25,7 @@ fn lock_wait() -> Result<Duration, CliError> {
     }
 }
 
-use organiser_core::{OpenError, Organiser, Request, Response};
+use organiser_core::{Organiser, data::OpenError, server::Request, server::Response};
 use organiser_server::ServerInfo;
 
 use crate::error::CliError;
@@ -168,7 +168,7 @@ impl Backend {
         // A command that only reads makes nothing: a mistyped --data-dir
         // says so instead of showing a new, empty store.
         if access == Access::Read
-            && !dir.join(organiser_core::STORE_FILE).exists()
+            && !dir.join(organiser_core::data::STORE_FILE).exists()
             && ServerInfo::read(&dir).is_none()
         {
             return Err(CliError::msg(format!(
@@ -240,11 +240,14 @@ impl Remote {
         mut request: Request,
         progress: Option<&indicatif::ProgressBar>,
     ) -> Result<Response, CliError> {
-        if request.method == organiser_core::Method::Post && request.idempotency_key.is_none() {
+        if request.method == organiser_core::server::Method::Post
+            && request.idempotency_key.is_none()
+        {
             request.idempotency_key = Some(idempotency_key());
         }
         let repeatable = request.raw.is_none()
-            && (request.method == organiser_core::Method::Get || request.idempotency_key.is_some());
+            && (request.method == organiser_core::server::Method::Get
+                || request.idempotency_key.is_some());
         let mut waited = Duration::ZERO;
         loop {
             let again = repeatable.then(|| request.clone());
@@ -378,7 +381,7 @@ pub(crate) fn open_for_completion(dir: Option<&Path>) -> Option<Backend> {
         return Backend::remote_within(&remote.url, &remote.token, QUICK).ok();
     }
     let dir = data_dir(dir).ok()?;
-    if !dir.join(organiser_core::STORE_FILE).is_file() {
+    if !dir.join(organiser_core::data::STORE_FILE).is_file() {
         return None;
     }
     match Organiser::open_for_reading(&dir) {

@@ -15,7 +15,10 @@ use std::sync::OnceLock;
 use clap::{Command, CommandFactory};
 use clap_complete::engine::{ArgValueCandidates, CompletionCandidate};
 use clap_complete::env::CompleteEnv;
-use organiser_core::{CalendarFeed, Category, Document, Folder, Person, Project, Tag, TaskList};
+use organiser_core::{
+    calendar::CalendarFeed, categories::Category, documents::Document, folders::Folder,
+    people::Person, projects::Project, tags::Tag, task_lists::TaskList,
+};
 
 use crate::backend;
 use crate::door::Client;
@@ -201,7 +204,7 @@ fn project_names() -> Vec<CompletionCandidate> {
 /// The names of every record of family `F`, read through the backend the
 /// commands use (never making a store); none on any error.
 fn names_of<F: refs::Family>() -> Vec<CompletionCandidate> {
-    if crate::config::load().is_err() {
+    if crate::load_config().is_err() {
         return Vec::new();
     }
     let dir = DATA_DIR.get().cloned().flatten();

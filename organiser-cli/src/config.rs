@@ -16,7 +16,7 @@ use serde::Deserialize;
 use toml::Spanned;
 
 use crate::error::CliError;
-use crate::output::ColorChoice;
+use crate::terminal::ColorChoice;
 
 /// The keys of the file, as written.
 #[derive(Debug, Default, Deserialize)]
@@ -67,12 +67,16 @@ pub(crate) const ISO: &str = "iso";
 
 static LOADED: OnceLock<Config> = OnceLock::new();
 
-/// Reads the file (once; later calls return what the first one read).
-pub(crate) fn load() -> Result<&'static Config, CliError> {
+/// Reads the file (once; later calls return what the first one read),
+/// `default_view` checked by `check_view` (whether the words name a view
+/// of `organiser tasks`; else why not).
+pub(crate) fn load(
+    check_view: fn(&str) -> Result<(), String>,
+) -> Result<&'static Config, CliError> {
     if let Some(config) = LOADED.get() {
         return Ok(config);
     }
-    let config = read()?;
+    let config = read(check_view)?;
     Ok(LOADED.get_or_init(|| config))
 }
 
@@ -109,7 +113,7 @@ pub(crate) fn path() -> (Option<PathBuf>, &'static str) {
     (home.map(in_dir), "the home directory")
 }
 
-fn read() -> Result<Config, CliError> {
+fn read(check_view: fn(&str) -> Result<(), String>) -> Result<Config, CliError> {
     let (path, path_from) = path();
     let mut config = Config {
         path: path.clone(),
@@ -181,8 +185,7 @@ fn read() -> Result<Config, CliError> {
     };
     config.color = raw.color;
     if let Some(view) = &raw.default_view {
-        crate::commands::tasks::check_view(view.get_ref())
-            .map_err(|reason| bad(Some(view.span()), &reason))?;
+        check_view(view.get_ref()).map_err(|reason| bad(Some(view.span()), &reason))?;
         config.default_view = Some(view.get_ref().trim().to_owned());
     }
     if let Some(format) = &raw.date_format {
@@ -250,7 +253,7 @@ fn phrase(path: &Path, text: &str, span: Option<std::ops::Range<usize>>, message
         if let Some((key, _)) = line.split_once('=') {
             let key = key.trim();
             if !key.is_empty() && !key.starts_with('#') {
-                out.push_str(&format!(", key `{}`", crate::output::clean(key)));
+                out.push_str(&format!(", key `{}`", crate::terminal::clean(key)));
             }
         }
     }

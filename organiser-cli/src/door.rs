@@ -8,9 +8,12 @@
 use std::cell::RefCell;
 
 use organiser_core::{
-    Account, Ai, Calendar, CalendarFeeds, Categories, Documents, Door, Error, Folders, Input,
-    Licensing, Notes, Operation, Organiser, Output, People, PersonLinks, PersonOverviews,
-    ProjectActivity, Projects, Search, SystemSettings, Tags, TaskLists, Tasks, Uploads,
+    Error, Organiser, account::Account, ai::Ai, calendar::Calendar, calendar::CalendarFeeds,
+    categories::Categories, documents::Documents, door::Door, door::Input, door::Operation,
+    door::Output, folders::Folders, licence::Licensing, notes::Notes, people::People,
+    people::PersonLinks, people::PersonOverviews, projects::ProjectActivity, projects::Projects,
+    search::Search, system::SystemSettings, tags::Tags, task_lists::TaskLists, tasks::Tasks,
+    uploads::Uploads,
 };
 use serde_json::Value;
 

@@ -2,7 +2,7 @@
 //!
 //! Each command calls the API through a typed client (the core's inputs
 //! in, the core's records out), which builds the same
-//! [`organiser_core::Request`]s whether it runs in-process on the store or,
+//! [`organiser_core::server::Request`]s whether it runs in-process on the store or,
 //! when a server holds the store, over HTTP to that server: one code path
 //! per command (see [`backend`]).
 #![forbid(unsafe_code)]
@@ -15,6 +15,8 @@ mod door;
 mod error;
 mod output;
 mod refs;
+mod session;
+mod terminal;
 
 use std::io::Write;
 use std::path::PathBuf;
@@ -23,7 +25,7 @@ use std::process::ExitCode;
 use clap::{Parser, Subcommand};
 
 pub use error::CliError;
-pub use output::ColorChoice;
+pub use terminal::ColorChoice;
 
 /// `organiser`: a self-hosted personal organiser.
 #[derive(Debug, Parser)]
@@ -132,7 +134,7 @@ fn version() -> &'static str {
     static VERSION: std::sync::OnceLock<String> = std::sync::OnceLock::new();
     VERSION.get_or_init(|| {
         let package = env!("CARGO_PKG_VERSION");
-        if organiser_core::BuildInfo::current().is_dev() {
+        if organiser_core::options::BuildInfo::current().is_dev() {
             format!("{package} (development build)")
         } else {
             package.to_owned()
@@ -228,10 +230,16 @@ fn fail(e: &CliError, json: bool) -> ExitCode {
     ExitCode::from(e.exit_code())
 }
 
+/// Reads the configuration file (once), its `default_view` checked
+/// against the views of `organiser tasks`.
+pub(crate) fn load_config() -> Result<&'static config::Config, CliError> {
+    config::load(commands::tasks::check_view)
+}
+
 fn run(cli: Cli) -> Result<(), CliError> {
     output::choose_colour(cli.color);
     if cli.command.reads_config() {
-        config::load()?;
+        load_config()?;
     }
     let global = commands::Global {
         data_dir: cli.data_dir,

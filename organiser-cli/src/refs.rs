@@ -31,11 +31,11 @@ use organiser_core::{Id, ListParams, Page};
 use serde::{Deserialize, Serialize};
 
 use crate::backend::data_dir;
-use crate::commands::Global;
 use crate::door::Client;
 use crate::door::Doors;
 use crate::error::CliError;
 use crate::output;
+use crate::session::Global;
 
 /// How many deleted IDs per family the CLI remembers for `restore`.
 const REMEMBERED_DELETIONS: usize = 50;
@@ -58,7 +58,7 @@ pub(crate) trait Family: Sized {
     const NAMED: bool;
     /// The search type that finds them by the words of their names, if
     /// search finds them (people, projects, lists, folders, documents).
-    const SEARCHED: Option<organiser_core::SearchType> = None;
+    const SEARCHED: Option<organiser_core::search::SearchType> = None;
     /// How a message asks whether one was deleted: "was it" (people:
     /// "were they").
     const DELETED_ASK: &'static str = "was it";
@@ -299,16 +299,16 @@ impl<'a> Refs<'a> {
             });
         };
         let by_name = |names: Vec<(Id, String)>| -> Vec<(Id, Option<String>)> {
-            let folded = organiser_core::fold(reference);
+            let folded = organiser_core::search::fold(reference);
             let matching: Vec<&(Id, String)> = names
                 .iter()
                 .filter(|(_, name)| {
-                    !name.is_empty() && organiser_core::fold(name).starts_with(&folded)
+                    !name.is_empty() && organiser_core::search::fold(name).starts_with(&folded)
                 })
                 .collect();
             let whole: Vec<&&(Id, String)> = matching
                 .iter()
-                .filter(|(_, name)| organiser_core::fold(name) == folded)
+                .filter(|(_, name)| organiser_core::search::fold(name) == folded)
                 .collect();
             let chosen: Vec<(Id, String)> = match whole.is_empty() {
                 true => matching.into_iter().cloned().collect(),
@@ -412,10 +412,10 @@ impl<'a> Refs<'a> {
                     None => every::<F>(self.client)?,
                 },
             };
-            let folded = organiser_core::fold(reference);
+            let folded = organiser_core::search::fold(reference);
             let (exact, prefixed): (Vec<F>, Vec<F>) = candidates
                 .into_iter()
-                .filter(|r| organiser_core::fold(r.name()).starts_with(&folded))
+                .filter(|r| organiser_core::search::fold(r.name()).starts_with(&folded))
                 .partition(|r| same_name(r.name(), reference));
             // A whole name first; else a name it begins, when only one does.
             let named = if exact.is_empty() { prefixed } else { exact };
@@ -434,7 +434,7 @@ impl<'a> Refs<'a> {
             if let Some(kind) = F::SEARCHED
                 && !looks_like_an_id(reference)
             {
-                let query = organiser_core::SearchQuery {
+                let query = organiser_core::search::SearchQuery {
                     q: reference.to_owned(),
                     types: vec![kind],
                     limit: CANDIDATES_SHOWN + 1,
@@ -584,7 +584,7 @@ fn fits(part: &str, id: Id) -> bool {
 }
 
 fn same_name(name: &str, reference: &str) -> bool {
-    organiser_core::fold(name) == organiser_core::fold(reference)
+    organiser_core::search::fold(name) == organiser_core::search::fold(reference)
 }
 
 /// Whether `reference` could be (part of) an ID: letters and digits of

@@ -136,7 +136,7 @@ impl Organiser {
         };
         let ready = store.begin_read().ok().and_then(|tx| {
             let current = schema::version(&tx).ok()? == WIRING.schema_version()
-                && crate::search::index::healthy(&tx, WIRING.schema_version());
+                && crate::search_index::index::healthy(&tx, WIRING.schema_version());
             current.then(|| owner::stored(&tx).ok().flatten()).flatten()
         });
         let Some(owner) = ready else {
@@ -233,7 +233,7 @@ impl Organiser {
         // store is built again from the records.
         let whole = store
             .begin_read()
-            .is_ok_and(|tx| crate::search::index::healthy(&tx, WIRING.schema_version()));
+            .is_ok_and(|tx| crate::search_index::index::healthy(&tx, WIRING.schema_version()));
         let org = Organiser::assemble(store, options, secret, owner, data_dir);
         if !whole {
             org.inner

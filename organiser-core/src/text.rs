@@ -2,7 +2,7 @@
 //! convention 7) and case-insensitive comparison keys.
 
 /// Collapses every run of white space to one space and trims both ends.
-pub fn squish(s: &str) -> String {
+pub(crate) fn squish(s: &str) -> String {
     let mut out = String::with_capacity(s.len());
     for word in s.split_whitespace() {
         if !out.is_empty() {

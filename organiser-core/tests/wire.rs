@@ -6,8 +6,9 @@ use std::fmt::Debug;
 use std::sync::Arc;
 
 use organiser_core::{
-    Auth, DeletionQuery, ManualClock, Method, Options, Organiser, Page, Request, TaskCountsQuery,
-    TaskInput, TaskListInput, TaskListQuery, TaskQuery, View,
+    Auth, Options, Organiser, Page, clock::ManualClock, deletions::DeletionQuery, server::Method,
+    server::Request, task_lists::TaskListInput, task_lists::TaskListQuery, tasks::TaskCountsQuery,
+    tasks::TaskInput, tasks::TaskQuery, tasks::View,
 };
 use serde::Serialize;
 use serde::de::DeserializeOwned;
@@ -32,7 +33,7 @@ fn round_trips<T: Serialize + DeserializeOwned + PartialEq + Debug>(record: &T) 
 #[track_caller]
 fn answer(org: &Organiser, auth: Auth, path: &str, query: &str) -> Value {
     let request = Request::new(Method::Get, path, auth)
-        .with_query(organiser_core::Query::parse(query).unwrap());
+        .with_query(organiser_core::list::Query::parse(query).unwrap());
     let response = org.handle(&Request {
         plain_http: false,
         ..request
@@ -72,7 +73,7 @@ fn tasks_lists_and_counts_read_back() {
     let done = org
         .tasks()
         .create(TaskInput {
-            status: Some(organiser_core::TaskStatus::Completed),
+            status: Some(organiser_core::tasks::TaskStatus::Completed),
             ..TaskInput::titled("Done already")
         })
         .unwrap();

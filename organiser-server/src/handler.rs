@@ -6,7 +6,9 @@ use axum::extract::State;
 use axum::http::{HeaderMap, HeaderValue, Method as HttpMethod, StatusCode, Uri, header};
 use axum::response::{IntoResponse, Response};
 use organiser_core::limits::MAX_JSON_BODY_BYTES;
-use organiser_core::{APP, Auth, Error, Method, Query, RawBody, Request};
+use organiser_core::{
+    Auth, Error, list::Query, options::APP, server::Method, server::RawBody, server::Request,
+};
 use subtle::ConstantTimeEq;
 
 use crate::AppState;
@@ -113,18 +115,22 @@ async fn translate(
     let auth = authenticate(state, headers, method).await?;
     let query_text = uri.query().unwrap_or_default();
     // Uploads take the file's bytes; every other route takes JSON.
-    let (body, raw, query) =
-        match organiser_core::raw_body_rule(core_method, api_path, &Query::default(), &auth) {
-            None => {
-                let body = read_body(headers, body).await?;
-                (body, None, Query::parse(query_text)?)
-            }
-            Some(_) => {
-                let query = Query::parse(query_text)?;
-                let raw = read_raw(core_method, api_path, &query, &auth, headers, body).await?;
-                (None, Some(raw), query)
-            }
-        };
+    let (body, raw, query) = match organiser_core::server::raw_body_rule(
+        core_method,
+        api_path,
+        &Query::default(),
+        &auth,
+    ) {
+        None => {
+            let body = read_body(headers, body).await?;
+            (body, None, Query::parse(query_text)?)
+        }
+        Some(_) => {
+            let query = Query::parse(query_text)?;
+            let raw = read_raw(core_method, api_path, &query, &auth, headers, body).await?;
+            (None, Some(raw), query)
+        }
+    };
     let idempotency_key = match headers.get("idempotency-key") {
         None => None,
         Some(v) => Some(
@@ -280,7 +286,7 @@ async fn read_raw(
     headers: &HeaderMap,
     body: Body,
 ) -> Result<RawBody, Error> {
-    let rule = organiser_core::raw_body_rule(method, path, query, auth)
+    let rule = organiser_core::server::raw_body_rule(method, path, query, auth)
         .ok_or_else(|| Error::Internal("a raw route is no longer raw".into()))??;
     let declared = headers
         .get(header::CONTENT_LENGTH)
@@ -292,7 +298,7 @@ async fn read_raw(
         .and_then(|v| v.to_str().ok())
         .unwrap_or_default()
         .to_owned();
-    organiser_core::check_raw_header(rule, &content_type, declared)?;
+    organiser_core::server::check_raw_header(rule, &content_type, declared)?;
     let bytes = axum::body::to_bytes(body, rule.max_bytes as usize)
         .await
         .map_err(|_| Error::PayloadTooLarge {
@@ -395,7 +401,7 @@ fn invalid_json_message(error: &serde_json::Error) -> String {
 /// The core's answer as HTTP. A HEAD answer keeps the GET's body here:
 /// hyper sends no body for HEAD, and its Content-Length then says the
 /// GET's length, as HEAD must.
-fn render(response: organiser_core::Response) -> Response {
+fn render(response: organiser_core::server::Response) -> Response {
     let status = StatusCode::from_u16(response.status).unwrap_or(StatusCode::INTERNAL_SERVER_ERROR);
     let own_type = response.header("content-type").is_some();
     let mut out = match response.body {

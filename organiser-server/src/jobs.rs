@@ -6,7 +6,7 @@
 use std::sync::{Arc, Condvar, Mutex};
 use std::time::Duration;
 
-use organiser_core::{Job, Organiser, Pace, Ran};
+use organiser_core::{Organiser, server::Job, server::Pace, server::Ran};
 
 /// Which background jobs run.
 #[derive(Debug, Clone, PartialEq, Eq)]

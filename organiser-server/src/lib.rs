@@ -7,7 +7,7 @@
 //! proxies' `X-Forwarded-*` headers to believe, `GET /healthz`, and
 //! connections (the header timeout, `Connection: close` after a body left
 //! unread, a bounded graceful shutdown). Every API request becomes one
-//! [`organiser_core::Request`] handed to [`Organiser::handle`].
+//! [`organiser_core::server::Request`] handed to [`Organiser::handle`].
 //!
 //! ```no_run
 //! # async fn run() -> std::io::Result<()> {

@@ -136,7 +136,7 @@ pub(crate) fn refused(state: &AppState, request: &Request) -> Option<Response> {
         .uri()
         .path()
         .strip_prefix("/api/v1")
-        .and_then(|path| organiser_core::route_limit(request.method().as_str(), path))
+        .and_then(|path| organiser_core::server::route_limit(request.method().as_str(), path))
         .and_then(|limit| {
             state
                 .route_limits

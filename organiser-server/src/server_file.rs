@@ -40,7 +40,7 @@ impl ServerFile {
     pub fn write(dir: &Path, info: &ServerInfo) -> std::io::Result<ServerFile> {
         let path = dir.join(SERVER_FILE);
         let json = serde_json::to_vec_pretty(info).map_err(std::io::Error::other)?;
-        organiser_core::write_private(&path, &json)?;
+        organiser_core::data::write_private(&path, &json)?;
         Ok(ServerFile { path })
     }
 

@@ -12,8 +12,8 @@ fn signer() -> (String, String) {
         .iter()
         .map(|b| format!("{b:02x}"))
         .collect();
-    let key = organiser::sign_licence_key(
-        &organiser::LicenceKeyPayload {
+    let key = organiser::licence::sign_licence_key(
+        &organiser::licence::LicenceKeyPayload {
             key_id: "KEY-1".to_owned(),
             name: "Ada Lovelace".to_owned(),
             email: "ada@example.com".to_owned(),

@@ -235,7 +235,7 @@ pub fn deleted_list(s: &Core) -> String {
 
 /// The clock's now, as the API writes it.
 pub fn now_string(s: &Core) -> String {
-    use organiser::Clock;
+    use organiser::clock::Clock;
     s.clock.now().strftime("%Y-%m-%dT%H:%M:%S%.3fZ").to_string()
 }
 

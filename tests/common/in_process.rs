@@ -1,7 +1,7 @@
 //! The client of the rule tests: the calls of [`TestServer`](super::TestServer)
 //! (`get`, `post`, `patch`, `put`, `delete`, `req(..)`/`local(..)` with
 //! [`send`](super::send)) answering the same [`Reply`], but each request is
-//! an [`organiser::Request`] handed straight to [`Organiser::handle`] on an
+//! an [`organiser::server::Request`] handed straight to [`Organiser::handle`] on an
 //! in-memory store whose [`ManualClock`] the test moves. No socket, no
 //! server, no runtime.
 //!
@@ -33,7 +33,10 @@
 use std::fmt;
 use std::sync::Arc;
 
-use organiser::{Auth, Error, ManualClock, Method, Organiser, Query, Request, Response};
+use organiser::{
+    Auth, Error, Organiser, clock::ManualClock, list::Query, server::Method, server::Request,
+    server::Response,
+};
 use serde_json::Value;
 
 use super::{Reply, Sendable, Setup, send};

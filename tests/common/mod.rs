@@ -6,7 +6,7 @@
 //!   blocking HTTP client, for the transport tests (`tests/http`);
 //! - both answer with the same [`Reply`] and take the same calls (`get`,
 //!   `post`, ..., `req(..)`/`local(..)` with [`send`]), and start from the
-//!   same [`Setup`]: a store whose [`ManualClock`](organiser::ManualClock)
+//!   same [`Setup`]: a store whose [`ManualClock`](organiser::clock::ManualClock)
 //!   the test moves;
 //! - [`check`]: one table-driven case, a request and what must come back;
 //! - [`openapi`]: every answer either client reads is checked against
@@ -36,7 +36,7 @@ pub mod search;
 pub mod server;
 pub mod update_server;
 
-use organiser::{BuildInfo, Options};
+use organiser::{Options, options::BuildInfo};
 use serde_json::Value;
 
 pub use check::{Call, Expect, check};
@@ -163,8 +163,8 @@ pub fn licence_signer() -> ed25519_dalek::SigningKey {
 
 /// A licence key signed by [`licence_signer`].
 pub fn licence_key(key_id: &str, updates_until: &str) -> String {
-    organiser::sign_licence_key(
-        &organiser::LicenceKeyPayload {
+    organiser::licence::sign_licence_key(
+        &organiser::licence::LicenceKeyPayload {
             key_id: key_id.to_owned(),
             name: "Ada Lovelace".to_owned(),
             email: "ada@example.com".to_owned(),

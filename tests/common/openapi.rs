@@ -26,8 +26,9 @@ use std::sync::LazyLock;
 use serde_json::{Value, json};
 
 /// The document, parsed.
-pub static DOCUMENT: LazyLock<Value> =
-    LazyLock::new(|| serde_json::from_str(organiser::OPENAPI).expect("docs/openapi.json is JSON"));
+pub static DOCUMENT: LazyLock<Value> = LazyLock::new(|| {
+    serde_json::from_str(organiser::server::OPENAPI).expect("docs/openapi.json is JSON")
+});
 
 /// What a request that no operation takes may be answered: the statuses of
 /// refusals that come before routing, and 404 (401 without credentials).
@@ -185,13 +186,13 @@ fn resolve<'a>(doc: &'a Value, response: &'a Value) -> &'a Value {
 /// Whether the core declares a route for `method` and the whole `path`.
 fn served_by_the_core(method: &str, path: &str) -> bool {
     let (Some(method), Some(path)) = (
-        organiser::Method::parse(method),
+        organiser::server::Method::parse(method),
         path.strip_prefix("/api/v1"),
     ) else {
         return false;
     };
     let segments: Vec<&str> = split(path).collect();
-    organiser::endpoints().any(|e| e.matches(method, &segments))
+    organiser::server::endpoints().any(|e| e.matches(method, &segments))
 }
 
 fn split(path: &str) -> impl Iterator<Item = &str> {

@@ -6,7 +6,7 @@
 use std::sync::Arc;
 use std::sync::mpsc;
 
-use organiser::{Auth, ManualClock, Organiser};
+use organiser::{Auth, Organiser, clock::ManualClock};
 use serde_json::Value;
 
 use super::{Reply, Sendable, Setup};

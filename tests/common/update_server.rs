@@ -4,7 +4,7 @@
 
 use std::sync::Arc;
 
-use organiser::{BuildInfo, Options};
+use organiser::{Options, options::BuildInfo};
 
 use super::loopback::Loopback;
 
@@ -55,11 +55,11 @@ impl ManifestServer {
 
     /// Publishes `releases` (version, released_on) on `channel`, signed.
     pub fn publish(&self, channel: &str, releases: &[(&str, &str)], revoked: &[&str]) {
-        let manifest = organiser::Manifest {
+        let manifest = organiser::system::Manifest {
             channel: channel.to_owned(),
             releases: releases
                 .iter()
-                .map(|(v, d)| organiser::ManifestRelease {
+                .map(|(v, d)| organiser::system::ManifestRelease {
                     version: (*v).to_owned(),
                     released_on: d.parse().unwrap(),
                     notes_url: Some(format!("https://organiser.app/releases/{v}")),
@@ -67,7 +67,7 @@ impl ManifestServer {
                 .collect(),
             revoked_keys: revoked.iter().map(|s| (*s).to_owned()).collect(),
         };
-        let signed = organiser::SignedManifest::sign(&manifest, &self.signing_key);
+        let signed = organiser::system::SignedManifest::sign(&manifest, &self.signing_key);
         self.answer(channel, 200, serde_json::to_string(&signed).unwrap());
     }
 
@@ -81,7 +81,7 @@ impl ManifestServer {
 
     /// Options that check for updates here, as release `version` of `released_on`.
     pub fn options(&self, version: &str, released_on: &str) -> Options {
-        let update = organiser::UpdateConfig {
+        let update = organiser::options::UpdateConfig {
             manifest_url: self.template(),
             public_key: Some(self.signing_key.verifying_key()),
             managed_by: None,

@@ -4,7 +4,7 @@
 use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, Ordering};
 
-use organiser::{Clock, ManualClock, Options, Organiser};
+use organiser::{Options, Organiser, clock::Clock, clock::ManualClock};
 use serde_json::json;
 
 use crate::common::{Setup, TestServer, send};
@@ -431,7 +431,7 @@ fn a_retry_while_the_first_request_runs_is_409() {
     gate.arm();
     let holder = std::thread::spawn(move || {
         org.tasks()
-            .create(organiser::TaskInput::titled("holder"))
+            .create(organiser::tasks::TaskInput::titled("holder"))
             .map(|t| t.id)
     });
     gate.wait_until_holding();

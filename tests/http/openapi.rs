@@ -4,13 +4,13 @@
 //! document. (That every answer of the test suite fits it is checked by the
 //! shared clients: `tests/common/openapi.rs`.)
 //!
-//! The routes are the core's declared ones (`organiser::endpoints()`, held
+//! The routes are the core's declared ones (`organiser::server::endpoints()`, held
 //! to the dispatch by the core's own tests) and the few only the HTTP
 //! server answers, listed here.
 
 use std::collections::BTreeSet;
 
-use organiser::Method;
+use organiser::server::Method;
 use serde_json::Value;
 
 use crate::common::openapi::{DOCUMENT, Seen, verdict};
@@ -44,7 +44,7 @@ fn documented() -> BTreeSet<(String, String)> {
 
 /// Every route the build answers, as the document writes them.
 fn served() -> BTreeSet<(String, String)> {
-    organiser::endpoints()
+    organiser::server::endpoints()
         .map(|e| {
             let method = e.method.as_str().to_ascii_lowercase();
             (method, format!("/api/v1{}", e.path))
@@ -109,7 +109,7 @@ fn the_document_is_openapi_3_1_of_this_build() {
     // The file as it is in the repository is the one compiled in.
     let file = std::fs::read_to_string(concat!(env!("CARGO_MANIFEST_DIR"), "/docs/openapi.json"))
         .expect("docs/openapi.json");
-    assert_eq!(file, organiser::OPENAPI);
+    assert_eq!(file, organiser::server::OPENAPI);
 }
 
 /// What an OpenAPI tool needs of the document that no schema checks: every
@@ -191,7 +191,11 @@ fn the_document_is_served_without_a_token() {
     assert_eq!(get.status(), 200);
     assert_eq!(get.headers()["content-type"], "application/json");
     let body = get.text().unwrap();
-    assert_eq!(body, organiser::OPENAPI, "bare, not wrapped in data");
+    assert_eq!(
+        body,
+        organiser::server::OPENAPI,
+        "bare, not wrapped in data"
+    );
     let head = s.bare("HEAD", "/openapi.json").send().unwrap();
     assert_eq!(head.status(), 200);
     assert_eq!(
@@ -201,15 +205,15 @@ fn the_document_is_served_without_a_token() {
     assert!(head.bytes().unwrap().is_empty());
     // Through the checked client too, and the same in process.
     send(s.bare("GET", "/openapi.json")).expect(200);
-    assert_eq!(s.org.openapi(), organiser::OPENAPI);
-    let answer = s.org.handle(&organiser::Request::new(
+    assert_eq!(s.org.openapi(), organiser::server::OPENAPI);
+    let answer = s.org.handle(&organiser::server::Request::new(
         Method::Get,
         "/openapi.json",
         organiser::Auth::Anonymous,
     ));
     assert_eq!(
         (answer.status, answer.body.as_deref()),
-        (200, Some(organiser::OPENAPI.as_bytes()))
+        (200, Some(organiser::server::OPENAPI.as_bytes()))
     );
 }
 

@@ -7,7 +7,7 @@ use std::net::TcpStream;
 use std::sync::Arc;
 use std::time::{Duration, Instant};
 
-use organiser::{ManualClock, Options, Organiser};
+use organiser::{Options, Organiser, clock::ManualClock};
 
 use crate::common::{Setup, TestServer};
 

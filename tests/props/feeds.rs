@@ -4,7 +4,7 @@
 
 use std::sync::Mutex;
 
-use organiser::{HttpError, HttpRequest, HttpResponse, Method};
+use organiser::{net::HttpError, net::HttpRequest, net::HttpResponse, server::Method};
 use proptest::prelude::*;
 use serde_json::json;
 

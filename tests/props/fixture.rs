@@ -8,8 +8,8 @@ use std::sync::Arc;
 
 use jiff::Timestamp;
 use organiser::{
-    Auth, BuildInfo, LicenceKeyPayload, ManualClock, Method, Options, Organiser, Query, Request,
-    UpdateConfig,
+    Auth, Options, Organiser, clock::ManualClock, licence::LicenceKeyPayload, list::Query,
+    options::BuildInfo, options::UpdateConfig, server::Method, server::Request,
 };
 use serde_json::{Value, json};
 
@@ -93,11 +93,15 @@ impl Store {
     /// A licensed development build standing at `start`, its owner in the
     /// picker zone `zone`.
     pub(crate) fn new(start: Timestamp, zone: &str) -> Store {
-        Store::planned(start, zone, organiser::SearchPlan::default())
+        Store::planned(start, zone, organiser::search::SearchPlan::default())
     }
 
     /// [`Store::new`], searching with `plan`.
-    pub(crate) fn planned(start: Timestamp, zone: &str, plan: organiser::SearchPlan) -> Store {
+    pub(crate) fn planned(
+        start: Timestamp,
+        zone: &str,
+        plan: organiser::search::SearchPlan,
+    ) -> Store {
         let clock = ManualClock::new(start);
         let options = Options {
             clock: Arc::new(clock.clone()),
@@ -118,7 +122,7 @@ impl Store {
             org: Organiser::in_memory_with(options),
             clock,
         };
-        let key = organiser::sign_licence_key(
+        let key = organiser::licence::sign_licence_key(
             &LicenceKeyPayload {
                 key_id: "PROPS-1".to_owned(),
                 name: "Property Tester".to_owned(),

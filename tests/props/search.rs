@@ -546,7 +546,7 @@ fn case() -> BoxedStrategy<Case> {
 
 fn run(case: &Case, seen: &mut Seen) -> Result<usize, TestCaseError> {
     let (walk_from, read_per_candidate) = case.plan;
-    let plan = organiser::SearchPlan {
+    let plan = organiser::search::SearchPlan {
         walk_from,
         read_per_candidate,
     };

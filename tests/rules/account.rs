@@ -3,7 +3,7 @@
 //! idempotency of creating POSTs. Sessions themselves (cookies, CSRF) are
 //! tested over HTTP.
 
-use organiser::OwnerChange;
+use organiser::account::OwnerChange;
 use serde_json::json;
 
 use crate::common::{Call, Core, Expect, Reply, check, send};

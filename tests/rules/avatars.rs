@@ -5,7 +5,7 @@
 
 use std::io::Cursor;
 
-use organiser::{Auth, Method, Request};
+use organiser::{Auth, server::Method, server::Request};
 use serde_json::{Value, json};
 
 use crate::common::fixtures::{UNKNOWN, id};

@@ -89,8 +89,8 @@ fn a_failed_check_keeps_the_last_result_and_sets_error() {
 
     // A manifest signed by someone else is refused the same way.
     let forger = ed25519_dalek::SigningKey::from_bytes(&[1; 32]);
-    let forged = organiser::SignedManifest::sign(
-        &organiser::Manifest {
+    let forged = organiser::system::SignedManifest::sign(
+        &organiser::system::Manifest {
             channel: "stable".into(),
             releases: vec![],
             revoked_keys: vec![],

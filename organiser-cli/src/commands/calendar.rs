@@ -10,7 +10,9 @@ use clap::Args;
 use jiff::civil::Date;
 use jiff::tz::TimeZone;
 use jiff::{SignedDuration, Timestamp, Zoned};
-use organiser_core::{CalendarEvent, CalendarQuery, CalendarRange, TaskStatus};
+use organiser_core::{
+    calendar::CalendarEvent, calendar::CalendarQuery, calendar::CalendarRange, tasks::TaskStatus,
+};
 
 use crate::commands::Global;
 use crate::commands::dates::Days;

@@ -40,7 +40,7 @@ impl Compact {
         }
         output::line(format!(
             "Compacted {}: {} -> {} ({} given back)",
-            dir.join(organiser_core::STORE_FILE).display(),
+            dir.join(organiser_core::data::STORE_FILE).display(),
             size(done.before),
             size(done.after),
             size(done.before.saturating_sub(done.after)),

@@ -73,7 +73,7 @@ fn path(global: &Global) -> Result<(), CliError> {
 }
 
 fn show(global: &Global) -> Result<(), CliError> {
-    let file = config::load()?;
+    let file = crate::load_config()?;
     let from_file = "the configuration file";
     let (data_dir, data_dir_from) = backend::data_dir_from(global.data_dir.as_deref())?;
     let remote = config::remote()?;

@@ -1,7 +1,7 @@
 //! `organiser init`: sets up the owner of a store.
 
 use clap::Args;
-use organiser_core::OwnerInit;
+use organiser_core::account::OwnerInit;
 
 use super::Global;
 use crate::backend::{data_dir, open_error, open_store};

@@ -4,7 +4,7 @@
 use std::io::BufRead;
 
 use clap::{Args, Subcommand};
-use organiser_core::{Licence, LicenceProblem, LicenceState};
+use organiser_core::{licence::Licence, licence::LicenceProblem, licence::LicenceState};
 
 use super::Global;
 use crate::door::Doors;

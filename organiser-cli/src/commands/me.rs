@@ -1,7 +1,7 @@
 //! `organiser me`: the owner; `organiser me set` changes name or zone.
 
 use clap::{Args, Subcommand};
-use organiser_core::{Me, OwnerChange};
+use organiser_core::{account::Me, account::OwnerChange};
 
 use super::Global;
 use crate::door::Doors;

@@ -48,7 +48,7 @@ impl Password {
 
 /// Asks on the terminal, without echo: the current password when a server
 /// will want it, then the new one twice.
-fn asked(client: &Client) -> Result<crate::door::Reply<organiser_core::Me>, CliError> {
+fn asked(client: &Client) -> Result<crate::door::Reply<organiser_core::account::Me>, CliError> {
     let prompt = |text: &str| {
         rpassword::prompt_password(text)
             .map_err(|e| CliError::msg(format!("cannot read the password from the terminal: {e}")))

@@ -6,7 +6,7 @@
 
 use clap::Args;
 use clap::builder::{PossibleValue, PossibleValuesParser};
-use organiser_core::{SearchGroup, SearchQuery, SearchType};
+use organiser_core::{search::SearchGroup, search::SearchQuery, search::SearchType};
 
 use crate::commands::Global;
 use crate::door::Doors;
@@ -58,15 +58,15 @@ impl Search {
 }
 
 /// A type as a heading says it, and the command that opens one of it.
-fn kind(type_: &str) -> (&'static str, &'static str) {
-    match type_ {
-        "person" => ("person", "people show"),
-        "project" => ("project", "projects show"),
-        "note" => ("note", "notes show"),
-        "task" => ("task", "tasks show"),
-        "document" => ("document", "docs open"),
-        "task_list" => ("list", "tasks list"),
-        _ => ("folder", "docs --folder"),
+fn kind(kind: SearchType) -> (&'static str, &'static str) {
+    match kind {
+        SearchType::Person => ("person", "people show"),
+        SearchType::Project => ("project", "projects show"),
+        SearchType::Note => ("note", "notes show"),
+        SearchType::Task => ("task", "tasks show"),
+        SearchType::Document => ("document", "docs open"),
+        SearchType::TaskList => ("list", "tasks list"),
+        SearchType::Folder => ("folder", "docs --folder"),
     }
 }
 
@@ -85,7 +85,7 @@ fn print(global: &Global, q: &str, groups: &[SearchGroup]) -> Result<(), CliErro
     let mut table = output::table(&["TYPE", "TITLE", "DETAILS", "OPEN WITH"]);
     let mut more = Vec::new();
     for group in groups {
-        let (label, open) = kind(&group.kind);
+        let (label, open) = kind(group.kind);
         for result in &group.results {
             table.add_row(vec![
                 output::cell(label),
@@ -95,10 +95,13 @@ fn print(global: &Global, q: &str, groups: &[SearchGroup]) -> Result<(), CliErro
             ]);
         }
         if group.has_more {
-            let hint = if group.kind == "note" {
+            let hint = if group.kind == SearchType::Note {
                 global.command(&format!("notes {words}"))
             } else {
-                global.command(&format!("search {words} --type {} --limit 25", group.kind))
+                global.command(&format!(
+                    "search {words} --type {} --limit 25",
+                    group.kind.name()
+                ))
             };
             more.push(format!("More {label}s: {hint}"));
         }

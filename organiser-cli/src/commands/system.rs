@@ -2,7 +2,7 @@
 //! checks for an update now.
 
 use clap::{Args, Subcommand};
-use organiser_core::{Licence, System, UpdateStatus};
+use organiser_core::{licence::Licence, system::System, system::UpdateStatus};
 
 use super::Global;
 use crate::door::Doors;
@@ -88,9 +88,9 @@ impl SystemCommand {
             }
             Some(SystemAction::Updates { to }) => {
                 let client = global.writer()?;
-                let change = organiser_core::SystemChange {
+                let change = organiser_core::system::SystemChange {
                     update_checks: Some(matches!(to, Switch::On)),
-                    ..organiser_core::SystemChange::default()
+                    ..organiser_core::system::SystemChange::default()
                 };
                 let system = client.reply(|c| c.system().change(change, true))?;
                 (client, system)

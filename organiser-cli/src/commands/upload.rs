@@ -7,7 +7,7 @@ use std::path::Path;
 
 use indicatif::{ProgressBar, ProgressStyle};
 
-use organiser_core::{Upload, UploadKind};
+use organiser_core::{uploads::Upload, uploads::UploadKind};
 
 use crate::door::{Client, Doors};
 use crate::error::CliError;

@@ -19,13 +19,15 @@ impl Vocabulary {
             .local()
             .is_some_and(|org| org.options().build.is_dev());
         Ok(Vocabulary(
-            serde_json::to_value(organiser_core::vocabulary(dev)).unwrap_or_default(),
+            serde_json::to_value(organiser_core::vocabulary::vocabulary(dev)).unwrap_or_default(),
         ))
     }
 
     /// The vocabulary this build of the core holds, for labels.
     pub(crate) fn builtin() -> Vocabulary {
-        Vocabulary(serde_json::to_value(organiser_core::vocabulary(false)).unwrap_or_default())
+        Vocabulary(
+            serde_json::to_value(organiser_core::vocabulary::vocabulary(false)).unwrap_or_default(),
+        )
     }
 
     /// The choices of `list`, in the vocabulary's order.

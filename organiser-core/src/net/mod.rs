@@ -21,7 +21,7 @@ pub use self::reqwest::ReqwestClient;
 /// is how tests answer without a network:
 ///
 /// ```
-/// use organiser_core::{HttpClient, HttpError, HttpRequest, HttpResponse};
+/// use organiser_core::net::{HttpClient, HttpError, HttpRequest, HttpResponse};
 ///
 /// let offline = |request: &HttpRequest| -> Result<HttpResponse, HttpError> {
 ///     Ok(HttpResponse::new(200, request.url.clone(), b"hello".to_vec()))

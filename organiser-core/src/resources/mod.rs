@@ -13,88 +13,118 @@
 //! [`FOLLOWERS`], and a migration step when it adds tables, and its tables
 //! in [`TABLES`].
 
-mod account;
-mod ai;
-mod calendar;
-mod calendar_feeds;
-mod categories;
-mod deletions;
-mod discovery;
-mod documents;
-mod folders;
-mod licence;
-mod notes;
-mod notices;
-mod openapi;
-mod people;
-mod person_links;
-mod person_overview;
-mod project_activity;
-mod projects;
-mod search;
-mod system;
-mod tags;
-mod task_lists;
-mod tasks;
-mod uploads;
-mod vocabulary;
+pub(crate) mod account;
+pub(crate) mod ai;
+pub(crate) mod calendar;
+pub(crate) mod calendar_feeds;
+pub(crate) mod categories;
+pub(crate) mod deletions;
+pub(crate) mod discovery;
+pub(crate) mod documents;
+pub(crate) mod folders;
+pub(crate) mod licence;
+pub(crate) mod notes;
+pub(crate) mod notices;
+pub(crate) mod openapi;
+pub(crate) mod people;
+pub(crate) mod person_links;
+pub(crate) mod person_overview;
+pub(crate) mod project_activity;
+pub(crate) mod projects;
+pub(crate) mod search;
+pub(crate) mod system;
+pub(crate) mod tags;
+pub(crate) mod task_lists;
+pub(crate) mod tasks;
+pub(crate) mod uploads;
+pub(crate) mod vocabulary;
 
 pub(crate) use account::owner;
-pub use account::{
+// The flat names the core's own modules use (`crate::Task`); the public
+// paths are the modules of the crate root.
+#[allow(unused_imports)]
+pub(crate) use account::{
     Account, ApiTokenInput, Appearance, AppearanceChange, Me, NewToken, OwnerChange, OwnerInit,
     PasswordChange, SignedIn, UsernameChange,
 };
-pub use ai::{
+#[allow(unused_imports)]
+pub(crate) use ai::{
     AddedModels, Ai, AiModel, AiModelInput, AiModelQuery, AiProvider, AiProviderInput,
     AiProviderQuery, AiTask, AiTaskInput, AiTaskQueue, Backfilled, ModelAdditions, ModelCount,
     ModelList, ProviderTest, TrialInput, TrialReply,
 };
-pub use calendar::{Calendar, CalendarQuery, CalendarRange, Meetings, MeetingsQuery, ProjectDate};
-pub use calendar_feeds::{
+#[allow(unused_imports)]
+pub(crate) use calendar::{
+    Calendar, CalendarQuery, CalendarRange, Meetings, MeetingsQuery, ProjectDate,
+};
+#[allow(unused_imports)]
+pub(crate) use calendar_feeds::{
     CalendarAttendee, CalendarEvent, CalendarFeed, CalendarFeedInput, CalendarFeedQuery,
     CalendarFeeds, GuessedZone, Meeting, SyncError, SyncWarnings,
 };
-pub use categories::{Categories, Category, CategoryChoices, CategoryInput, CategoryQuery};
-pub use deletions::{Deletion, DeletionQuery, Deletions};
-pub use discovery::Discovery;
-pub use documents::{
+#[allow(unused_imports)]
+pub(crate) use categories::{Categories, Category, CategoryChoices, CategoryInput, CategoryQuery};
+#[allow(unused_imports)]
+pub(crate) use deletions::{Deletion, DeletionQuery, Deletions};
+#[allow(unused_imports)]
+pub(crate) use discovery::Discovery;
+#[allow(unused_imports)]
+pub(crate) use documents::{
     Document, DocumentFile, DocumentInput, DocumentLink, DocumentLinkInput, DocumentLinkQuery,
     DocumentQuery, Documents, FolderCount, LinkBrief,
 };
-pub use folders::{Folder, FolderInput, FolderQuery, Folders};
-pub use licence::{
+#[allow(unused_imports)]
+pub(crate) use folders::{Folder, FolderInput, FolderQuery, Folders};
+#[allow(unused_imports)]
+pub(crate) use licence::{
     Licence, LicenceKeyPayload, LicenceProblem, LicenceState, Licensee, Licensing,
     sign_key as sign_licence_key,
 };
-pub use notes::{CategoryNoteCount, Note, NoteInput, NoteQuery, NoteSummary, Notes};
-pub use notices::{LicenceText, NoticeGroup, NoticePackage, Notices, notices};
+#[allow(unused_imports)]
+pub(crate) use notes::{CategoryNoteCount, Note, NoteInput, NoteQuery, NoteSummary, Notes};
+#[allow(unused_imports)]
+pub(crate) use notices::{LicenceText, NoticeGroup, NoticePackage, Notices, notices};
 pub use openapi::OPENAPI;
-pub use people::{
+#[allow(unused_imports)]
+pub(crate) use people::{
     Avatar, Company, CompanyQuery, Connection, EmailAddress, KeyDate, People, Person, PersonBrief,
     PersonInput, PersonQuery, PhoneNumber, Position, SocialProfile, UpcomingKeyDate,
     UpcomingKeyDates, UpcomingMeta, UpcomingQuery,
 };
-pub use person_links::{PersonLink, PersonLinkInput, PersonLinkQuery, PersonLinks};
-pub use person_overview::{Excerpt, PersonOverview, PersonOverviews};
-pub use project_activity::{ActivityEntry, ActivityQuery, ProjectActivity};
-pub use projects::{
+#[allow(unused_imports)]
+pub(crate) use person_links::{PersonLink, PersonLinkInput, PersonLinkQuery, PersonLinks};
+#[allow(unused_imports)]
+pub(crate) use person_overview::{Excerpt, PersonOverview, PersonOverviews};
+#[allow(unused_imports)]
+pub(crate) use project_activity::{ActivityEntry, ActivityQuery, ProjectActivity};
+#[allow(unused_imports)]
+pub(crate) use projects::{
     EventKind, MemberBrief, Project, ProjectEvent, ProjectEventQuery, ProjectInput, ProjectMember,
     ProjectMemberInput, ProjectMemberQuery, ProjectQuery, ProjectStatus, Projects,
     UpcomingDeadline, UpcomingDeadlinesQuery,
 };
-pub use search::{Leading, Search, SearchGroup, SearchPlan, SearchQuery, SearchResult, SearchType};
-pub use system::{
+#[allow(unused_imports)]
+pub(crate) use search::{
+    Leading, Search, SearchGroup, SearchPlan, SearchQuery, SearchResult, SearchType,
+};
+#[allow(unused_imports)]
+pub(crate) use system::{
     Manifest, ManifestRelease, SignedManifest, System, SystemChange, SystemSettings, UpdateInfo,
     UpdateStatus,
 };
-pub use tags::{Tag, TagInput, TagMerge, TagQuery, Tags};
-pub use task_lists::{TaskList, TaskListInput, TaskListQuery, TaskLists};
-pub use tasks::{
+#[allow(unused_imports)]
+pub(crate) use tags::{Tag, TagInput, TagMerge, TagQuery, Tags};
+#[allow(unused_imports)]
+pub(crate) use task_lists::{TaskList, TaskListInput, TaskListQuery, TaskLists};
+#[allow(unused_imports)]
+pub(crate) use tasks::{
     Home, PageCounts, ProjectTaskCount, Task, TaskCounts, TaskCountsQuery, TaskInput,
     TaskListCount, TaskOrder, TaskQuery, TaskStatus, Tasks, View,
 };
-pub use uploads::{Upload, UploadKind, UploadParams, Uploads};
-pub use vocabulary::{
+#[allow(unused_imports)]
+pub(crate) use uploads::{Upload, UploadKind, UploadParams, Uploads};
+#[allow(unused_imports)]
+pub(crate) use vocabulary::{
     CalendarSourceChoice, Choice, ContactLabels, FrequencyChoice, IconChoice, LabelChoices,
     PersonLinkChoice, ProjectStatusChoice, RelationshipChoice, TextLimits, Tone, UploadRule,
     UploadRules, Vocabulary, vocabulary,
@@ -266,7 +296,7 @@ pub(crate) static TABLES: &[&[Tbl]] = &[
     documents::tables::TABLES,
     folders::tables::TABLES,
     calendar_feeds::tables::TABLES,
-    crate::search::tables::TABLES,
+    crate::search_index::tables::TABLES,
     ai::tables::TABLES,
 ];
 
@@ -374,7 +404,7 @@ pub(crate) static MIGRATIONS: &[Step] = &[
     // 10: the search index (built from the records when the store next
     // opens), in place of the notes' and documents' word indexes.
     |tx| {
-        schema::create_tables(tx, &[crate::search::tables::TABLES])?;
+        schema::create_tables(tx, &[crate::search_index::tables::TABLES])?;
         tx.drop_table("note_words")?;
         tx.drop_table("document_words")
     },

@@ -697,7 +697,7 @@ impl Prefixed {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::search::DocBuilder;
+    use crate::search_index::DocBuilder;
 
     fn query(q: &str, lexicon: &[&str]) -> Query {
         let mut words: Vec<&str> = lexicon.to_vec();

@@ -33,7 +33,8 @@ pub(crate) use crate::config::SearchPlan;
 
 /// The seven types search finds, in the order of its groups (`SearchType`
 /// to the core's users).
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
 pub enum Kind {
     /// `person`.
     Person,

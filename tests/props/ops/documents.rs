@@ -105,7 +105,7 @@ impl World {
                     .org
                     .uploads()
                     .create(
-                        organiser::UploadKind::Document,
+                        organiser::uploads::UploadKind::Document,
                         "Scan 1.pdf",
                         "application/pdf",
                         b"%PDF-1.4\n%%EOF\n".to_vec(),

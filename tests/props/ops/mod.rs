@@ -31,7 +31,7 @@ use std::collections::{BTreeMap, BTreeSet};
 
 use jiff::civil::Date;
 use jiff::{SignedDuration, Timestamp, ToSpan};
-use organiser::Method;
+use organiser::server::Method;
 use proptest::prelude::*;
 use serde_json::{Map, Value, json};
 

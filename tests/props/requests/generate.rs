@@ -1,7 +1,7 @@
 //! The generators: texts, IDs, JSON values and bodies, paths, queries,
 //! principals and whole cases.
 
-use organiser::Method;
+use organiser::server::Method;
 use proptest::prelude::*;
 
 use super::routes::{ROUTES, UNSERVED};

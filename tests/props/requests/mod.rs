@@ -35,7 +35,7 @@ use std::cell::RefCell;
 use std::collections::{BTreeMap, BTreeSet};
 use std::time::Instant;
 
-use organiser::{Auth, Method, Query, Request, Response};
+use organiser::{Auth, list::Query, server::Method, server::Request, server::Response};
 use proptest::test_runner::{TestCaseError, TestRunner};
 use serde_json::{Map, Number, Value, json};
 
@@ -412,7 +412,10 @@ fn check_reply(
 }
 
 /// Where two exports differ, for the failure message.
-fn export_difference(before: &organiser::RawExport, after: &organiser::RawExport) -> String {
+fn export_difference(
+    before: &organiser::data::RawExport,
+    after: &organiser::data::RawExport,
+) -> String {
     let mut out = Vec::new();
     type Tables<'a> = BTreeMap<&'a str, &'a [(Vec<u8>, Vec<u8>)]>;
     let tables: Tables = before
@@ -684,7 +687,7 @@ fn the_route_table_is_the_cores() {
                 .map(|m| (m.as_str(), r.path.replace("{n}", "{id}")))
         })
         .collect();
-    let core: BTreeSet<(&str, String)> = organiser::endpoints()
+    let core: BTreeSet<(&str, String)> = organiser::server::endpoints()
         .map(|e| (e.method.as_str(), e.path.to_owned()))
         .collect();
     assert_eq!(
@@ -755,7 +758,7 @@ fn every_route_of_the_table_is_served() {
         .org
         .uploads()
         .create(
-            organiser::UploadKind::Document,
+            organiser::uploads::UploadKind::Document,
             "d.pdf",
             "application/pdf",
             b"%PDF-1.4\n%%EOF\n".to_vec(),
@@ -798,7 +801,12 @@ fn every_route_of_the_table_is_served() {
     let photo = store
         .org
         .uploads()
-        .create(organiser::UploadKind::Avatar, "p.png", "image/png", png)
+        .create(
+            organiser::uploads::UploadKind::Avatar,
+            "p.png",
+            "image/png",
+            png,
+        )
         .expect("an upload");
     let with_photo = store
         .call(

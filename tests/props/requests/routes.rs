@@ -1,7 +1,7 @@
 //! The route table the property draws from: every route of the spec and of
 //! docs/api.md with its methods and the error statuses its endpoint lists.
 
-use organiser::Method;
+use organiser::server::Method;
 
 use Method::{Delete, Get, Patch, Post, Put};
 
@@ -73,7 +73,7 @@ pub(super) const CREATE: &[u16] = &[400, 401, 403, 409, 415, 422, 429];
 pub(super) const CHANGE: &[u16] = &[400, 401, 403, 404, 415, 422, 429];
 pub(super) const DELETE: &[u16] = &[401, 403, 404, 429];
 
-/// The core's routes (`organiser::endpoints()`, which
+/// The core's routes (`organiser::server::endpoints()`, which
 /// `the_route_table_is_the_cores` holds this to), with the spec's error
 /// statuses per endpoint (documents 1 and 2). A later resource adds its
 /// routes here.

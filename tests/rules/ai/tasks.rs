@@ -3,7 +3,7 @@
 
 use std::sync::Arc;
 
-use organiser::{ManualClock, Options, Organiser};
+use organiser::{Options, Organiser, clock::ManualClock};
 use serde_json::{Value, json};
 
 use super::{model, note, provider};

@@ -10,7 +10,7 @@
 
 use std::sync::Arc;
 
-use organiser::{ManualClock, Options, Organiser, SecretKey};
+use organiser::{Options, Organiser, clock::ManualClock, data::SecretKey};
 use serde_json::{Value, json};
 
 use super::{create, events, events_of, feed_of, feeds_core, get_feed, guarded_core, label};

@@ -190,8 +190,8 @@ fn the_notes_and_documents_q_read_the_index() {
 /// A store in a directory, with the index's tables reachable by redb.
 fn open(
     dir: &std::path::Path,
-    clock: &organiser::ManualClock,
-    key: &organiser::SecretKey,
+    clock: &organiser::clock::ManualClock,
+    key: &organiser::data::SecretKey,
 ) -> organiser::Organiser {
     let options = organiser::Options {
         clock: Arc::new(clock.clone()),
@@ -203,7 +203,7 @@ fn open(
 
 fn names(org: &organiser::Organiser, q: &str) -> Vec<String> {
     org.search()
-        .find(&organiser::SearchQuery::new(q))
+        .find(&organiser::search::SearchQuery::new(q))
         .unwrap()
         .into_iter()
         .flat_map(|g| g.results)
@@ -216,8 +216,8 @@ fn a_removed_or_damaged_index_is_rebuilt_when_the_store_opens() {
     use redb::{ReadableTable, TableDefinition};
     type Table = TableDefinition<'static, &'static [u8], &'static [u8]>;
     let dir = tempfile::tempdir().unwrap();
-    let clock = organiser::ManualClock::at("2026-03-10T09:00:00Z");
-    let key = organiser::SecretKey::generate();
+    let clock = organiser::clock::ManualClock::at("2026-03-10T09:00:00Z");
+    let key = organiser::data::SecretKey::generate();
     let org = open(dir.path(), &clock, &key);
     let core = Core::over(org, clock.clone());
     person(
@@ -229,7 +229,7 @@ fn a_removed_or_damaged_index_is_rebuilt_when_the_store_opens() {
     let wanted = ["Ada Byron"];
     assert_eq!(names(&core.org, "ada"), wanted);
     drop(core);
-    let file = dir.path().join(organiser::STORE_FILE);
+    let file = dir.path().join(organiser::data::STORE_FILE);
     type Damage = fn(&redb::WriteTransaction);
     let damages: [(&str, Damage); 4] = [
         ("the postings removed", |tx| {

@@ -12,7 +12,9 @@ mod trial;
 use clap::{Args, Subcommand};
 use jiff::Timestamp;
 use jiff::tz::TimeZone;
-use organiser_core::{AiModel, AiModelQuery, AiProvider, AiProviderQuery, Id, ListParams, Page};
+use organiser_core::{
+    Id, ListParams, Page, ai::AiModel, ai::AiModelQuery, ai::AiProvider, ai::AiProviderQuery,
+};
 
 use super::{Global, Session};
 use crate::door::Client;
@@ -48,24 +50,6 @@ impl AiCommand {
             AiAction::Tasks(c) => c.run(global),
             AiAction::Try(c) => c.run(global),
         }
-    }
-}
-
-/// The typed API for a command that only reads (`reading`), or writes.
-fn client(global: &Global, reading: bool) -> Result<Client, CliError> {
-    if reading {
-        global.reader()
-    } else {
-        global.writer()
-    }
-}
-
-/// The session of a command over `client`.
-fn session<'a>(global: &'a Global, client: &'a Client) -> Session<'a> {
-    Session {
-        global,
-        client,
-        refs: refs::Refs::new(client, global),
     }
 }
 

@@ -4,10 +4,12 @@
 //! is recorded on the model's provider.
 
 use clap::Args;
-use organiser_core::AiModel;
+use organiser_core::ai::AiModel;
 
-use super::{client, model, session};
+use super::model;
+use crate::backend::Access;
 use crate::commands::Global;
+use crate::commands::Session;
 use crate::door::Doors;
 use crate::error::CliError;
 use crate::output;
@@ -24,25 +26,29 @@ pub(super) struct Try {
 
 impl Try {
     pub(crate) fn run(self, global: &Global) -> Result<(), CliError> {
-        let client = client(global, false)?;
-        let s = session(global, &client);
-        let model = model(&s, &self.model)?;
-        let spinner = if global.json {
-            None
-        } else {
-            output::spinner(&format!("Asking {}…", output::clean(&model.name)))
-        };
-        let replied = client.reply(|c| c.ai().try_model(model.id, &self.prompt.join(" ")));
-        if let Some(spinner) = spinner {
-            spinner.finish_and_clear();
-        }
-        let replied = replied
-            .map_err(|e| refs::gone::<AiModel>(model.id)(e).naming(&[("prompt", "the prompt")]))?;
-        if global.json {
-            return output::json(&replied.body);
-        }
-        output::line(&replied.data.reply)?;
-        eprintln!("({} ms)", replied.data.duration_ms);
-        Ok(())
+        let access = Access::Write;
+        Session::open(global, access, |s| {
+            let model = model(s, &self.model)?;
+            let spinner = if global.json {
+                None
+            } else {
+                output::spinner(&format!("Asking {}…", output::clean(&model.name)))
+            };
+            let replied = s
+                .client
+                .reply(|c| c.ai().try_model(model.id, &self.prompt.join(" ")));
+            if let Some(spinner) = spinner {
+                spinner.finish_and_clear();
+            }
+            let replied = replied.map_err(|e| {
+                refs::gone::<AiModel>(model.id)(e).naming(&[("prompt", "the prompt")])
+            })?;
+            if global.json {
+                return output::json(&replied.body);
+            }
+            output::line(&replied.data.reply)?;
+            eprintln!("({} ms)", replied.data.duration_ms);
+            Ok(())
+        })
     }
 }

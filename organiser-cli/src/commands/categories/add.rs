@@ -2,7 +2,7 @@
 //! [--position N]`.
 
 use clap::Args;
-use organiser_core::{CategoryInput, Field};
+use organiser_core::{Field, categories::CategoryInput};
 
 use super::FLAGS;
 use crate::commands::Session;

@@ -3,7 +3,7 @@
 
 use std::collections::HashMap;
 
-use organiser_core::{Category, Id, Page};
+use organiser_core::{Id, Page, categories::Category};
 
 use crate::commands::Session;
 use crate::door::Doors;

@@ -8,13 +8,14 @@ mod mv;
 mod rm;
 
 use clap::{Args, Subcommand};
-use organiser_core::{Category, CategoryQuery, Id, ListParams, Page};
+use organiser_core::{Id, ListParams, Page, categories::Category, categories::CategoryQuery};
 
 use super::{Global, Session};
+use crate::backend::Access;
 use crate::door::Client;
 use crate::door::Doors;
 use crate::error::CliError;
-use crate::refs::{Family, Refs};
+use crate::refs::Family;
 
 #[derive(Debug, Args)]
 pub(crate) struct CategoriesCommand {
@@ -34,22 +35,17 @@ enum CategoriesAction {
 
 impl CategoriesCommand {
     pub(crate) fn run(self, global: &Global) -> Result<(), CliError> {
-        let client = if self.action.is_none() {
-            global.reader()?
+        let access = if self.action.is_none() {
+            Access::Read
         } else {
-            global.writer()?
+            Access::Write
         };
-        let s = Session {
-            global,
-            client: &client,
-            refs: Refs::new(&client, global),
-        };
-        match self.action {
-            None => list::run(&s),
-            Some(CategoriesAction::Add(c)) => c.run(&s),
-            Some(CategoriesAction::Move(c)) => c.run(&s),
-            Some(CategoriesAction::Rm(c)) => c.run(&s),
-        }
+        Session::open(global, access, |s| match self.action {
+            None => list::run(s),
+            Some(CategoriesAction::Add(c)) => c.run(s),
+            Some(CategoriesAction::Move(c)) => c.run(s),
+            Some(CategoriesAction::Rm(c)) => c.run(s),
+        })
     }
 }
 

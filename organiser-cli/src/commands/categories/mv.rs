@@ -2,7 +2,7 @@
 //! place (1 is first; past the end is last), the others keep their order.
 
 use clap::Args;
-use organiser_core::{Category, CategoryInput};
+use organiser_core::{categories::Category, categories::CategoryInput};
 
 use super::{FLAGS, no_category};
 use crate::commands::Session;

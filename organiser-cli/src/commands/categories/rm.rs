@@ -3,7 +3,7 @@
 //! only a category no note has (a conflict otherwise).
 
 use clap::Args;
-use organiser_core::{Category, Id};
+use organiser_core::{Id, categories::Category};
 use serde::Serialize;
 
 use super::no_category;

@@ -5,7 +5,7 @@
 use std::path::PathBuf;
 
 use clap::Args;
-use organiser_core::{Field, Folder};
+use organiser_core::{Field, folders::Folder};
 
 use super::list::linked;
 use super::{FLAGS, Target, TargetArgs};
@@ -46,7 +46,7 @@ impl Add {
             (!ids.is_empty()).then_some(ids)
         };
         let upload = upload_pdf(s.client, &self.file, "FILE")?;
-        let input = organiser_core::DocumentInput {
+        let input = organiser_core::documents::DocumentInput {
             upload: Some(upload.signed_id),
             name: self.name.clone().map_or(Field::Absent, Field::Value),
             folder_id: folder

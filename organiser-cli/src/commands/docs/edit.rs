@@ -2,7 +2,7 @@
 //! renames a document or moves it to another folder (or none).
 
 use clap::Args;
-use organiser_core::{Document, Field, Folder};
+use organiser_core::{Field, documents::Document, folders::Folder};
 
 use super::{FLAGS, no_document};
 use crate::commands::Session;
@@ -37,14 +37,14 @@ impl Edit {
             Some(folder) => Some(s.refs.record::<Folder>(folder)?),
             None => None,
         };
-        let input = organiser_core::DocumentInput {
+        let input = organiser_core::documents::DocumentInput {
             name: self.name.clone().map_or(Field::Absent, Field::Value),
             folder_id: match (&folder, self.unfiled) {
                 (Some(f), _) => Field::Value(f.id),
                 (None, true) => Field::Null,
                 (None, false) => Field::Absent,
             },
-            ..organiser_core::DocumentInput::default()
+            ..organiser_core::documents::DocumentInput::default()
         };
         let changed = s
             .client

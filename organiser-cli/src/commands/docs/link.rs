@@ -4,7 +4,7 @@
 //! /document_links/{id}`).
 
 use clap::Args;
-use organiser_core::{Document, Id};
+use organiser_core::{Id, documents::Document};
 use serde::Serialize;
 
 use super::{FLAGS, Target, TargetArgs, no_document};
@@ -46,9 +46,9 @@ impl Link {
     pub(super) fn run(self, s: &Session<'_>) -> Result<(), CliError> {
         let document = s.refs.record::<Document>(&self.document)?;
         let target = one_target(s, &self.target)?;
-        let mut input = organiser_core::DocumentLinkInput {
+        let mut input = organiser_core::documents::DocumentLinkInput {
             document_id: organiser_core::Field::Value(document.id),
-            ..organiser_core::DocumentLinkInput::default()
+            ..organiser_core::documents::DocumentLinkInput::default()
         };
         let id = organiser_core::Field::Value;
         match target {

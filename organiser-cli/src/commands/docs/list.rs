@@ -5,7 +5,7 @@
 use std::collections::HashMap;
 
 use jiff::tz::TimeZone;
-use organiser_core::{Document, DocumentQuery, Folder, Id, Page};
+use organiser_core::{Id, Page, documents::Document, documents::DocumentQuery, folders::Folder};
 
 use crate::commands::Session;
 use crate::commands::compact::size;

@@ -11,15 +11,16 @@ mod rm;
 
 use clap::{Args, Subcommand};
 use organiser_core::{
-    Document, DocumentLinkQuery, DocumentQuery, Id, ListParams, NoteSummary, Page, Person, Project,
-    Task,
+    Id, ListParams, Page, documents::Document, documents::DocumentLinkQuery,
+    documents::DocumentQuery, notes::NoteSummary, people::Person, projects::Project, tasks::Task,
 };
 
 use super::{Global, Session};
+use crate::backend::Access;
 use crate::door::Client;
 use crate::door::Doors;
 use crate::error::CliError;
-use crate::refs::{Family, Refs};
+use crate::refs::Family;
 
 #[derive(Debug, Args)]
 #[command(args_conflicts_with_subcommands = true)]
@@ -68,37 +69,30 @@ enum DocsAction {
 impl DocsCommand {
     pub(crate) fn run(self, global: &Global) -> Result<(), CliError> {
         let reads = matches!(self.action, None | Some(DocsAction::Open(_)));
-        let client = if reads {
-            global.reader()?
-        } else {
-            global.writer()?
-        };
-        let s = Session {
-            global,
-            client: &client,
-            refs: Refs::new(&client, global),
-        };
-        let limit = if self.all {
-            usize::MAX
-        } else {
-            self.limit as usize
-        };
-        match self.action {
-            None => list::List {
-                query: self.query.join(" "),
-                folder: self.folder,
-                unfiled: self.unfiled,
-                limit,
+        let access = if reads { Access::Read } else { Access::Write };
+        Session::open(global, access, |s| {
+            let limit = if self.all {
+                usize::MAX
+            } else {
+                self.limit as usize
+            };
+            match self.action {
+                None => list::List {
+                    query: self.query.join(" "),
+                    folder: self.folder,
+                    unfiled: self.unfiled,
+                    limit,
+                }
+                .run(s),
+                Some(DocsAction::Add(c)) => c.run(s),
+                Some(DocsAction::Edit(c)) => c.run(s),
+                Some(DocsAction::Open(c)) => c.run(s),
+                Some(DocsAction::Link(c)) => c.run(s),
+                Some(DocsAction::Unlink(c)) => c.run(s),
+                Some(DocsAction::Rm(c)) => c.run(s),
+                Some(DocsAction::Restore(c)) => c.run::<Document>(s),
             }
-            .run(&s),
-            Some(DocsAction::Add(c)) => c.run(&s),
-            Some(DocsAction::Edit(c)) => c.run(&s),
-            Some(DocsAction::Open(c)) => c.run(&s),
-            Some(DocsAction::Link(c)) => c.run(&s),
-            Some(DocsAction::Unlink(c)) => c.run(&s),
-            Some(DocsAction::Rm(c)) => c.run(&s),
-            Some(DocsAction::Restore(c)) => c.run::<Document>(&s),
-        }
+        })
     }
 }
 
@@ -109,7 +103,8 @@ impl Family for Document {
     const ONE: &'static str = "document";
     const MANY: &'static str = "docs";
     const NAMED: bool = true;
-    const SEARCHED: Option<organiser_core::SearchType> = Some(organiser_core::SearchType::Document);
+    const SEARCHED: Option<organiser_core::search::SearchType> =
+        Some(organiser_core::search::SearchType::Document);
 
     fn id(&self) -> Id {
         self.id
@@ -284,7 +279,7 @@ impl TargetArgs {
 }
 
 impl crate::commands::restore::Restorable for Document {
-    type Record = organiser_core::Document;
+    type Record = organiser_core::documents::Document;
     const LABEL: &'static str = "document ";
 
     fn live(client: &Client, id: Id) -> Result<crate::door::Reply<Self::Record>, CliError> {

@@ -10,7 +10,7 @@ use std::path::{Path, PathBuf};
 use std::process::{Command, Stdio};
 
 use clap::Args;
-use organiser_core::{Document, Id};
+use organiser_core::{Id, documents::Document};
 use serde::Serialize;
 
 use crate::commands::Session;

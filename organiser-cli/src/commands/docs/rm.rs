@@ -2,7 +2,7 @@
 //! undoes it within 20 seconds.
 
 use clap::Args;
-use organiser_core::{Document, Id};
+use organiser_core::{Id, documents::Document};
 use serde::Serialize;
 
 use super::no_document;

@@ -4,7 +4,7 @@
 //! refuses one it cannot read with the reason.
 
 use clap::Args;
-use organiser_core::{CalendarFeedInput, CalendarFeedQuery, Field};
+use organiser_core::{Field, calendar::CalendarFeedInput, calendar::CalendarFeedQuery};
 
 use super::{FLAGS, every_parser};
 use crate::commands::Session;

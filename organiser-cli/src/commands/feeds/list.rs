@@ -2,7 +2,7 @@
 //! synced, when it last was, and its health.
 
 use jiff::tz::TimeZone;
-use organiser_core::{CalendarFeed, Page};
+use organiser_core::{Page, calendar::CalendarFeed};
 
 use super::health;
 use crate::commands::Session;

@@ -9,13 +9,14 @@ mod sync;
 
 use clap::builder::{PossibleValue, PossibleValuesParser};
 use clap::{Args, Subcommand};
-use organiser_core::{CalendarFeed, CalendarFeedQuery, Id, ListParams, Page};
+use organiser_core::{Id, ListParams, Page, calendar::CalendarFeed, calendar::CalendarFeedQuery};
 
 use super::{Global, Session};
+use crate::backend::Access;
 use crate::door::Client;
 use crate::door::Doors;
 use crate::error::CliError;
-use crate::refs::{Family, Refs};
+use crate::refs::Family;
 
 #[derive(Debug, Args)]
 pub(crate) struct FeedsCommand {
@@ -36,21 +37,16 @@ enum FeedsAction {
 
 impl FeedsCommand {
     pub(crate) fn run(self, global: &Global) -> Result<(), CliError> {
-        let client = match self.action {
-            None => global.reader()?,
-            Some(_) => global.writer()?,
+        let access = match self.action {
+            None => Access::Read,
+            Some(_) => Access::Write,
         };
-        let s = Session {
-            global,
-            client: &client,
-            refs: Refs::new(&client, global),
-        };
-        match self.action {
-            None => list::run(&s),
-            Some(FeedsAction::Add(c)) => c.run(&s),
-            Some(FeedsAction::Sync(c)) => c.run(&s),
-            Some(FeedsAction::Rm(c)) => c.run(&s),
-        }
+        Session::open(global, access, |s| match self.action {
+            None => list::run(s),
+            Some(FeedsAction::Add(c)) => c.run(s),
+            Some(FeedsAction::Sync(c)) => c.run(s),
+            Some(FeedsAction::Rm(c)) => c.run(s),
+        })
     }
 }
 
@@ -115,7 +111,7 @@ fn health(feed: &CalendarFeed) -> String {
 /// `--every`: a key of the vocabulary's `calendar_sync_frequencies`, as
 /// the core lists them.
 fn every_parser() -> PossibleValuesParser {
-    let frequencies = organiser_core::vocabulary(false).calendar_sync_frequencies;
+    let frequencies = organiser_core::vocabulary::vocabulary(false).calendar_sync_frequencies;
     PossibleValuesParser::new(
         frequencies
             .iter()

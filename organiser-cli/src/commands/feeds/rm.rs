@@ -2,7 +2,7 @@
 //! API keeps no restore window for feeds).
 
 use clap::Args;
-use organiser_core::{CalendarFeed, Id};
+use organiser_core::{Id, calendar::CalendarFeed};
 use serde::Serialize;
 
 use super::no_feed;

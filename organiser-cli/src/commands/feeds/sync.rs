@@ -6,7 +6,7 @@
 //! standard error when that is a terminal.
 
 use clap::Args;
-use organiser_core::CalendarFeed;
+use organiser_core::calendar::CalendarFeed;
 use serde_json::Value;
 
 use super::{health, no_feed};

@@ -1,7 +1,7 @@
 //! `organiser folders add NAME... [--parent FOLDER]`.
 
 use clap::Args;
-use organiser_core::{Field, Folder, FolderInput};
+use organiser_core::{Field, folders::Folder, folders::FolderInput};
 
 use super::FLAGS;
 use crate::commands::Session;

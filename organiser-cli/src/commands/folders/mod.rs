@@ -8,13 +8,14 @@ mod rm;
 mod tree;
 
 use clap::{Args, Subcommand};
-use organiser_core::{Folder, FolderQuery, Id, ListParams, Page};
+use organiser_core::{Id, ListParams, Page, folders::Folder, folders::FolderQuery};
 
 use super::{Global, Session};
+use crate::backend::Access;
 use crate::door::Client;
 use crate::door::Doors;
 use crate::error::CliError;
-use crate::refs::{Family, Refs};
+use crate::refs::Family;
 
 #[derive(Debug, Args)]
 pub(crate) struct FoldersCommand {
@@ -34,21 +35,16 @@ enum FoldersAction {
 
 impl FoldersCommand {
     pub(crate) fn run(self, global: &Global) -> Result<(), CliError> {
-        let client = match self.action {
-            None => global.reader()?,
-            Some(_) => global.writer()?,
+        let access = match self.action {
+            None => Access::Read,
+            Some(_) => Access::Write,
         };
-        let s = Session {
-            global,
-            client: &client,
-            refs: Refs::new(&client, global),
-        };
-        match self.action {
-            None => tree::Tree.run(&s),
-            Some(FoldersAction::Add(c)) => c.run(&s),
-            Some(FoldersAction::Rename(c)) => c.run(&s),
-            Some(FoldersAction::Rm(c)) => c.run(&s),
-        }
+        Session::open(global, access, |s| match self.action {
+            None => tree::Tree.run(s),
+            Some(FoldersAction::Add(c)) => c.run(s),
+            Some(FoldersAction::Rename(c)) => c.run(s),
+            Some(FoldersAction::Rm(c)) => c.run(s),
+        })
     }
 }
 
@@ -58,7 +54,8 @@ impl Family for Folder {
     const ONE: &'static str = "folder";
     const MANY: &'static str = "folders";
     const NAMED: bool = true;
-    const SEARCHED: Option<organiser_core::SearchType> = Some(organiser_core::SearchType::Folder);
+    const SEARCHED: Option<organiser_core::search::SearchType> =
+        Some(organiser_core::search::SearchType::Folder);
 
     fn id(&self) -> Id {
         self.id

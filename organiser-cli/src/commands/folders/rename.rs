@@ -1,7 +1,7 @@
 //! `organiser folders rename FOLDER NEW NAME...`.
 
 use clap::Args;
-use organiser_core::{Folder, FolderInput};
+use organiser_core::{folders::Folder, folders::FolderInput};
 
 use super::{FLAGS, no_folder};
 use crate::commands::Session;

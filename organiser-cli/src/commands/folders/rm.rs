@@ -3,7 +3,7 @@
 //! subfolders is refused.
 
 use clap::Args;
-use organiser_core::{Folder, Id};
+use organiser_core::{Id, folders::Folder};
 use serde::Serialize;
 
 use crate::commands::Session;

@@ -5,7 +5,7 @@
 
 use std::collections::HashMap;
 
-use organiser_core::{Folder, Id};
+use organiser_core::{Id, folders::Folder};
 
 use crate::commands::Session;
 use crate::commands::compact::size;

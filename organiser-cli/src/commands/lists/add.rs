@@ -1,7 +1,7 @@
 //! `organiser lists add NAME [--color] [--icon] [--position]`.
 
 use clap::Args;
-use organiser_core::{Field, TaskListInput};
+use organiser_core::{Field, task_lists::TaskListInput};
 
 use crate::commands::Session;
 use crate::door::Doors;

@@ -8,13 +8,14 @@ mod rm;
 mod show;
 
 use clap::{Args, Subcommand};
-use organiser_core::{Id, ListParams, Page, TaskList, TaskListQuery};
+use organiser_core::{Id, ListParams, Page, task_lists::TaskList, task_lists::TaskListQuery};
 
 use super::{Global, Session};
+use crate::backend::Access;
 use crate::door::Client;
 use crate::door::Doors;
 use crate::error::CliError;
-use crate::refs::{Family, Refs};
+use crate::refs::Family;
 
 #[derive(Debug, Args)]
 pub(crate) struct ListsCommand {
@@ -38,23 +39,18 @@ enum ListsAction {
 
 impl ListsCommand {
     pub(crate) fn run(self, global: &Global) -> Result<(), CliError> {
-        let client = match self.action {
-            None => global.reader()?,
-            Some(_) => global.writer()?,
+        let access = match self.action {
+            None => Access::Read,
+            Some(_) => Access::Write,
         };
-        let s = Session {
-            global,
-            client: &client,
-            refs: Refs::new(&client, global),
-        };
-        match self.action {
-            None => show::Show.run(&s),
-            Some(ListsAction::Add(c)) => c.run(&s),
-            Some(ListsAction::Rename(c)) => c.run(&s),
-            Some(ListsAction::Move(c)) => c.run(&s),
-            Some(ListsAction::Rm(c)) => c.run(&s),
-            Some(ListsAction::Restore(c)) => c.run::<TaskList>(&s),
-        }
+        Session::open(global, access, |s| match self.action {
+            None => show::Show.run(s),
+            Some(ListsAction::Add(c)) => c.run(s),
+            Some(ListsAction::Rename(c)) => c.run(s),
+            Some(ListsAction::Move(c)) => c.run(s),
+            Some(ListsAction::Rm(c)) => c.run(s),
+            Some(ListsAction::Restore(c)) => c.run::<TaskList>(s),
+        })
     }
 }
 
@@ -71,7 +67,8 @@ impl Family for TaskList {
     const ONE: &'static str = "list";
     const MANY: &'static str = "lists";
     const NAMED: bool = true;
-    const SEARCHED: Option<organiser_core::SearchType> = Some(organiser_core::SearchType::TaskList);
+    const SEARCHED: Option<organiser_core::search::SearchType> =
+        Some(organiser_core::search::SearchType::TaskList);
 
     fn id(&self) -> Id {
         self.id
@@ -98,7 +95,7 @@ impl Family for TaskList {
 }
 
 impl crate::commands::restore::Restorable for TaskList {
-    type Record = organiser_core::TaskList;
+    type Record = organiser_core::task_lists::TaskList;
     const LABEL: &'static str = "list ";
 
     fn live(client: &Client, id: Id) -> Result<crate::door::Reply<Self::Record>, CliError> {

@@ -1,7 +1,7 @@
 //! `organiser lists move L N`: puts a list at a place (1 is the top).
 
 use clap::Args;
-use organiser_core::{TaskList, TaskListInput};
+use organiser_core::{task_lists::TaskList, task_lists::TaskListInput};
 
 use crate::commands::Session;
 use crate::door::Doors;

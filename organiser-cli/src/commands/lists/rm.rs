@@ -2,7 +2,9 @@
 //! command that undoes it within 20 seconds.
 
 use clap::Args;
-use organiser_core::{Home, Id, ListParams, TaskList, TaskQuery, TaskStatus};
+use organiser_core::{
+    Id, ListParams, task_lists::TaskList, tasks::Home, tasks::TaskQuery, tasks::TaskStatus,
+};
 use serde::Serialize;
 
 use crate::commands::Session;

@@ -1,6 +1,6 @@
 //! `organiser lists`: every list with its open count, and the Inbox's.
 
-use organiser_core::{Page, TaskCountsQuery, TaskList};
+use organiser_core::{Page, task_lists::TaskList, tasks::TaskCountsQuery};
 
 use crate::commands::Session;
 use crate::door::Doors;

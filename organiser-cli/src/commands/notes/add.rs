@@ -6,7 +6,7 @@
 use std::io::{IsTerminal, Read};
 
 use clap::Args;
-use organiser_core::{Category, Field, NoteInput};
+use organiser_core::{Field, categories::Category, notes::NoteInput};
 
 use super::editor::Draft;
 use super::{FLAGS, body_html, session};

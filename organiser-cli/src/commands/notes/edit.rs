@@ -6,7 +6,7 @@
 //! version, and the text written in the editor is kept in its file.
 
 use clap::Args;
-use organiser_core::{Category, Field, Note, NoteInput};
+use organiser_core::{Field, categories::Category, notes::Note, notes::NoteInput};
 
 use super::editor::Draft;
 use super::{FLAGS, body_html, html, markdown, no_note, note, session};

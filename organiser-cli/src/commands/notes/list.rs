@@ -6,7 +6,10 @@
 use std::collections::HashMap;
 
 use jiff::tz::TimeZone;
-use organiser_core::{Category, Id, NoteQuery, NoteSummary, Page, Person, Project, Tag};
+use organiser_core::{
+    Id, Page, categories::Category, notes::NoteQuery, notes::NoteSummary, people::Person,
+    projects::Project, tags::Tag,
+};
 
 use crate::commands::Session;
 use crate::door::Doors;

@@ -16,13 +16,17 @@ mod rm;
 mod show;
 
 use clap::{Args, Subcommand};
-use organiser_core::{Id, ListParams, Note, NoteQuery, NoteSummary, Page, Person, Project};
+use organiser_core::{
+    Id, ListParams, Page, notes::Note, notes::NoteQuery, notes::NoteSummary, people::Person,
+    projects::Project,
+};
 
 use super::{Global, Session};
+use crate::backend::Access;
 use crate::door::Client;
 use crate::door::Doors;
 use crate::error::CliError;
-use crate::refs::{Family, Refs, every};
+use crate::refs::{Family, every};
 use markdown::Names;
 
 #[derive(Debug, Args)]
@@ -87,39 +91,32 @@ impl NotesCommand {
             _ => {}
         }
         let reads = matches!(self.action, None | Some(NotesAction::Show(_)));
-        let client = if reads {
-            global.reader()?
-        } else {
-            global.writer()?
-        };
-        let s = Session {
-            global,
-            client: &client,
-            refs: Refs::new(&client, global),
-        };
-        let limit = if self.all {
-            usize::MAX
-        } else {
-            self.limit as usize
-        };
-        match self.action {
-            None => list::List {
-                query: self.query.join(" "),
-                tag: self.tag,
-                category: self.category,
-                person: self.person,
-                project: self.project,
-                pinned: self.pinned,
-                limit,
+        let access = if reads { Access::Read } else { Access::Write };
+        Session::open(global, access, |s| {
+            let limit = if self.all {
+                usize::MAX
+            } else {
+                self.limit as usize
+            };
+            match self.action {
+                None => list::List {
+                    query: self.query.join(" "),
+                    tag: self.tag,
+                    category: self.category,
+                    person: self.person,
+                    project: self.project,
+                    pinned: self.pinned,
+                    limit,
+                }
+                .run(s),
+                Some(NotesAction::Show(c)) => c.run(s),
+                Some(NotesAction::Add(_) | NotesAction::Edit(_)) => Ok(()),
+                Some(NotesAction::Pin(c)) => c.run(s, true),
+                Some(NotesAction::Unpin(c)) => c.run(s),
+                Some(NotesAction::Rm(c)) => c.run(s),
+                Some(NotesAction::Restore(c)) => c.run::<NoteSummary>(s),
             }
-            .run(&s),
-            Some(NotesAction::Show(c)) => c.run(&s),
-            Some(NotesAction::Add(_) | NotesAction::Edit(_)) => Ok(()),
-            Some(NotesAction::Pin(c)) => c.run(&s, true),
-            Some(NotesAction::Unpin(c)) => c.run(&s),
-            Some(NotesAction::Rm(c)) => c.run(&s),
-            Some(NotesAction::Restore(c)) => c.run::<NoteSummary>(&s),
-        }
+        })
     }
 }
 
@@ -181,11 +178,7 @@ impl Family for NoteSummary {
 /// this process while the editor runs, so that other commands and a
 /// server can use it).
 fn session<'a>(global: &'a Global, client: &'a Client) -> Session<'a> {
-    Session {
-        global,
-        client,
-        refs: Refs::new(client, global),
-    }
+    Session::new(global, client)
 }
 
 /// A 404 about note `id` said plainly.
@@ -242,7 +235,7 @@ fn body_html(s: &Session<'_>, markdown: &str, known: Option<&Note>) -> Result<St
 }
 
 impl crate::commands::restore::Restorable for NoteSummary {
-    type Record = organiser_core::Note;
+    type Record = organiser_core::notes::Note;
     const LABEL: &'static str = "note ";
 
     fn live(client: &Client, id: Id) -> Result<crate::door::Reply<Self::Record>, CliError> {

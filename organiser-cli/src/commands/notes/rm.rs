@@ -2,7 +2,7 @@
 //! undoes it within 20 seconds.
 
 use clap::Args;
-use organiser_core::{Id, NoteSummary};
+use organiser_core::{Id, notes::NoteSummary};
 use serde::Serialize;
 
 use super::no_note;

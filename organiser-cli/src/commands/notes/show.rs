@@ -7,7 +7,7 @@ use std::io::Write;
 use clap::Args;
 use jiff::Timestamp;
 use jiff::tz::TimeZone;
-use organiser_core::{Id, NoteSummary, Tag};
+use organiser_core::{Id, notes::NoteSummary, tags::Tag};
 
 use super::html;
 use super::render::Renderer;

@@ -8,7 +8,10 @@ use std::collections::HashMap;
 
 use clap::Args;
 use jiff::tz::TimeZone;
-use organiser_core::{ActivityEntry, ActivityQuery, EventKind, Id, Project, ProjectEvent};
+use organiser_core::{
+    Id, projects::ActivityEntry, projects::ActivityQuery, projects::EventKind, projects::Project,
+    projects::ProjectEvent,
+};
 
 use super::no_project;
 use crate::commands::Session;

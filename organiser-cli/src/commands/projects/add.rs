@@ -2,7 +2,7 @@
 //! [--role TEXT] [--reference TEXT] [--url URL] [--description TEXT]`.
 
 use clap::Args;
-use organiser_core::{Field, ProjectInput, ProjectStatus};
+use organiser_core::{Field, projects::ProjectInput, projects::ProjectStatus};
 
 use super::{FLAGS, description_html, status_parser};
 use crate::commands::Session;

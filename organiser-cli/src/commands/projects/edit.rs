@@ -5,7 +5,7 @@
 //! `--no-deadline`; an empty text (`--role ''`) clears it.
 
 use clap::Args;
-use organiser_core::{Field, Project, ProjectInput, ProjectStatus};
+use organiser_core::{Field, projects::Project, projects::ProjectInput, projects::ProjectStatus};
 
 use super::add::text;
 use super::{FLAGS, description_html, no_project, status_parser};

@@ -4,7 +4,7 @@
 
 use std::collections::HashMap;
 
-use organiser_core::{Id, Page, Project, ProjectQuery};
+use organiser_core::{Id, Page, projects::Project, projects::ProjectQuery};
 
 use super::{Statuses, date};
 use crate::commands::Session;

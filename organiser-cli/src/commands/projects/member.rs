@@ -4,7 +4,7 @@
 //! of that name instead (in the same request, so a refusal makes neither).
 
 use clap::{Args, Subcommand};
-use organiser_core::{Field, Id, Person, Project, ProjectMemberInput};
+use organiser_core::{Field, Id, people::Person, projects::Project, projects::ProjectMemberInput};
 use serde::Serialize;
 
 use super::add::text;

@@ -14,13 +14,16 @@ mod show;
 
 use clap::builder::{PossibleValue, PossibleValuesParser, TypedValueParser};
 use clap::{Args, Subcommand};
-use organiser_core::{Id, ListParams, Page, Project, ProjectQuery, ProjectStatus};
+use organiser_core::{
+    Id, ListParams, Page, projects::Project, projects::ProjectQuery, projects::ProjectStatus,
+};
 
 use super::{Global, Session};
+use crate::backend::Access;
 use crate::door::Client;
 use crate::door::Doors;
 use crate::error::CliError;
-use crate::refs::{Family, Refs};
+use crate::refs::Family;
 
 #[derive(Debug, Args)]
 pub(crate) struct ProjectsCommand {
@@ -74,35 +77,28 @@ impl ProjectsCommand {
             self.action,
             None | Some(ProjectsAction::Show(_) | ProjectsAction::Activity(_))
         );
-        let client = if reads {
-            global.reader()?
-        } else {
-            global.writer()?
-        };
-        let s = Session {
-            global,
-            client: &client,
-            refs: Refs::new(&client, global),
-        };
-        let limit = if self.all {
-            usize::MAX
-        } else {
-            self.limit as usize
-        };
-        match self.action {
-            None => list::List {
-                statuses: Statuses::from(&self.status),
-                limit,
+        let access = if reads { Access::Read } else { Access::Write };
+        Session::open(global, access, |s| {
+            let limit = if self.all {
+                usize::MAX
+            } else {
+                self.limit as usize
+            };
+            match self.action {
+                None => list::List {
+                    statuses: Statuses::from(&self.status),
+                    limit,
+                }
+                .run(s),
+                Some(ProjectsAction::Show(c)) => c.run(s),
+                Some(ProjectsAction::Activity(c)) => c.run(s),
+                Some(ProjectsAction::Add(c)) => c.run(s),
+                Some(ProjectsAction::Edit(c)) => c.run(s),
+                Some(ProjectsAction::Rm(c)) => c.run(s),
+                Some(ProjectsAction::Restore(c)) => c.run::<Project>(s),
+                Some(ProjectsAction::Member(c)) => c.run(s),
             }
-            .run(&s),
-            Some(ProjectsAction::Show(c)) => c.run(&s),
-            Some(ProjectsAction::Activity(c)) => c.run(&s),
-            Some(ProjectsAction::Add(c)) => c.run(&s),
-            Some(ProjectsAction::Edit(c)) => c.run(&s),
-            Some(ProjectsAction::Rm(c)) => c.run(&s),
-            Some(ProjectsAction::Restore(c)) => c.run::<Project>(&s),
-            Some(ProjectsAction::Member(c)) => c.run(&s),
-        }
+        })
     }
 }
 
@@ -112,7 +108,8 @@ impl Family for Project {
     const ONE: &'static str = "project";
     const MANY: &'static str = "projects";
     const NAMED: bool = true;
-    const SEARCHED: Option<organiser_core::SearchType> = Some(organiser_core::SearchType::Project);
+    const SEARCHED: Option<organiser_core::search::SearchType> =
+        Some(organiser_core::search::SearchType::Project);
 
     fn id(&self) -> Id {
         self.id
@@ -297,7 +294,7 @@ fn date(day: Option<jiff::civil::Date>) -> String {
 }
 
 impl crate::commands::restore::Restorable for Project {
-    type Record = organiser_core::Project;
+    type Record = organiser_core::projects::Project;
     const LABEL: &'static str = "project ";
 
     fn live(client: &Client, id: Id) -> Result<crate::door::Reply<Self::Record>, CliError> {

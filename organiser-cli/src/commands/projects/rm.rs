@@ -2,7 +2,9 @@
 //! and tasks, printing the command that undoes it within 20 seconds.
 
 use clap::Args;
-use organiser_core::{Home, Id, ListParams, Project, TaskQuery, TaskStatus};
+use organiser_core::{
+    Id, ListParams, projects::Project, tasks::Home, tasks::TaskQuery, tasks::TaskStatus,
+};
 use serde::Serialize;
 
 use super::no_project;

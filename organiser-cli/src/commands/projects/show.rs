@@ -9,8 +9,9 @@ use clap::Args;
 use jiff::Timestamp;
 use jiff::tz::TimeZone;
 use organiser_core::{
-    ActivityEntry, ActivityQuery, EventKind, Home, Id, ListParams, Project, ProjectEvent, Task,
-    TaskQuery, TaskStatus,
+    Id, ListParams, projects::ActivityEntry, projects::ActivityQuery, projects::EventKind,
+    projects::Project, projects::ProjectEvent, tasks::Home, tasks::Task, tasks::TaskQuery,
+    tasks::TaskStatus,
 };
 
 use super::activity::EventWords;

@@ -1,6 +1,6 @@
 //! `organiser tags`: every tag by name, with how many notes have it.
 
-use organiser_core::{Page, Tag};
+use organiser_core::{Page, tags::Tag};
 
 use super::note_count;
 use crate::commands::Session;

@@ -2,7 +2,7 @@
 //! is deleted.
 
 use clap::Args;
-use organiser_core::Tag;
+use organiser_core::tags::Tag;
 
 use super::{no_tag, note_count, notes, typed};
 use crate::commands::Session;

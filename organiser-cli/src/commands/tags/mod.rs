@@ -8,13 +8,14 @@ mod rename;
 mod rm;
 
 use clap::{Args, Subcommand};
-use organiser_core::{Id, ListParams, Page, Tag, TagQuery};
+use organiser_core::{Id, ListParams, Page, tags::Tag, tags::TagQuery};
 
 use super::{Global, Session};
+use crate::backend::Access;
 use crate::door::Client;
 use crate::door::Doors;
 use crate::error::CliError;
-use crate::refs::{Family, Refs};
+use crate::refs::Family;
 
 #[derive(Debug, Args)]
 pub(crate) struct TagsCommand {
@@ -34,22 +35,17 @@ enum TagsAction {
 
 impl TagsCommand {
     pub(crate) fn run(self, global: &Global) -> Result<(), CliError> {
-        let client = if self.action.is_none() {
-            global.reader()?
+        let access = if self.action.is_none() {
+            Access::Read
         } else {
-            global.writer()?
+            Access::Write
         };
-        let s = Session {
-            global,
-            client: &client,
-            refs: Refs::new(&client, global),
-        };
-        match self.action {
-            None => list::run(&s),
-            Some(TagsAction::Rename(c)) => c.run(&s),
-            Some(TagsAction::Merge(c)) => c.run(&s),
-            Some(TagsAction::Rm(c)) => c.run(&s),
-        }
+        Session::open(global, access, |s| match self.action {
+            None => list::run(s),
+            Some(TagsAction::Rename(c)) => c.run(s),
+            Some(TagsAction::Merge(c)) => c.run(s),
+            Some(TagsAction::Rm(c)) => c.run(s),
+        })
     }
 }
 
@@ -97,14 +93,14 @@ fn no_tag(id: Id) -> impl Fn(CliError) -> CliError {
 
 /// How many live notes have the tag `id`.
 fn note_count(s: &Session<'_>, id: Id) -> Result<u64, CliError> {
-    let query = organiser_core::NoteQuery {
+    let query = organiser_core::notes::NoteQuery {
         tag_id: Some(id),
         params: ListParams {
             limit: 1,
             count: true,
             ..ListParams::default()
         },
-        ..organiser_core::NoteQuery::default()
+        ..organiser_core::notes::NoteQuery::default()
     };
     Ok(s.client
         .reply(|c| c.notes().list(&query))?

@@ -1,7 +1,7 @@
 //! `organiser tags rename OLD NEW`.
 
 use clap::Args;
-use organiser_core::Tag;
+use organiser_core::tags::Tag;
 
 use super::{no_tag, note_count, notes, typed};
 use crate::commands::Session;

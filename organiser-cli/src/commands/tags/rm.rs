@@ -2,7 +2,7 @@
 //! word, without `#`.
 
 use clap::Args;
-use organiser_core::{Id, Tag};
+use organiser_core::{Id, tags::Tag};
 use serde::Serialize;
 
 use super::{no_tag, note_count, notes, typed};

@@ -2,7 +2,7 @@
 //! [--expires D] [--description TEXT] [--attach FILE.pdf]...`.
 
 use clap::Args;
-use organiser_core::{Field, Person, TaskInput};
+use organiser_core::{Field, people::Person, tasks::TaskInput};
 
 use super::{DateArgs, HomeArgs};
 use crate::commands::Session;

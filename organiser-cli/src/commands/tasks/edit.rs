@@ -3,7 +3,7 @@
 //! [--position N]`.
 
 use clap::Args;
-use organiser_core::{Task, TaskInput};
+use organiser_core::{tasks::Task, tasks::TaskInput};
 
 use super::{DateArgs, HomeArgs, no_task};
 use crate::commands::Session;

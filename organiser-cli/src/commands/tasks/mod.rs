@@ -14,11 +14,13 @@ mod views;
 
 use clap::{Args, Subcommand};
 use organiser_core::{
-    Field, Id, ListParams, Page, Project, Task, TaskInput, TaskList, TaskOrder, TaskQuery,
+    Field, Id, ListParams, Page, projects::Project, task_lists::TaskList, tasks::Task,
+    tasks::TaskInput, tasks::TaskOrder, tasks::TaskQuery,
 };
 
 use super::dates::{self, Days, Echo};
 use super::{Global, Session};
+use crate::backend::Access;
 use crate::door::Client;
 use crate::door::Doors;
 use crate::error::CliError;
@@ -92,42 +94,39 @@ impl TasksCommand {
         // With no subcommand, the configuration file's `default_view`.
         let action = self.action.or_else(default_view::configured);
         let action = action.unwrap_or(A::Today);
-        let client = if action.is_view() || matches!(action, A::Show(_)) {
-            global.reader()?
+        let access = if action.is_view() || matches!(action, A::Show(_)) {
+            Access::Read
         } else {
-            global.writer()?
+            Access::Write
         };
-        let s = Session {
-            global,
-            client: &client,
-            refs: Refs::new(&client, global),
-        };
-        let limit = if self.all {
-            usize::MAX
-        } else {
-            self.limit as usize
-        };
-        let view = |which| views::Show { which, limit };
-        match action {
-            A::Today => view(views::Which::Today).run(&s),
-            A::Started => view(views::Which::Started).run(&s),
-            A::Overview => view(views::Which::Overview).run(&s),
-            A::Planned => view(views::Which::Planned).run(&s),
-            A::Someday => view(views::Which::Someday).run(&s),
-            A::Due => view(views::Which::Due).run(&s),
-            A::Logbook => view(views::Which::Logbook).run(&s),
-            A::Inbox => view(views::Which::Inbox).run(&s),
-            A::List(list) => view(views::Which::List(list.name)).run(&s),
-            A::Add(c) => c.run(&s),
-            A::Done(c) => c.run(&s, status::Change::Done),
-            A::Reopen(c) => c.run(&s, status::Change::Reopen),
-            A::Wontdo(c) => c.run(&s, status::Change::WontDo),
-            A::Edit(c) => c.run(&s),
-            A::Move(c) => c.run(&s),
-            A::Rm(c) => c.run(&s),
-            A::Restore(c) => c.run::<Task>(&s),
-            A::Show(c) => c.run(&s),
-        }
+        Session::open(global, access, |s| {
+            let limit = if self.all {
+                usize::MAX
+            } else {
+                self.limit as usize
+            };
+            let view = |which| views::Show { which, limit };
+            match action {
+                A::Today => view(views::Which::Today).run(s),
+                A::Started => view(views::Which::Started).run(s),
+                A::Overview => view(views::Which::Overview).run(s),
+                A::Planned => view(views::Which::Planned).run(s),
+                A::Someday => view(views::Which::Someday).run(s),
+                A::Due => view(views::Which::Due).run(s),
+                A::Logbook => view(views::Which::Logbook).run(s),
+                A::Inbox => view(views::Which::Inbox).run(s),
+                A::List(list) => view(views::Which::List(list.name)).run(s),
+                A::Add(c) => c.run(s),
+                A::Done(c) => c.run(s, status::Change::Done),
+                A::Reopen(c) => c.run(s, status::Change::Reopen),
+                A::Wontdo(c) => c.run(s, status::Change::WontDo),
+                A::Edit(c) => c.run(s),
+                A::Move(c) => c.run(s),
+                A::Rm(c) => c.run(s),
+                A::Restore(c) => c.run::<Task>(s),
+                A::Show(c) => c.run(s),
+            }
+        })
     }
 }
 
@@ -301,7 +300,7 @@ fn no_task(id: Id) -> impl Fn(CliError) -> CliError {
 }
 
 impl crate::commands::restore::Restorable for Task {
-    type Record = organiser_core::Task;
+    type Record = organiser_core::tasks::Task;
     const LABEL: &'static str = "";
     const ALSO: &'static str = " (a task deleted with its list or project comes back with it)";
 

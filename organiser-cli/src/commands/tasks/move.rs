@@ -1,7 +1,7 @@
 //! `organiser tasks move T (--list NAME | --project P | --inbox) [--position N]`.
 
 use clap::Args;
-use organiser_core::{Task, TaskInput};
+use organiser_core::{tasks::Task, tasks::TaskInput};
 
 use super::{HomeArgs, no_task};
 use crate::commands::Session;

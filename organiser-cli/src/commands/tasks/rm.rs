@@ -2,7 +2,7 @@
 //! undoes it within 20 seconds.
 
 use clap::Args;
-use organiser_core::{Id, Task};
+use organiser_core::{Id, tasks::Task};
 use serde::Serialize;
 
 use super::no_task;

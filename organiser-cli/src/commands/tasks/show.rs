@@ -2,7 +2,7 @@
 //! it and its description.
 
 use clap::Args;
-use organiser_core::{Home, Task, TaskList};
+use organiser_core::{task_lists::TaskList, tasks::Home, tasks::Task};
 
 use super::no_task;
 use crate::commands::Session;

@@ -2,7 +2,7 @@
 //! changes a task's status, three ways.
 
 use clap::Args;
-use organiser_core::{Task, TaskInput, TaskStatus};
+use organiser_core::{tasks::Task, tasks::TaskInput, tasks::TaskStatus};
 
 use super::no_task;
 use crate::commands::Session;

@@ -6,8 +6,8 @@ use std::collections::HashMap;
 
 use clap::Args;
 use organiser_core::{
-    Home, Id, ListParams, Page, Task, TaskCounts, TaskCountsQuery, TaskList, TaskQuery, TaskStatus,
-    View,
+    Id, ListParams, Page, task_lists::TaskList, tasks::Home, tasks::Task, tasks::TaskCounts,
+    tasks::TaskCountsQuery, tasks::TaskQuery, tasks::TaskStatus, tasks::View,
 };
 
 use crate::commands::Session;

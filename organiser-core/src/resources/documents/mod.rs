@@ -884,9 +884,11 @@ pub(crate) fn list<T: Tables>(cx: &Cx<'_, T>, q: &DocumentQuery) -> Result<Page<
     // The search index: each word begins a word of the name (each walked
     // document checked against its words when the words are common).
     let mut words = match &q.q {
-        Some(text) => {
-            crate::search::lookup::Prefixed::new(cx, crate::search::Kind::Document, text)?
-        }
+        Some(text) => crate::search_index::lookup::Prefixed::new(
+            cx,
+            crate::search_index::Kind::Document,
+            text,
+        )?,
         None => None,
     };
     if q.params.count

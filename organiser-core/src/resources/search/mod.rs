@@ -1,7 +1,7 @@
 //! `GET /search` (document 1, "Search" and "Search group"; DESIGN.md
 //! "Defaults"; docs/api.md "Search"): the best matches of each requested
 //! type, one group a type in the spec's order. The matching and the index
-//! are `crate::search`; what each type is found by and how it is shown is
+//! are `crate::search_index`; what each type is found by and how it is shown is
 //! [`sources`]. This module also keeps the index in step: every write to
 //! a record table is followed, before its transaction commits, by the
 //! documents of the records it touched ([`follow`]), and an index that is
@@ -20,23 +20,22 @@ use crate::error::{Details, Result};
 use crate::ids::Id;
 use crate::limits::{SEARCH_DEFAULT_LIMIT, SEARCH_MAX_LIMIT, SEARCH_Q_MAX_CHARS};
 use crate::list::Query;
-use crate::search::index::{self, Writer};
-use crate::search::lexicon::Lexicon;
-use crate::search::lookup;
+use crate::search_index::index::{self, Writer};
+use crate::search_index::lexicon::Lexicon;
+use crate::search_index::lookup;
 use crate::store::Tables;
 use crate::text::char_len;
 
 pub use crate::config::SearchPlan;
-pub use crate::search::Kind as SearchType;
+pub use crate::search_index::Kind as SearchType;
 pub(crate) use sources::WATCHED;
 
 /// One group of `GET /search`: the best matches of one type.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 pub struct SearchGroup {
-    /// `person`, `project`, `note`, `task`, `document`, `task_list` or
-    /// `folder`.
+    /// The type of the group's records.
     #[serde(rename = "type")]
-    pub kind: String,
+    pub kind: SearchType,
     /// Best first.
     pub results: Vec<SearchResult>,
     /// Whether more records of the type match.
@@ -61,11 +60,23 @@ pub struct SearchResult {
 /// kebab-case icon name).
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 pub struct Leading {
-    /// `avatar`, `thumbnail` or `icon`.
+    /// What the image is.
     #[serde(rename = "type")]
-    pub kind: String,
+    pub kind: LeadingKind,
     /// The image's address, or `icon:NAME`.
     pub url: String,
+}
+
+/// What a result's leading image is.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum LeadingKind {
+    /// A person's photo.
+    Avatar,
+    /// A document's first page.
+    Thumbnail,
+    /// An icon, named in the address (`icon:NAME`).
+    Icon,
 }
 
 /// `GET /search` parameters.
@@ -236,7 +247,7 @@ fn search(cx: &ReadCx<'_>, query: &SearchQuery) -> Result<Vec<SearchGroup>> {
             }
         }
         groups.push(SearchGroup {
-            kind: kind.name().to_owned(),
+            kind,
             results,
             has_more,
         });

@@ -1,6 +1,6 @@
 //! What each type is found by, where it ranks, and how it is shown
 //! (document 1, "Search": the matching rules, one function a type; the
-//! rest of the rule is in `crate::search`). A record that is not live
+//! rest of the rule is in `crate::search_index`). A record that is not live
 //! (deleted, or taken by its home's delete) has no document and is
 //! never found.
 //!
@@ -16,7 +16,7 @@
 
 use jiff::Timestamp;
 
-use super::{Leading, SearchResult};
+use super::{Leading, LeadingKind, SearchResult};
 use crate::engine::{Cx, ReadCx, WriteCx};
 use crate::error::{Error, Result};
 use crate::ids::Id;
@@ -25,7 +25,7 @@ use crate::resources::{
     Document, Folder, Note, Person, Project, Task, TaskList, TaskStatus, documents, folders, notes,
     people, projects, task_lists, tasks,
 };
-use crate::search::{Doc, DocBuilder, Kind, class};
+use crate::search_index::{Doc, DocBuilder, Kind, class};
 use crate::store::key::Key;
 use crate::store::{Tables, Tbl};
 use crate::text::fold_search;
@@ -137,7 +137,7 @@ fn newest_first(at: Timestamp) -> Key {
 
 fn icon(name: &str) -> Leading {
     Leading {
-        kind: "icon".into(),
+        kind: LeadingKind::Icon,
         url: format!("icon:{name}"),
     }
 }
@@ -170,7 +170,7 @@ fn person_result(p: &Person) -> SearchResult {
         subtitle,
         leading: match &p.avatar {
             Some(a) => Leading {
-                kind: "avatar".into(),
+                kind: LeadingKind::Avatar,
                 url: a.thumb_url.clone(),
             },
             None => icon("user"),
@@ -311,7 +311,7 @@ fn document_result<T: Tables>(cx: &Cx<'_, T>, d: &Document) -> Result<SearchResu
             size(d.file.byte_size)
         ),
         leading: Leading {
-            kind: "thumbnail".into(),
+            kind: LeadingKind::Thumbnail,
             url: d.file.thumbnail_url.clone(),
         },
     })
@@ -386,7 +386,7 @@ mod tests {
     fn sources_and_watched_tables_agree() {
         use redb::TableHandle;
         for (i, s) in super::SOURCES.iter().enumerate() {
-            assert_eq!(s.kind, crate::search::Kind::ALL[i]);
+            assert_eq!(s.kind, crate::search_index::Kind::ALL[i]);
             assert_eq!(s.table.name(), super::WATCHED[i].name());
         }
     }

@@ -5,7 +5,9 @@
 //! identifier's model is made the default (`PATCH /ai_models/{id}`).
 
 use clap::Args;
-use organiser_core::{AddedModels, AiModel, AiModelQuery, AiProvider, ListParams, ModelAdditions};
+use organiser_core::{
+    ListParams, ai::AddedModels, ai::AiModel, ai::AiModelQuery, ai::AiProvider, ai::ModelAdditions,
+};
 
 use super::{FLAGS, make_default};
 use crate::commands::Session;

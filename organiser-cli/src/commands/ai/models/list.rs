@@ -1,7 +1,7 @@
 //! `organiser ai models [--provider P]`: every model by name, with its
 //! identifier, its provider and the default marked.
 
-use organiser_core::{AiModel, AiModelQuery, AiProvider, ListParams, Page};
+use organiser_core::{ListParams, Page, ai::AiModel, ai::AiModelQuery, ai::AiProvider};
 
 use crate::commands::Session;
 use crate::commands::ai::{count, provider_name};

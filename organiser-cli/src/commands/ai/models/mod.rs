@@ -8,9 +8,9 @@ mod list;
 mod rm;
 
 use clap::{Args, Subcommand};
-use organiser_core::{AiModel, AiModelInput, Id};
+use organiser_core::{Id, ai::AiModel, ai::AiModelInput};
 
-use super::{client, session};
+use crate::backend::Access;
 use crate::commands::{Global, Session};
 use crate::door::Doors;
 use crate::door::Reply;
@@ -39,17 +39,20 @@ enum ModelsAction {
 
 impl ModelsCommand {
     pub(super) fn run(self, global: &Global) -> Result<(), CliError> {
-        let client = client(global, self.action.is_none())?;
-        let s = session(global, &client);
-        match self.action {
-            None => list::run(&s, self.provider.as_deref()),
+        let access = if self.action.is_none() {
+            Access::Read
+        } else {
+            Access::Write
+        };
+        Session::open(global, access, |s| match self.action {
+            None => list::run(s, self.provider.as_deref()),
             Some(_) if self.provider.is_some() => Err(CliError::usage(
                 "--provider only filters the listing (`ai models add` takes the provider first)",
             )),
-            Some(ModelsAction::Add(c)) => c.run(&s),
-            Some(ModelsAction::Default(c)) => c.run(&s),
-            Some(ModelsAction::Rm(c)) => c.run(&s),
-        }
+            Some(ModelsAction::Add(c)) => c.run(s),
+            Some(ModelsAction::Default(c)) => c.run(s),
+            Some(ModelsAction::Rm(c)) => c.run(s),
+        })
     }
 }
 

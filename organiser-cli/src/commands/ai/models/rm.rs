@@ -3,7 +3,7 @@
 //! and a task that picked it goes back to the default model.
 
 use clap::Args;
-use organiser_core::{AiModel, Id};
+use organiser_core::{Id, ai::AiModel};
 use serde::Serialize;
 
 use crate::commands::Session;

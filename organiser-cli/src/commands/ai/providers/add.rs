@@ -4,7 +4,7 @@
 //! calling the provider; `test` and `check` call it.
 
 use clap::Args;
-use organiser_core::{AiProviderInput, Field};
+use organiser_core::{Field, ai::AiProviderInput};
 
 use super::{FLAGS, api_key, kind_parser};
 use crate::commands::Session;

@@ -3,7 +3,7 @@
 //! models add` takes), and records the outcome on the provider.
 
 use clap::Args;
-use organiser_core::AiProvider;
+use organiser_core::ai::AiProvider;
 
 use crate::commands::Session;
 use crate::door::Doors;

@@ -2,7 +2,7 @@
 //! address, whether a key is stored, when a call last succeeded and why
 //! the last one failed.
 
-use organiser_core::{AiProvider, Page};
+use organiser_core::{Page, ai::AiProvider};
 
 use crate::commands::Session;
 use crate::commands::ai::{count, when, zone};

@@ -13,8 +13,8 @@ use std::io::{IsTerminal, Read};
 use clap::builder::{PossibleValue, PossibleValuesParser};
 use clap::{Args, Subcommand};
 
-use super::{client, session};
-use crate::commands::Global;
+use crate::backend::Access;
+use crate::commands::{Global, Session};
 use crate::error::CliError;
 
 #[derive(Debug, Args)]
@@ -40,15 +40,18 @@ enum ProvidersAction {
 
 impl ProvidersCommand {
     pub(super) fn run(self, global: &Global) -> Result<(), CliError> {
-        let client = client(global, self.action.is_none())?;
-        let s = session(global, &client);
-        match self.action {
-            None => list::run(&s),
-            Some(ProvidersAction::Add(c)) => c.run(&s),
-            Some(ProvidersAction::Test(c)) => c.run(&s),
-            Some(ProvidersAction::Check(c)) => c.run(&s),
-            Some(ProvidersAction::Rm(c)) => c.run(&s),
-        }
+        let access = if self.action.is_none() {
+            Access::Read
+        } else {
+            Access::Write
+        };
+        Session::open(global, access, |s| match self.action {
+            None => list::run(s),
+            Some(ProvidersAction::Add(c)) => c.run(s),
+            Some(ProvidersAction::Test(c)) => c.run(s),
+            Some(ProvidersAction::Check(c)) => c.run(s),
+            Some(ProvidersAction::Rm(c)) => c.run(s),
+        })
     }
 }
 
@@ -56,7 +59,7 @@ impl ProvidersCommand {
 /// lists them (with `mock`, which only a development build's API takes:
 /// the API says so when it refuses it).
 fn kind_parser() -> PossibleValuesParser {
-    let kinds = organiser_core::vocabulary(true).ai_provider_kinds;
+    let kinds = organiser_core::vocabulary::vocabulary(true).ai_provider_kinds;
     PossibleValuesParser::new(
         kinds
             .iter()

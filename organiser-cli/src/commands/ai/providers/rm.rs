@@ -3,7 +3,7 @@
 //! default model's provider leaves no default.
 
 use clap::Args;
-use organiser_core::{AiModelQuery, AiProvider, Id, ListParams};
+use organiser_core::{Id, ListParams, ai::AiModelQuery, ai::AiProvider};
 use serde::Serialize;
 
 use crate::commands::Session;

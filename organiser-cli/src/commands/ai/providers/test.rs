@@ -6,7 +6,7 @@
 //! for its own address, as the API says).
 
 use clap::Args;
-use organiser_core::{AiProvider, Field, ProviderTest};
+use organiser_core::{Field, ai::AiProvider, ai::ProviderTest};
 
 use super::{FLAGS, api_key, kind_parser};
 use crate::commands::Session;

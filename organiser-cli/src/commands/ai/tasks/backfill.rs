@@ -17,7 +17,7 @@ use std::time::{Duration, Instant};
 use clap::Args;
 use indicatif::{ProgressBar, ProgressStyle};
 use jiff::Timestamp;
-use organiser_core::{AiModel, AiProvider, AiTask, AiTaskQueue};
+use organiser_core::{ai::AiModel, ai::AiProvider, ai::AiTask, ai::AiTaskQueue};
 use serde::Serialize;
 
 use super::{FLAGS, no_task, task};

@@ -2,7 +2,7 @@
 //! `enabled: false`; what waits in its queue waits until it is on again.
 
 use clap::Args;
-use organiser_core::AiTaskInput;
+use organiser_core::ai::AiTaskInput;
 
 use super::{FLAGS, no_task};
 use crate::commands::Session;

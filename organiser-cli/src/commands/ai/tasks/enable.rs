@@ -3,7 +3,7 @@
 //! and what is given (only fields sent change).
 
 use clap::Args;
-use organiser_core::{AiTaskInput, Field};
+use organiser_core::{Field, ai::AiTaskInput};
 
 use super::{FLAGS, no_task};
 use crate::commands::Session;

@@ -3,7 +3,7 @@
 //! effort, token budget, how many records a backfill would queue and how
 //! many wait in its queue.
 
-use organiser_core::AiModel;
+use organiser_core::ai::AiModel;
 
 use crate::commands::Session;
 use crate::door::Doors;

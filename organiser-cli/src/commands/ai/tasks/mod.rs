@@ -9,10 +9,10 @@ mod enable;
 mod list;
 
 use clap::{Args, Subcommand};
-use organiser_core::AiTask;
+use organiser_core::ai::AiTask;
 
-use super::{client, session};
-use crate::commands::Global;
+use crate::backend::Access;
+use crate::commands::{Global, Session};
 use crate::door::Client;
 use crate::door::Doors;
 use crate::error::CliError;
@@ -36,14 +36,17 @@ enum TasksAction {
 
 impl TasksCommand {
     pub(super) fn run(self, global: &Global) -> Result<(), CliError> {
-        let client = client(global, self.action.is_none())?;
-        let s = session(global, &client);
-        match self.action {
-            None => list::run(&s),
-            Some(TasksAction::Enable(c)) => c.run(&s),
-            Some(TasksAction::Disable(c)) => c.run(&s),
-            Some(TasksAction::Backfill(c)) => c.run(&s),
-        }
+        let access = if self.action.is_none() {
+            Access::Read
+        } else {
+            Access::Write
+        };
+        Session::open(global, access, |s| match self.action {
+            None => list::run(s),
+            Some(TasksAction::Enable(c)) => c.run(s),
+            Some(TasksAction::Disable(c)) => c.run(s),
+            Some(TasksAction::Backfill(c)) => c.run(s),
+        })
     }
 }
 
