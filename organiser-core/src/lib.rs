@@ -112,6 +112,7 @@ pub mod server {
     pub use crate::engine::endpoint::Endpoint;
     pub use crate::engine::jobs::{Job, Pace, Ran};
     pub use crate::engine::request::{FileBytes, Method, RawBody, Request, Response, media_type};
+    pub use crate::limits::routes::{ROUTE_LIMITS, RouteLimit};
     pub use crate::resources::discovery::Discovery;
     pub use crate::resources::{OPENAPI, check_raw_header, endpoints, raw_body_rule, route_limit};
 }

@@ -35,46 +35,52 @@ pub const SEARCH_DEFAULT_LIMIT: usize = 5;
 /// Most search results per type.
 pub const SEARCH_MAX_LIMIT: usize = 25;
 
-/// A rate limit some routes have on top of the general one (document 1,
-/// "Limits"): how many requests an address may make in any 60 seconds to
-/// the operations that declare it (operations with one limit share it).
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub struct RouteLimit {
-    /// Names the limit.
-    pub name: &'static str,
-    /// Requests per minute per address.
-    pub per_minute: u32,
+/// The rate limits of routes, which a server applies (public through
+/// `organiser_core::server`).
+pub(crate) mod routes {
+    use super::*;
+
+    /// A rate limit some routes have on top of the general one (document 1,
+    /// "Limits"): how many requests an address may make in any 60 seconds to
+    /// the operations that declare it (operations with one limit share it).
+    #[derive(Debug, Clone, Copy, PartialEq, Eq)]
+    pub struct RouteLimit {
+        /// Names the limit.
+        pub name: &'static str,
+        /// Requests per minute per address.
+        pub per_minute: u32,
+    }
+
+    /// `POST /system/update_check`.
+    pub(crate) const UPDATE_CHECK_LIMIT: RouteLimit = RouteLimit {
+        name: "update_check",
+        per_minute: UPDATE_CHECK_RATE_PER_MINUTE,
+    };
+    /// Calls to a provider: its test, its check, its models.
+    pub(crate) const PROVIDER_CALLS_LIMIT: RouteLimit = RouteLimit {
+        name: "provider_calls",
+        per_minute: PROVIDER_CALL_RATE_PER_MINUTE,
+    };
+    /// A model's trial.
+    pub(crate) const MODEL_TRIAL_LIMIT: RouteLimit = RouteLimit {
+        name: "model_trial",
+        per_minute: MODEL_TRIAL_RATE_PER_MINUTE,
+    };
+    /// An AI task's backfill.
+    pub(crate) const TASK_BACKFILL_LIMIT: RouteLimit = RouteLimit {
+        name: "task_backfill",
+        per_minute: TASK_BACKFILL_RATE_PER_MINUTE,
+    };
+
+    /// Every limit on top of the general one (which operations count against
+    /// each is declared with them: `organiser_core::server::route_limit`).
+    pub const ROUTE_LIMITS: &[RouteLimit] = &[
+        UPDATE_CHECK_LIMIT,
+        PROVIDER_CALLS_LIMIT,
+        MODEL_TRIAL_LIMIT,
+        TASK_BACKFILL_LIMIT,
+    ];
 }
-
-/// `POST /system/update_check`.
-pub const UPDATE_CHECK_LIMIT: RouteLimit = RouteLimit {
-    name: "update_check",
-    per_minute: UPDATE_CHECK_RATE_PER_MINUTE,
-};
-/// Calls to a provider: its test, its check, its models.
-pub const PROVIDER_CALLS_LIMIT: RouteLimit = RouteLimit {
-    name: "provider_calls",
-    per_minute: PROVIDER_CALL_RATE_PER_MINUTE,
-};
-/// A model's trial.
-pub const MODEL_TRIAL_LIMIT: RouteLimit = RouteLimit {
-    name: "model_trial",
-    per_minute: MODEL_TRIAL_RATE_PER_MINUTE,
-};
-/// An AI task's backfill.
-pub const TASK_BACKFILL_LIMIT: RouteLimit = RouteLimit {
-    name: "task_backfill",
-    per_minute: TASK_BACKFILL_RATE_PER_MINUTE,
-};
-
-/// Every limit on top of the general one (which operations count against
-/// each is declared with them: `organiser_core::route_limit`).
-pub const ROUTE_LIMITS: &[RouteLimit] = &[
-    UPDATE_CHECK_LIMIT,
-    PROVIDER_CALLS_LIMIT,
-    MODEL_TRIAL_LIMIT,
-    TASK_BACKFILL_LIMIT,
-];
 
 /// A byte count as every message and screen says it, in binary units
 /// with one decimal: `512 B`, `10.0 MiB`, `1.5 GiB`.

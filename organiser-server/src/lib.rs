@@ -133,7 +133,7 @@ pub(crate) struct Shared {
     pub(crate) config: Config,
     pub(crate) general: RateLimiter,
     /// The limits some routes have on top of the general one
-    /// (`organiser_core::limits::ROUTE_LIMITS`, by name).
+    /// (`organiser_core::server::ROUTE_LIMITS`, by name).
     pub(crate) route_limits: Vec<(&'static str, RateLimiter)>,
     /// `X-Service-Version`, made once.
     pub(crate) version: axum::http::HeaderValue,
@@ -150,7 +150,7 @@ impl std::ops::Deref for AppState {
 /// The router: every API route under `/api/v1`, discovery at the root.
 pub fn router(org: Organiser, config: Config) -> Router {
     let general = RateLimiter::per_minute(config.rate_limit);
-    let route_limits = organiser_core::limits::ROUTE_LIMITS
+    let route_limits = organiser_core::server::ROUTE_LIMITS
         .iter()
         .map(|l| {
             let per_minute = if config.route_limits { l.per_minute } else { 0 };

@@ -129,7 +129,7 @@ where
 }
 
 /// The general limit per address, and the limit of the route on top of
-/// it (`organiser_core::limits::ROUTE_LIMITS`): the 429 to answer
+/// it (`organiser_core::server::ROUTE_LIMITS`): the 429 to answer
 /// instead, if any.
 pub(crate) fn refused(state: &AppState, request: &Request) -> Option<Response> {
     let route = request

@@ -28,7 +28,7 @@ use super::{Inner, Organiser, ReadCx, WriteCx};
 use crate::auth::Auth;
 use crate::error::{Error, Result};
 use crate::ids::Id;
-use crate::limits::RouteLimit;
+use crate::limits::routes::RouteLimit;
 use crate::list::Query;
 
 /// How an operation runs, and its work. `P` is what a write's `prepare`

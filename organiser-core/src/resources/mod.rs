@@ -140,7 +140,7 @@ use crate::engine::op::Route;
 use crate::engine::operation::Declared;
 use crate::engine::request::{Method, Request};
 use crate::error::{Error, Result};
-use crate::limits::RouteLimit;
+use crate::limits::routes::RouteLimit;
 use crate::list::Query;
 use crate::settle;
 use crate::store::Tbl;

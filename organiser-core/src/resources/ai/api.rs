@@ -17,7 +17,7 @@ use crate::engine::request::Method::{Delete, Get, Patch, Post, Put};
 use crate::engine::{Organiser, WriteCx};
 use crate::error::Result;
 use crate::ids::Id;
-use crate::limits::{MODEL_TRIAL_LIMIT, PROVIDER_CALLS_LIMIT, TASK_BACKFILL_LIMIT};
+use crate::limits::routes::{MODEL_TRIAL_LIMIT, PROVIDER_CALLS_LIMIT, TASK_BACKFILL_LIMIT};
 use crate::list::Page;
 
 body_part!(AiProviderInput, providers::parse, Some("ai_provider"));

@@ -12,7 +12,7 @@ use crate::engine::operation::{Answer, Declared, Door, Operation, PlainHttp, Run
 use crate::engine::request::Method::{Get, Patch, Post, Put};
 use crate::error::Result;
 use crate::input;
-use crate::limits::UPDATE_CHECK_LIMIT;
+use crate::limits::routes::UPDATE_CHECK_LIMIT;
 
 body_part!(
     SystemChange,
