@@ -303,6 +303,51 @@ impl<'a> Fields<'a> {
     }
 }
 
+/// An enumeration the API writes as a word: the enum with its words
+/// (`as_str`, `parse`, `WORDS`), serialised as the word.
+macro_rules! words {
+    ($(#[$meta:meta])* pub enum $name:ident {
+        $($(#[$vmeta:meta])* $variant:ident = $word:literal,)+
+    }) => {
+        $(#[$meta])*
+        #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, serde::Serialize, serde::Deserialize)]
+        pub enum $name {
+            $($(#[$vmeta])* #[serde(rename = $word)] $variant,)+
+        }
+
+        impl $name {
+            /// Every value, in the vocabulary's order.
+            pub const ALL: &'static [$name] = &[$($name::$variant,)+];
+            #[allow(dead_code)]
+            pub(crate) const WORDS: &'static [&'static str] = &[$($word,)+];
+
+            /// The word the API writes.
+            #[must_use]
+            pub fn as_str(self) -> &'static str {
+                match self {
+                    $($name::$variant => $word,)+
+                }
+            }
+
+            /// The value `word` names, if any.
+            #[must_use]
+            pub fn parse(word: &str) -> Option<$name> {
+                match word {
+                    $($word => Some($name::$variant),)+
+                    _ => None,
+                }
+            }
+        }
+
+        impl std::fmt::Display for $name {
+            fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+                f.write_str(self.as_str())
+            }
+        }
+    };
+}
+pub(crate) use words;
+
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -401,8 +401,8 @@ pub mod deletions {
 pub mod account {
     pub use crate::auth::ApiToken;
     pub use crate::resources::account::{
-        Account, ApiTokenInput, Appearance, AppearanceChange, Me, NewToken, OwnerChange, OwnerInit,
-        PasswordChange, SignedIn, UsernameChange,
+        Accent, Account, ApiTokenInput, Appearance, AppearanceChange, CodeTheme, Me, NewToken,
+        OwnerChange, OwnerInit, PasswordChange, SignedIn, Theme, UsernameChange,
     };
 }
 
@@ -441,7 +441,7 @@ pub mod system {
         LicenceText, NoticeGroup, NoticePackage, Notices, notices,
     };
     pub use crate::resources::system::{
-        Manifest, ManifestRelease, SignedManifest, System, SystemChange, SystemSettings,
+        Channel, Manifest, ManifestRelease, SignedManifest, System, SystemChange, SystemSettings,
         UpdateInfo, UpdateStatus,
     };
 }
@@ -461,7 +461,7 @@ pub mod ai {
     pub use crate::resources::ai::{
         AddedModels, Ai, AiModel, AiModelInput, AiModelQuery, AiProvider, AiProviderInput,
         AiProviderQuery, AiTask, AiTaskInput, AiTaskQueue, Backfilled, ModelAdditions, ModelCount,
-        ModelList, ProviderTest, TrialInput, TrialReply,
+        ModelList, ProviderTest, Reasoning, TrialInput, TrialReply,
     };
 }
 

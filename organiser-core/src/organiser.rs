@@ -325,7 +325,7 @@ mod tests {
                 true,
             )
             .unwrap();
-        assert_eq!(system.channel, "beta");
+        assert_eq!(system.channel, crate::resources::system::Channel::Beta);
         assert_eq!(json(&system), get("/system"));
         // A development build does not check for updates.
         assert_eq!(

@@ -51,7 +51,7 @@ fn show(system: &System, licence: &Licence) -> Result<(), CliError> {
     };
     let mut rows = vec![
         ("Version", system.version.clone()),
-        ("Channel", system.channel.clone()),
+        ("Channel", system.channel.to_string()),
         ("Update checks", checks),
         ("Update", status),
     ];

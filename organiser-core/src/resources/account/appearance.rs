@@ -5,17 +5,59 @@ use serde::{Deserialize, Serialize};
 
 use crate::engine::{Cx, WriteCx};
 use crate::error::{Details, Result};
-use crate::input::{Field, Fields};
+use crate::input::{Field, Fields, words};
 use crate::resources::account::owner;
 use crate::store::Tables;
 
+words! {
+    /// An accent colour.
+    pub enum Accent {
+        /// The default.
+        Iris = "iris",
+        /// Coral.
+        Coral = "coral",
+        /// Jade.
+        Jade = "jade",
+        /// Saffron.
+        Saffron = "saffron",
+        /// Orchid.
+        Orchid = "orchid",
+        /// Steel.
+        Steel = "steel",
+    }
+}
+
+words! {
+    /// A theme (`light` is ours: the spec leaves the rest of this enum
+    /// open).
+    pub enum Theme {
+        /// As the system is set (the default).
+        System = "system",
+        /// Light.
+        Light = "light",
+        /// Dark.
+        Dark = "dark",
+    }
+}
+
+words! {
+    /// A theme for code blocks.
+    pub enum CodeTheme {
+        /// As the theme (the default).
+        Match = "match",
+        /// Light.
+        Light = "light",
+        /// Dark.
+        Dark = "dark",
+    }
+}
+
 /// Accent colours, the first is the default.
-pub(crate) const ACCENTS: &[&str] = &["iris", "coral", "jade", "saffron", "orchid", "steel"];
-/// Themes, the first is the default (`light` is ours: the spec leaves the
-/// rest of this enum open).
-pub(crate) const THEMES: &[&str] = &["system", "light", "dark"];
+pub(crate) const ACCENTS: &[&str] = Accent::WORDS;
+/// Themes, the first is the default.
+pub(crate) const THEMES: &[&str] = Theme::WORDS;
 /// Code themes, the first is the default.
-pub(crate) const CODE_THEMES: &[&str] = &["match", "light", "dark"];
+pub(crate) const CODE_THEMES: &[&str] = CodeTheme::WORDS;
 
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 pub(crate) struct AppearanceSettings {
@@ -37,12 +79,12 @@ impl Default for AppearanceSettings {
 /// `GET /appearance`.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 pub struct Appearance {
-    /// `iris` (default), `coral`, `jade`, `saffron`, `orchid`, `steel`.
-    pub accent: String,
-    /// `system` (default), `light`, `dark`.
-    pub theme: String,
-    /// `match` (default), `light`, `dark`.
-    pub code_theme: String,
+    /// The accent colour.
+    pub accent: Accent,
+    /// The theme.
+    pub theme: Theme,
+    /// The code theme.
+    pub code_theme: CodeTheme,
     /// When the owner record last changed.
     #[serde(with = "crate::time::serde_timestamp")]
     pub updated_at: Timestamp,
@@ -80,10 +122,12 @@ pub(crate) fn parse(f: &mut Fields<'_>) -> AppearanceChange {
 
 pub(crate) fn get<T: Tables>(cx: &Cx<'_, T>) -> Result<Appearance> {
     let owner = owner::load(cx)?;
+    // Stored words this build does not know read as the default.
+    let a = &owner.appearance;
     Ok(Appearance {
-        accent: owner.appearance.accent,
-        theme: owner.appearance.theme,
-        code_theme: owner.appearance.code_theme,
+        accent: Accent::parse(&a.accent).unwrap_or(Accent::Iris),
+        theme: Theme::parse(&a.theme).unwrap_or(Theme::System),
+        code_theme: CodeTheme::parse(&a.code_theme).unwrap_or(CodeTheme::Match),
         updated_at: owner.updated_at,
     })
 }

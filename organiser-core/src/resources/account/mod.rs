@@ -11,7 +11,7 @@ pub(crate) mod tokens;
 
 pub use api::{Account, ApiTokenInput, PasswordChange, UsernameChange};
 pub(crate) use api::{OPERATIONS, TOKEN_USES};
-pub use appearance::{Appearance, AppearanceChange};
+pub use appearance::{Accent, Appearance, AppearanceChange, CodeTheme, Theme};
 pub use owner::{Me, OwnerChange, OwnerInit};
 pub use sessions::SignedIn;
 pub use tokens::NewToken;

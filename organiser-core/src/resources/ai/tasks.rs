@@ -13,11 +13,26 @@ use super::{queue, settings};
 use crate::engine::{Cx, WriteCx};
 use crate::error::{Details, Error, Result};
 use crate::ids::Id;
-use crate::input::{Field, record};
+use crate::input::{Field, record, words};
 use crate::store::Tables;
 
+words! {
+    /// How hard a reasoning model thinks (sent as `reasoning_effort` to
+    /// api_compatible providers).
+    pub enum Reasoning {
+        /// No reasoning.
+        None = "none",
+        /// Low.
+        Low = "low",
+        /// Medium.
+        Medium = "medium",
+        /// High.
+        High = "high",
+    }
+}
+
 /// The reasoning efforts a task may ask for.
-pub(crate) const REASONING: [&str; 4] = ["none", "low", "medium", "high"];
+pub(crate) const REASONING: &[&str] = Reasoning::WORDS;
 /// The smallest and largest token budgets.
 pub(crate) const MAX_OUTPUT_TOKENS: std::ops::RangeInclusive<i64> = 16..=32_768;
 
@@ -53,8 +68,8 @@ pub struct AiTask {
     pub enabled: bool,
     /// The model it uses; null means the default model.
     pub ai_model_id: Option<Id>,
-    /// `none`, `low`, `medium` or `high`; null sends nothing.
-    pub reasoning: Option<String>,
+    /// How hard the model thinks; null sends nothing.
+    pub reasoning: Option<Reasoning>,
     /// The most tokens a reply may use; null means the task's default.
     pub max_output_tokens: Option<u32>,
     /// The task's own budget.
@@ -103,7 +118,8 @@ fn shown<T: Tables>(cx: &Cx<'_, T>, d: &Def) -> Result<AiTask> {
         description: d.description.to_owned(),
         enabled: c.enabled,
         ai_model_id: c.ai_model_id,
-        reasoning: c.reasoning,
+        // A stored word this build does not know sends nothing.
+        reasoning: c.reasoning.as_deref().and_then(Reasoning::parse),
         max_output_tokens: c.max_output_tokens,
         default_max_output_tokens: d.default_max_output_tokens,
         backfill_pending: if d.backfills { pending } else { None },
@@ -199,9 +215,9 @@ pub struct AiTaskInput {
     /// The model; null means the default.
     #[serde(skip_serializing_if = "Field::is_absent")]
     pub ai_model_id: Field<Id>,
-    /// `none`, `low`, `medium` or `high`; null sends nothing.
+    /// How hard the model thinks; null sends nothing.
     #[serde(skip_serializing_if = "Field::is_absent")]
-    pub reasoning: Field<String>,
+    pub reasoning: Field<Reasoning>,
     /// 16 to 32,768; null means the task's default.
     #[serde(skip_serializing_if = "Field::is_absent")]
     pub max_output_tokens: Field<u32>,
@@ -217,8 +233,8 @@ pub(crate) fn parse(body: Option<&Value>) -> Result<AiTaskInput> {
     let reasoning = match f.raw("reasoning") {
         Field::Absent => Field::Absent,
         Field::Null => Field::Null,
-        Field::Value(Value::String(s)) if REASONING.contains(&s.as_str()) => {
-            Field::Value(s.clone())
+        Field::Value(Value::String(s)) if Reasoning::parse(s).is_some() => {
+            Field::Value(Reasoning::parse(s).unwrap_or(Reasoning::None))
         }
         Field::Value(_) => {
             f.add(
@@ -277,7 +293,7 @@ pub(crate) fn change(cx: &mut WriteCx<'_>, key: &str, input: &AiTaskInput) -> Re
         c.ai_model_id = id;
     }
     if let Some(r) = input.reasoning.clone().sent() {
-        c.reasoning = r;
+        c.reasoning = r.map(|r| r.as_str().to_owned());
     }
     if let Some(n) = input.max_output_tokens.clone().sent() {
         c.max_output_tokens = n;

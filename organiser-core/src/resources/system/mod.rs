@@ -21,16 +21,26 @@ use crate::store::schema::SINGLETONS;
 
 const KEY: &[u8] = b"system";
 
+crate::input::words! {
+    /// A release channel.
+    pub enum Channel {
+        /// Releases (the default).
+        Stable = "stable",
+        /// Releases and pre-releases.
+        Beta = "beta",
+    }
+}
+
 /// Release channels.
-pub(crate) const CHANNELS: &[&str] = &["stable", "beta"];
+pub(crate) const CHANNELS: &[&str] = Channel::WORDS;
 
 /// `GET /system`.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 pub struct System {
     /// Running version (`dev` in a development build).
     pub version: String,
-    /// `stable` (default) or `beta`.
-    pub channel: String,
+    /// The release channel.
+    pub channel: Channel,
     /// Daily checks on or off.
     pub update_checks: bool,
     /// Whether checks are managed outside the app.
@@ -152,7 +162,8 @@ pub(crate) fn get<T: Tables>(cx: &Cx<'_, T>, plain_http: bool) -> Result<System>
     let update = update::status(cx, &s)?;
     Ok(System {
         version: options.build.version.clone(),
-        channel: s.channel,
+        // A stored word this build does not know reads as the default.
+        channel: Channel::parse(&s.channel).unwrap_or(Channel::Stable),
         update_checks: s.update_checks && options.update.managed_by.is_none(),
         update_checks_managed: options.update.managed_by.is_some(),
         update_checks_managed_by: options.update.managed_by.clone(),

@@ -3,7 +3,7 @@
 //! and what is given (only fields sent change).
 
 use clap::Args;
-use organiser_core::{Field, ai::AiTaskInput};
+use organiser_core::{Field, ai::AiTaskInput, ai::Reasoning};
 
 use super::{FLAGS, no_task};
 use crate::commands::Session;
@@ -21,8 +21,8 @@ pub(super) struct Enable {
     model: Option<String>,
     /// How hard a reasoning model thinks (sent to api_compatible
     /// providers).
-    #[arg(long, value_parser = ["none", "low", "medium", "high"])]
-    reasoning: Option<String>,
+    #[arg(long, value_parser = reasoning())]
+    reasoning: Option<Reasoning>,
     /// The most tokens a reply may use, reasoning included.
     #[arg(long, value_name = "N")]
     max_output_tokens: Option<u32>,
@@ -56,4 +56,11 @@ impl Enable {
         }
         s.global.said(&changed.body, said)
     }
+}
+
+/// `--reasoning`: one of the core's words, listed as clap lists choices.
+fn reasoning() -> impl clap::builder::TypedValueParser<Value = Reasoning> {
+    use clap::builder::TypedValueParser;
+    clap::builder::PossibleValuesParser::new(Reasoning::ALL.iter().map(|r| r.as_str()))
+        .try_map(|word| Reasoning::parse(&word).ok_or("not a reasoning effort"))
 }

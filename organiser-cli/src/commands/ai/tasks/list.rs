@@ -54,7 +54,7 @@ pub(super) fn run(s: &Session<'_>) -> Result<(), CliError> {
             output::cell(&task.name),
             output::cell(if task.enabled { "yes" } else { "no" }),
             output::cell(model),
-            output::cell(task.reasoning.as_deref().unwrap_or("-")),
+            output::cell(task.reasoning.map_or("-", |r| r.as_str())),
             output::cell(tokens),
             output::cell(
                 task.backfill_pending
