@@ -114,7 +114,10 @@ pub mod server {
     pub use crate::engine::request::{FileBytes, Method, RawBody, Request, Response, media_type};
     pub use crate::limits::routes::{ROUTE_LIMITS, RouteLimit};
     pub use crate::resources::discovery::Discovery;
-    pub use crate::resources::{OPENAPI, check_raw_header, endpoints, raw_body_rule, route_limit};
+    pub use crate::resources::{
+        OPENAPI, Unwritable, check_raw_header, endpoints, openapi_document, raw_body_rule,
+        route_limit,
+    };
 }
 
 /// Tasks (document 1, "Tasks"): records, inputs, the views and their

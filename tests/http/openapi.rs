@@ -95,6 +95,26 @@ fn the_server_answers_its_own_routes() {
     }
 }
 
+/// `docs/openapi.json` is what the declarations write
+/// (`organiser::server::openapi_document`); `ORGANISER_BLESS=1 cargo test
+/// --test http openapi` rewrites it after a change to a declaration or a
+/// resource's `openapi.json`.
+#[test]
+fn the_document_is_what_the_declarations_write() {
+    let written = organiser::server::openapi_document().expect("the document is written");
+    let path = concat!(env!("CARGO_MANIFEST_DIR"), "/docs/openapi.json");
+    if std::env::var_os("ORGANISER_BLESS").is_some() {
+        std::fs::write(path, &written).expect("docs/openapi.json is written");
+        return;
+    }
+    let file = std::fs::read_to_string(path).expect("docs/openapi.json");
+    assert!(
+        file == written,
+        "docs/openapi.json is not what the declarations write: run \
+         `ORGANISER_BLESS=1 cargo test --test http openapi` and review the diff"
+    );
+}
+
 #[test]
 fn the_document_is_openapi_3_1_of_this_build() {
     let doc = &*DOCUMENT;

@@ -127,6 +127,11 @@ pub(crate) struct PlainOp {
 }
 
 impl PlainOp {
+    /// Whether it answers without a principal.
+    pub(crate) const fn is_public(&self) -> bool {
+        self.public
+    }
+
     /// Answers from memory, for a principal.
     pub(crate) const PRIVATE: PlainOp = PlainOp {
         public: false,

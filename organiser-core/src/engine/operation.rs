@@ -191,7 +191,6 @@ pub struct Operation<I: 'static, O: 'static, P: 'static = I> {
     pub(crate) path: &'static str,
     /// What it does, for the OpenAPI document: a summary line, then a
     /// description.
-    #[allow(dead_code)] // Read by the OpenAPI document's generation.
     pub(crate) doc: &'static str,
     /// How it runs, and its work.
     pub(crate) run: Run<I, O, P>,
@@ -771,15 +770,34 @@ impl<I: Input, O: Output, P> Operation<I, O, P> {
     }
 }
 
+/// What an operation's declaration says for the OpenAPI document.
+#[derive(Debug, Clone, Copy)]
+pub(crate) struct Described {
+    /// Its `operationId`.
+    pub(crate) id: &'static str,
+    /// Its method.
+    pub(crate) method: Method,
+    /// Another method it answers, with that one's `operationId`.
+    pub(crate) alias: Option<(Method, &'static str)>,
+    /// Its path template below `/api/v1`.
+    pub(crate) path: &'static str,
+    /// Its summary line, then its description.
+    pub(crate) doc: &'static str,
+    /// Whether it answers without a principal.
+    pub(crate) public: bool,
+    /// The status of a success, when its answer is JSON or empty (an
+    /// answer of its own making, a file or a redirect, says its own).
+    pub(crate) success: Option<u16>,
+}
+
 /// An operation with its types forgotten: what the dispatch, the route
 /// inventory, the server's limits and the OpenAPI document see.
 pub(crate) trait Declared: Sync {
     /// Its routes (its method's, and an alias's).
     fn endpoints(&self) -> Vec<Endpoint>;
 
-    /// Its OpenAPI `operationId`.
-    #[allow(dead_code)] // Read by the OpenAPI document's generation.
-    fn id(&self) -> &'static str;
+    /// What the OpenAPI document says of it that its declaration knows.
+    fn described(&self) -> Described;
 
     /// The rate limit it counts against, on top of the general one.
     fn limit(&self) -> Option<&'static RouteLimit>;
@@ -797,8 +815,16 @@ impl<I: Input, O: Serialize + 'static, P> Declared for Operation<I, O, P> {
         Operation::endpoints(self).collect()
     }
 
-    fn id(&self) -> &'static str {
-        self.id
+    fn described(&self) -> Described {
+        Described {
+            id: self.id,
+            method: self.method,
+            alias: self.alias,
+            path: self.path,
+            doc: self.doc,
+            public: matches!(&self.run, Run::Plain(op, _) if op.is_public()),
+            success: (self.answer.shape != Shape::Raw).then_some(self.answer.status),
+        }
     }
 
     fn limit(&self) -> Option<&'static RouteLimit> {

@@ -84,7 +84,7 @@ pub(crate) use licence::{
 pub(crate) use notes::{CategoryNoteCount, Note, NoteInput, NoteQuery, NoteSummary, Notes};
 #[allow(unused_imports)]
 pub(crate) use notices::{LicenceText, NoticeGroup, NoticePackage, Notices, notices};
-pub use openapi::OPENAPI;
+pub use openapi::{OPENAPI, Unwritable, openapi_document};
 #[allow(unused_imports)]
 pub(crate) use people::{
     Avatar, Company, CompanyQuery, Connection, EmailAddress, KeyDate, People, Person, PersonBrief,
@@ -155,37 +155,74 @@ use crate::store::schema::{self, Step};
 /// tests' route table and `docs/openapi.json` to the declarations.
 ///
 /// [`Operation`]: crate::engine::operation::Operation
-static OPERATIONS: &[&[&dyn Declared]] = &[
-    search::OPERATIONS,
-    account::OPERATIONS,
-    ai::OPERATIONS,
-    system::OPERATIONS,
-    licence::OPERATIONS,
-    vocabulary::OPERATIONS,
-    notices::OPERATIONS,
-    openapi::OPERATIONS,
-    discovery::OPERATIONS,
-    deletions::OPERATIONS,
-    calendar_feeds::OPERATIONS,
-    calendar::OPERATIONS,
-    person_overview::OPERATIONS,
-    people::OPERATIONS,
-    uploads::OPERATIONS,
-    projects::OPERATIONS,
-    project_activity::OPERATIONS,
-    documents::OPERATIONS,
-    folders::OPERATIONS,
-    notes::OPERATIONS,
-    categories::OPERATIONS,
-    tags::OPERATIONS,
-    person_links::OPERATIONS,
-    task_lists::OPERATIONS,
-    tasks::OPERATIONS,
+static OPERATIONS: &[(&[&dyn Declared], &str)] = &[
+    (search::OPERATIONS, include_str!("search/openapi.json")),
+    (account::OPERATIONS, include_str!("account/openapi.json")),
+    (ai::OPERATIONS, include_str!("ai/openapi.json")),
+    (system::OPERATIONS, include_str!("system/openapi.json")),
+    (licence::OPERATIONS, include_str!("licence/openapi.json")),
+    (
+        vocabulary::OPERATIONS,
+        include_str!("vocabulary/openapi.json"),
+    ),
+    (notices::OPERATIONS, include_str!("notices/openapi.json")),
+    (openapi::OPERATIONS, include_str!("openapi/operations.json")),
+    (
+        discovery::OPERATIONS,
+        include_str!("discovery.openapi.json"),
+    ),
+    (
+        deletions::OPERATIONS,
+        include_str!("deletions.openapi.json"),
+    ),
+    (
+        calendar_feeds::OPERATIONS,
+        include_str!("calendar_feeds/openapi.json"),
+    ),
+    (calendar::OPERATIONS, include_str!("calendar/openapi.json")),
+    (
+        person_overview::OPERATIONS,
+        include_str!("person_overview/openapi.json"),
+    ),
+    (people::OPERATIONS, include_str!("people/openapi.json")),
+    (uploads::OPERATIONS, include_str!("uploads/openapi.json")),
+    (projects::OPERATIONS, include_str!("projects/openapi.json")),
+    (
+        project_activity::OPERATIONS,
+        include_str!("project_activity/openapi.json"),
+    ),
+    (
+        documents::OPERATIONS,
+        include_str!("documents/openapi.json"),
+    ),
+    (folders::OPERATIONS, include_str!("folders/openapi.json")),
+    (notes::OPERATIONS, include_str!("notes/openapi.json")),
+    (
+        categories::OPERATIONS,
+        include_str!("categories/openapi.json"),
+    ),
+    (tags::OPERATIONS, include_str!("tags/openapi.json")),
+    (
+        person_links::OPERATIONS,
+        include_str!("person_links/openapi.json"),
+    ),
+    (
+        task_lists::OPERATIONS,
+        include_str!("task_lists/openapi.json"),
+    ),
+    (tasks::OPERATIONS, include_str!("tasks/openapi.json")),
 ];
+
+/// Every resource's declared operations, with what its `openapi.json`
+/// says of them beyond their declarations (for the OpenAPI document).
+pub(crate) fn documented() -> impl Iterator<Item = (&'static [&'static dyn Declared], &'static str)>
+{
+    OPERATIONS.iter().copied()
+}
 
 /// Every declared operation.
 pub(crate) fn operations() -> impl Iterator<Item = &'static dyn Declared> {
-    OPERATIONS.iter().flat_map(|ops| ops.iter().copied())
+    OPERATIONS.iter().flat_map(|(ops, _)| ops.iter().copied())
 }
 
 /// The operation declared for `method` and `segments`: of those whose
@@ -527,7 +564,12 @@ mod tests {
         let all: Vec<&dyn Declared> = operations().collect();
         for (i, a) in all.iter().enumerate() {
             for b in &all[i + 1..] {
-                assert_ne!(a.id(), b.id(), "two operations are {}", a.id());
+                assert_ne!(
+                    a.described().id,
+                    b.described().id,
+                    "two operations are {}",
+                    a.described().id
+                );
                 for e in a.endpoints() {
                     assert!(
                         !b.endpoints().contains(&e),
