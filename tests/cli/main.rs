@@ -52,6 +52,7 @@ mod retries;
 mod search;
 mod serve;
 mod show;
+mod tables;
 mod tasks;
 mod token;
 mod usage;
