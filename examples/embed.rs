@@ -3,9 +3,9 @@
 //!
 //! Run with `cargo run --example embed`.
 
-use organiser::{
-    Field, Organiser, task_lists::TaskListInput, tasks::TaskInput, tasks::TaskQuery, tasks::View,
-};
+use organiser::task_lists::TaskListInput;
+use organiser::tasks::{TaskInput, TaskQuery, View};
+use organiser::{Field, Organiser};
 
 fn main() -> organiser::Result<()> {
     let org = Organiser::in_memory();

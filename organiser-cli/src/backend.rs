@@ -1,7 +1,8 @@
 //! Where a command's requests go: the store in-process, or the server that
 //! holds it (its `server.json`), or any server named by `ORGANISER_URL` and
-//! `ORGANISER_TOKEN`. The typed client (`client.rs`) builds one [`Request`]
-//! either way.
+//! `ORGANISER_TOKEN`. The door (`door.rs`) runs each declared operation on
+//! the store in this process, or sends the [`Request`] its declaration
+//! writes to the server.
 
 use std::path::{Path, PathBuf};
 use std::time::{Duration, Instant};

@@ -2,10 +2,12 @@
 //! hands the request to the resource its first path segment names, then
 //! applies the rules every operation shares (document 1,
 //! "Authentication", "Read-only mode", "Idempotency") as the operation's
-//! declaration states them. Both adapters call it: the server for every API
-//! route, the CLI in-process.
+//! declaration states them. The server calls it for every API route; the
+//! CLI and embedders call the typed handles, which run the same
+//! declarations without a request.
 //!
-//! Adding a resource adds one line to the dispatch of `resources/mod.rs`.
+//! A resource's operations reach the dispatch through its line in
+//! `resources::OPERATIONS`.
 
 use crate::auth::Auth;
 use crate::engine::op::Route;

@@ -1,8 +1,8 @@
 //! The route inventory (document 1, "Conventions"; DESIGN.md: the OpenAPI
 //! document is checked against the routes): every route the core answers,
-//! as a method and a path template below `/api/v1`. Each resource declares
-//! its own next to its route arms; `resources::ENDPOINTS` lists them, and
-//! the tests hold the dispatch and `docs/openapi.json` to that list.
+//! as a method and a path template below `/api/v1`, each read from an
+//! operation's declaration (`resources::endpoints`); the tests hold the
+//! dispatch and `docs/openapi.json` to that list.
 
 use super::request::Method;
 

@@ -7,11 +7,12 @@
 //! follower, and the store's migration steps. The engine is wired to it at
 //! open.
 //!
-//! Adding a resource touches this file only, outside the resource's own
-//! folder: its `mod` line and public types, its line in [`OPERATIONS`],
-//! its kinds in [`KINDS`], its cascades in [`CASCADES`] and followers in
-//! [`FOLLOWERS`], and a migration step when it adds tables, and its tables
-//! in [`TABLES`].
+//! Outside the resource's own folder, adding a resource touches this file
+//! (its `mod` line and the flat names the core uses, its line in
+//! [`OPERATIONS`] with its `openapi.json`, its kinds in [`KINDS`], its
+//! cascades in [`CASCADES`], followers in [`FOLLOWERS`], jobs in [`JOBS`],
+//! its tables in [`TABLES`] and a migration step) and its public module in
+//! `lib.rs`: ARCHITECTURE.md, "How to add a resource".
 
 pub(crate) mod account;
 pub(crate) mod ai;

@@ -1,8 +1,8 @@
 //! Projects (document 2, "Project", "Project status", "Delete and restore",
 //! "Projects"): unique squished names, a status with the time it last
 //! changed, dates in order, a sanitised description, members shown on the
-//! project (`members.rs`), events of its changes (`events.rs`), one
-//! activity feed (`activity.rs`), upcoming deadlines (`deadlines.rs`), and
+//! project (`members.rs`), events of its changes (`events.rs`), upcoming
+//! deadlines (`deadlines.rs`; the activity feed is `project_activity`), and
 //! delete with its members, events and tasks, restorable for 20 seconds
 //! under `Name (2)` when the name was taken meanwhile.
 
