@@ -60,8 +60,14 @@ fn main() -> organiser::Result<()> {
     })?;
     println!("This week:");
     for upcoming in week.data.iter().filter(|u| u.key_date.kind == "birthday") {
-        let age = upcoming.years.map(|y| format!(", turns {y}")).unwrap_or_default();
-        println!("  - {}: {}'s birthday{age}", upcoming.date, upcoming.person.name);
+        let age = upcoming
+            .years
+            .map(|y| format!(", turns {y}"))
+            .unwrap_or_default();
+        println!(
+            "  - {}: {}'s birthday{age}",
+            upcoming.date, upcoming.person.name
+        );
     }
     Ok(())
 }
