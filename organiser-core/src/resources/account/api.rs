@@ -325,12 +325,25 @@ impl Organiser {
         Account::new(self)
     }
 
-    /// `GET /me` as `auth` sees it.
+    /// The owner as `auth` sees it (`GET /me`: a token's principal
+    /// carries its token).
+    ///
+    /// # Errors
+    ///
+    /// [`Error::Unauthorized`](crate::Error::Unauthorized) for an anonymous
+    /// caller; the store's.
     pub fn me(&self, auth: &Auth) -> Result<Me> {
         owner::me(&self.inner.no_tx(), auth)
     }
 
-    /// Sets the owner up (`organiser init`); refused once set up.
+    /// Sets the owner up (`organiser init`): username, password, name and
+    /// zone; the owner as set.
+    ///
+    /// # Errors
+    ///
+    /// [`Error::Conflict`](crate::Error::Conflict) once set up;
+    /// [`Error::Validation`](crate::Error::Validation) on a field the rules
+    /// refuse; the store's.
     pub fn init_owner(&self, init: &OwnerInit) -> Result<Me> {
         self.inner
             .write_op(&WriteOp::EXEMPT, |cx| owner::init(cx, init))
@@ -339,6 +352,11 @@ impl Organiser {
     /// The principal a bearer token authenticates as; 401 when it does not.
     /// Reads the store only the first time a token is seen; its use is kept
     /// in memory until [`Organiser::flush_token_uses`].
+    ///
+    /// # Errors
+    ///
+    /// [`Error::Unauthorized`](crate::Error::Unauthorized) for a token that
+    /// is unknown, revoked or expired; the store's.
     pub fn authenticate_token(&self, bearer: &str) -> Result<Auth> {
         tokens::authenticate(&self.inner, bearer).map(Auth::Token)
     }
@@ -346,18 +364,34 @@ impl Organiser {
     /// Writes the `last_used_at` of tokens used since the last flush (the
     /// server does this every minute and on shutdown); whether anything
     /// was written.
+    ///
+    /// # Errors
+    ///
+    /// Only the store's.
     pub fn flush_token_uses(&self) -> Result<bool> {
         tokens::flush_uses(&self.inner)
     }
 
-    /// Signs the owner in with username and password.
+    /// Signs the owner in with username and password: the session's
+    /// secret and when it expires.
+    ///
+    /// # Errors
+    ///
+    /// [`Error::Validation`](crate::Error::Validation) on `base` when the
+    /// username or the password is wrong (which one is not said) or the
+    /// owner has no password yet; the store's.
     pub fn sign_in(&self, username: &str, password: &str) -> Result<SignedIn> {
         self.inner.write_op(&WriteOp::EXEMPT, |cx| {
             sessions::sign_in(cx, username, password)
         })
     }
 
-    /// Ends a session.
+    /// Ends the session whose secret this is (an unknown one is already
+    /// ended).
+    ///
+    /// # Errors
+    ///
+    /// Only the store's.
     pub fn sign_out(&self, session_secret: &str) -> Result<()> {
         self.inner.write_op(&WriteOp::EXEMPT, |cx| {
             sessions::sign_out(cx, session_secret)
