@@ -522,6 +522,55 @@ pub(crate) fn rebuild_search_index(cx: &mut crate::engine::WriteCx<'_>) -> Resul
 
 #[cfg(test)]
 mod tests {
+
+    /// An input reads back from the body it writes: absent, null and a
+    /// value each come back as they were.
+    #[test]
+    fn inputs_read_back_what_they_write() {
+        use crate::input::Field;
+        fn round<T>(input: T)
+        where
+            T: serde::Serialize + serde::de::DeserializeOwned + PartialEq + std::fmt::Debug,
+        {
+            let json = serde_json::to_value(&input).unwrap();
+            let back: T = serde_json::from_value(json.clone()).unwrap();
+            assert_eq!(back, input, "{json}");
+        }
+        let day = jiff::civil::date(2026, 11, 29);
+        round(tasks::TaskInput {
+            description_html: Field::Null,
+            start_on: Field::Value(day),
+            status: Some(tasks::TaskStatus::Completed),
+            position: Some(-2),
+            document_ids: Field::Value(vec![crate::Id::from_bytes([7; 16])]),
+            ..tasks::TaskInput::titled("Renew")
+        });
+        round(tasks::TaskInput::default());
+        round(task_lists::TaskListInput {
+            name: Some("Errands".into()),
+            ..task_lists::TaskListInput::default()
+        });
+        round(notes::NoteInput {
+            body_html: Field::Value("<p>x</p>".into()),
+            category_id: Field::Null,
+            ..notes::NoteInput::default()
+        });
+        round(ai::AiTaskInput {
+            enabled: Some(true),
+            reasoning: Field::Value(ai::Reasoning::High),
+            max_output_tokens: Field::Null,
+            ..ai::AiTaskInput::default()
+        });
+        round(account::AppearanceChange {
+            theme: Some("dark".into()),
+            ..account::AppearanceChange::default()
+        });
+        round(system::SystemChange {
+            channel: Some("beta".into()),
+            dismissed_version: Field::Null,
+            ..system::SystemChange::default()
+        });
+    }
     use super::*;
 
     #[test]

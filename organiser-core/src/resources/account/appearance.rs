@@ -94,7 +94,8 @@ pub struct Appearance {
 ///
 /// It serialises to the body it is read from (`{appearance: {...}}`
 /// without the wrapper): absent fields are left out.
-#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize)]
+#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, serde::Deserialize)]
+#[serde(default)]
 pub struct AppearanceChange {
     /// A new accent.
     #[serde(skip_serializing_if = "Option::is_none")]

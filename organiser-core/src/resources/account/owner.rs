@@ -123,7 +123,8 @@ impl OwnerInit {
 ///
 /// It serialises to the body it is read from (`{me: {...}}` without the
 /// wrapper): absent fields are left out.
-#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize)]
+#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, serde::Deserialize)]
+#[serde(default)]
 pub struct OwnerChange {
     /// A new name.
     #[serde(skip_serializing_if = "Option::is_none")]

@@ -25,7 +25,8 @@ const TRIAL_MAX_TOKENS: u32 = 2048;
 
 /// `POST /ai_providers/test` body: settings typed but not saved. Its
 /// `Debug` never shows the key.
-#[derive(Clone, Default, PartialEq, Eq, Serialize)]
+#[derive(Clone, Default, PartialEq, Eq, Serialize, serde::Deserialize)]
+#[serde(default)]
 pub struct ProviderTest {
     /// The saved provider these settings would change (its key is used
     /// for its own origin).

@@ -61,7 +61,8 @@ impl Record for AiModel {
 
 /// `{ai_model: {ai_provider_id, identifier, name?, is_default?}}`; on
 /// change `ai_provider_id` is ignored and the rest optional.
-#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize)]
+#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, serde::Deserialize)]
+#[serde(default)]
 pub struct AiModelInput {
     /// The provider (create only).
     #[serde(skip_serializing_if = "Field::is_absent")]
@@ -311,7 +312,8 @@ pub(crate) fn delete(cx: &mut WriteCx<'_>, id: Id) -> Result<()> {
 }
 
 /// `POST /ai_providers/{id}/model_additions` body.
-#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize)]
+#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, serde::Deserialize)]
+#[serde(default)]
 pub struct ModelAdditions {
     /// Identifiers picked from the provider's list; those already added
     /// are skipped.

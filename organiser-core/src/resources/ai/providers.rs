@@ -110,7 +110,8 @@ impl StoredProvider {
 
 /// `{ai_provider: {name, kind, base_url?, api_key?}}`; all optional on
 /// change. Its `Debug` never shows the key.
-#[derive(Clone, Default, PartialEq, Eq, Serialize)]
+#[derive(Clone, Default, PartialEq, Eq, Serialize, serde::Deserialize)]
+#[serde(default)]
 pub struct AiProviderInput {
     /// The name.
     #[serde(skip_serializing_if = "Field::is_absent")]

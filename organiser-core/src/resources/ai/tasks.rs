@@ -207,7 +207,8 @@ pub(crate) fn running<T: Tables>(cx: &Cx<'_, T>, key: &str) -> Result<Option<Run
 }
 
 /// `{ai_task: {enabled?, ai_model_id?, reasoning?, max_output_tokens?}}`.
-#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize)]
+#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, serde::Deserialize)]
+#[serde(default)]
 pub struct AiTaskInput {
     /// Turn it on or off.
     #[serde(skip_serializing_if = "Option::is_none")]

@@ -279,7 +279,8 @@ pub(crate) fn store_feeds_with_warnings(tx: &crate::store::WriteTx) -> Result<()
 
 /// `{calendar_feed: {name?, address, color, sync_every?}}`; all optional
 /// on change.
-#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize)]
+#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, serde::Deserialize)]
+#[serde(default)]
 pub struct CalendarFeedInput {
     /// The name; blank on create takes the calendar's own.
     #[serde(skip_serializing_if = "Field::is_absent")]

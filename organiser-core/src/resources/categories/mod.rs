@@ -63,7 +63,8 @@ impl Record for Category {
 }
 
 /// `{category: {name, color?, icon?, position?}}`; all optional on change.
-#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize)]
+#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, serde::Deserialize)]
+#[serde(default)]
 pub struct CategoryInput {
     /// The name; required on create.
     #[serde(skip_serializing_if = "Option::is_none")]

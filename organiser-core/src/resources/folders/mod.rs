@@ -58,7 +58,8 @@ impl Record for Folder {
 }
 
 /// `{folder: {name, parent_id?, color?, icon?}}`; all optional on change.
-#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize)]
+#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, serde::Deserialize)]
+#[serde(default)]
 pub struct FolderInput {
     /// The name; required on create.
     #[serde(skip_serializing_if = "Option::is_none")]

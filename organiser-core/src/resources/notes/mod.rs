@@ -148,7 +148,8 @@ pub struct NoteSummary {
 }
 
 /// `{note: {title?, category_id?, body_html?, edit_version?}}`.
-#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize)]
+#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, serde::Deserialize)]
+#[serde(default)]
 pub struct NoteInput {
     /// The title; blank or null clears it.
     #[serde(skip_serializing_if = "Field::is_absent")]

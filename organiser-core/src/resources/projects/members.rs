@@ -84,7 +84,8 @@ pub struct MemberBrief {
 
 /// `{project_member: {project_id, person_id | new_person_name, role?}}`;
 /// a change reads `role` alone.
-#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize)]
+#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, serde::Deserialize)]
+#[serde(default)]
 pub struct ProjectMemberInput {
     /// The project (create only).
     #[serde(skip_serializing_if = "Field::is_absent")]

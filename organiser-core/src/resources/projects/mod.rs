@@ -142,7 +142,8 @@ pub struct Project {
 /// `{project: {name, status?, start_date?, deadline?, my_role?,
 /// external_reference?, external_url?, description_html?}}`; all optional
 /// on change. It serialises to the body it is read from.
-#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize)]
+#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, serde::Deserialize)]
+#[serde(default)]
 pub struct ProjectInput {
     /// The name; required on create.
     #[serde(skip_serializing_if = "Option::is_none")]

@@ -97,7 +97,8 @@ pub enum UpdateStatus {
 ///
 /// It serialises to the body it is read from (`{system: {...}}` without
 /// the wrapper): absent fields are left out.
-#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize)]
+#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, serde::Deserialize)]
+#[serde(default)]
 pub struct SystemChange {
     /// `stable` or `beta`.
     #[serde(skip_serializing_if = "Option::is_none")]

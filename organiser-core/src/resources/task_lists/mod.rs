@@ -70,7 +70,8 @@ pub struct TaskList {
 ///
 /// It serialises to the body it is read from (without the wrapper):
 /// absent fields are left out.
-#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize)]
+#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, serde::Deserialize)]
+#[serde(default)]
 pub struct TaskListInput {
     /// The name; required on create.
     #[serde(skip_serializing_if = "Option::is_none")]

@@ -14,7 +14,8 @@ use crate::input::{Field, record};
 ///
 /// It serialises to the body it is read from (without the wrapper):
 /// absent fields are left out.
-#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize)]
+#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, serde::Deserialize)]
+#[serde(default)]
 pub struct TaskInput {
     /// Squished; at most 200 characters.
     #[serde(skip_serializing_if = "Option::is_none")]
