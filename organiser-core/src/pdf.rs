@@ -2,7 +2,7 @@
 //! rendered by `hayro` (a PDF rasteriser in pure Rust, so no system library
 //! is needed) onto white and encoded as WebP, or a generic document icon
 //! when the file cannot be rendered (encrypted with a password, damaged,
-//! cut short, no pages). [`thumbnail_or_icon`] never fails and never
+//! cut short, no pages). `thumbnail_or_icon` never fails and never
 //! panics, so a bad file is never a 500 and never brings the process down.
 //!
 //! WebP is lossless, as the `image` crate's encoder writes it (the same

@@ -95,7 +95,7 @@ pub struct ProjectDate {
 }
 
 /// `GET /calendar`: what falls on each day of a range. (The HTTP answer
-/// is written from [`Parts`], field for field the same.)
+/// is written from `Parts`, field for field the same.)
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 pub struct CalendarRange {
     /// The first day.
