@@ -183,7 +183,12 @@ pub mod task_lists {
 /// # Ok::<(), organiser_core::Error>(())
 /// ```
 pub mod people {
-    pub use crate::resources::people::*;
+    pub use crate::resources::people::{
+        Avatar, Company, CompanyQuery, Connection, EmailAddress, EmailAddressFields, KeyDate,
+        KeyDateFields, People, Person, PersonBrief, PersonInput, PersonQuery, PhoneNumber,
+        PhoneNumberFields, Position, PositionFields, RowInput, SocialProfile, SocialProfileFields,
+        UpcomingKeyDate, UpcomingKeyDates, UpcomingMeta, UpcomingQuery,
+    };
     pub use crate::resources::person_links::{
         PersonLink, PersonLinkInput, PersonLinkQuery, PersonLinks,
     };
