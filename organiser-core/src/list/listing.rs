@@ -94,6 +94,12 @@ impl Listing {
     /// The list parameters of `query`, with the orders this listing takes.
     pub(crate) fn params(&self, query: &Query) -> Result<ListParams> {
         let names: Vec<&str> = self.orders.iter().map(|o| o.name).collect();
+        // An order a typed caller cannot name would be refused to everyone.
+        debug_assert!(
+            names.iter().all(|n| super::ListOrder::parse(n).is_some()),
+            "{}: an order that ListOrder lacks",
+            self.name
+        );
         ListParams::parse(query, &names)
     }
 
@@ -106,8 +112,7 @@ impl Listing {
             return updated;
         }
         p.order
-            .as_deref()
-            .and_then(|name| self.orders.iter().find(|o| o.name == name))
+            .and_then(|asked| self.orders.iter().find(|o| o.name == asked.as_str()))
             .unwrap_or(&self.orders[0])
     }
 

@@ -11,5 +11,5 @@ mod query;
 pub(crate) use cursor::Cursor;
 pub(crate) use listing::{Filter, Listing, Order};
 pub use page::Page;
-pub use params::{Direction, ListParams};
+pub use params::{Direction, ListOrder, ListParams};
 pub use query::Query;

@@ -7,6 +7,35 @@ use super::Query;
 use crate::error::{Details, Result};
 use crate::limits::{DEFAULT_PAGE_SIZE, MAX_PAGE_SIZE};
 
+crate::input::words! {
+    /// An order a listing may be asked for (`order`); each listing takes
+    /// some of them, and refuses the others as a request would.
+    pub enum ListOrder {
+        /// The owner's placement.
+        Position = "position",
+        /// By ID (the order records were made in).
+        Id = "id",
+        /// By name, ignoring case.
+        Name = "name",
+        /// By when the record was made.
+        CreatedAt = "created_at",
+        /// By when the record last changed.
+        UpdatedAt = "updated_at",
+        /// By when a note was last edited.
+        EditedAt = "edited_at",
+        /// By when the record was deleted.
+        DeletedAt = "deleted_at",
+        /// By start date (tasks).
+        StartOn = "start_on",
+        /// By deadline (tasks).
+        DeadlineOn = "deadline_on",
+        /// By when a task closed (tasks).
+        ClosedAt = "closed_at",
+        /// By when a task was completed (tasks).
+        CompletedAt = "completed_at",
+    }
+}
+
 /// Sort direction.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
 pub enum Direction {
@@ -36,9 +65,10 @@ impl Direction {
 /// The shared list parameters of one request.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct ListParams {
-    /// `order`, checked against the endpoint's allowed values; `None` when
-    /// not sent.
-    pub order: Option<String>,
+    /// `order`, one of the orders the listing takes (another is refused
+    /// with 400, whichever door it comes through); `None` for the
+    /// listing's default.
+    pub order: Option<ListOrder>,
     /// `direction`; `None` when not sent (each endpoint has its default).
     pub direction: Option<Direction>,
     /// `updated_since`: only records updated at or after it.
@@ -74,8 +104,8 @@ impl ListParams {
         let mut params = ListParams::default();
 
         if let Some(order) = query.get("order") {
-            if orders.contains(&order) {
-                params.order = Some(order.to_owned());
+            if let Some(known) = ListOrder::parse(order).filter(|_| orders.contains(&order)) {
+                params.order = Some(known);
             } else if orders.is_empty() {
                 details.add("order", "is not accepted by this list");
             } else {
@@ -126,7 +156,7 @@ impl ListParams {
                 _ => details.add("count", "must be true or false"),
             }
         }
-        let other_order = params.order.as_deref().filter(|o| *o != "updated_at");
+        let other_order = params.order.filter(|o| *o != ListOrder::UpdatedAt);
         if let (Some(_), Some(order)) = (params.updated_since, other_order) {
             details.add(
                 "order",
@@ -143,7 +173,7 @@ impl ListParams {
     /// when true), with `order` when sent.
     pub(crate) fn query_pairs(&self) -> Vec<(&'static str, String)> {
         let mut pairs = Vec::new();
-        self.to_query_ordered(self.order.as_deref(), &mut pairs);
+        self.to_query_ordered(self.order.map(ListOrder::as_str), &mut pairs);
         pairs
     }
 
@@ -191,7 +221,7 @@ mod tests {
     #[test]
     fn good_parameters_are_read() {
         let p = parse("order=name&direction=desc&limit=7&count=true").unwrap();
-        assert_eq!(p.order.as_deref(), Some("name"));
+        assert_eq!(p.order, Some(ListOrder::Name));
         assert_eq!(p.direction, Some(Direction::Desc));
         assert_eq!((p.limit, p.count), (7, true));
         assert_eq!(parse("").unwrap(), ListParams::default());

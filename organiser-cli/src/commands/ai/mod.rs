@@ -73,7 +73,7 @@ impl Family for AiProvider {
             params: ListParams {
                 cursor,
                 limit: 100,
-                order: Some("name".into()),
+                order: Some(organiser_core::list::ListOrder::Name),
                 ..ListParams::default()
             },
         };
@@ -109,7 +109,7 @@ impl Family for AiModel {
             params: ListParams {
                 cursor,
                 limit: 100,
-                order: Some("name".into()),
+                order: Some(organiser_core::list::ListOrder::Name),
                 ..ListParams::default()
             },
         };

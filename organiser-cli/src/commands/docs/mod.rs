@@ -119,7 +119,7 @@ impl Family for Document {
             params: ListParams {
                 cursor,
                 limit: 100,
-                order: Some("id".into()),
+                order: Some(organiser_core::list::ListOrder::Id),
                 ..ListParams::default()
             },
             ..DocumentQuery::default()

@@ -70,7 +70,7 @@ impl Family for Folder {
             params: ListParams {
                 cursor,
                 limit: 100,
-                order: Some("name".into()),
+                order: Some(organiser_core::list::ListOrder::Name),
                 ..ListParams::default()
             },
             ..FolderQuery::default()

@@ -140,7 +140,7 @@ impl Family for NoteSummary {
             params: ListParams {
                 cursor,
                 limit: 100,
-                order: Some("id".into()),
+                order: Some(organiser_core::list::ListOrder::Id),
                 ..ListParams::default()
             },
             ..NoteQuery::default()

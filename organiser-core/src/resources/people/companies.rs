@@ -165,7 +165,11 @@ impl CompanyQuery {
     pub(crate) fn parse(query: &Query) -> Result<CompanyQuery> {
         let params = LISTING.params(query)?;
         let q = query.get("q").map(str::trim).filter(|q| !q.is_empty());
-        if q.is_some() && params.order.as_deref().is_some_and(|o| o != "name") {
+        if q.is_some()
+            && params
+                .order
+                .is_some_and(|o| o != crate::list::ListOrder::Name)
+        {
             return Err(Error::bad_param(
                 "order",
                 "with q, companies are listed by name",

@@ -131,7 +131,10 @@ impl PersonQuery {
                 Some("relationship")
             } else if params.updated_since.is_some() {
                 Some("updated_since")
-            } else if params.order.as_deref().is_some_and(|o| o != "name") {
+            } else if params
+                .order
+                .is_some_and(|o| o != crate::list::ListOrder::Name)
+            {
                 Some("order")
             } else {
                 None

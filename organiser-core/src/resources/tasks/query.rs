@@ -231,8 +231,10 @@ impl TaskQuery {
         }
         super::home::to_query(self.home, &mut pairs);
         let order = self.order.map(|o| o.as_str());
-        self.params
-            .to_query_ordered(order.or(self.params.order.as_deref()), &mut pairs);
+        self.params.to_query_ordered(
+            order.or(self.params.order.map(crate::list::ListOrder::as_str)),
+            &mut pairs,
+        );
         pairs
     }
 
@@ -240,6 +242,11 @@ impl TaskQuery {
     pub(crate) fn parse(q: &Query) -> Result<TaskQuery> {
         let mut details = Details::new();
         let names: Vec<&str> = TaskOrder::ALL.iter().map(|(_, n)| *n).collect();
+        debug_assert!(
+            names
+                .iter()
+                .all(|n| crate::list::ListOrder::parse(n).is_some())
+        );
         let params = ListParams::parse(q, &names)?;
         let view = match q.get("view") {
             None => None,
@@ -269,7 +276,7 @@ impl TaskQuery {
         }
         let home = parse_home(q)?;
         details.into_invalid_parameter()?;
-        let order = params.order.as_deref().and_then(TaskOrder::parse);
+        let order = params.order.and_then(|o| TaskOrder::parse(o.as_str()));
         let query = TaskQuery {
             view,
             statuses,

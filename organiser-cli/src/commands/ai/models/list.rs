@@ -20,7 +20,7 @@ pub(super) fn run(s: &Session<'_>, provider: Option<&str>) -> Result<(), CliErro
                 let query = AiModelQuery {
                     ai_provider_id: Some(provider.id),
                     params: ListParams {
-                        order: Some("name".into()),
+                        order: Some(organiser_core::list::ListOrder::Name),
                         ..params
                     },
                 };
