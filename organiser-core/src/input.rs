@@ -304,15 +304,31 @@ impl<'a> Fields<'a> {
 }
 
 /// An enumeration the API writes as a word: the enum with its words
-/// (`as_str`, `parse`, `WORDS`), serialised as the word.
+/// (`as_str`, `parse`, `WORDS`), serialised as the word in every format
+/// (a stored record that holds one keeps the bytes of a string).
 macro_rules! words {
     ($(#[$meta:meta])* pub enum $name:ident {
         $($(#[$vmeta:meta])* $variant:ident = $word:literal,)+
     }) => {
         $(#[$meta])*
-        #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, serde::Serialize, serde::Deserialize)]
+        #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
         pub enum $name {
-            $($(#[$vmeta])* #[serde(rename = $word)] $variant,)+
+            $($(#[$vmeta])* $variant,)+
+        }
+
+        impl serde::Serialize for $name {
+            fn serialize<S: serde::Serializer>(&self, s: S) -> std::result::Result<S::Ok, S::Error> {
+                s.serialize_str(self.as_str())
+            }
+        }
+
+        impl<'de> serde::Deserialize<'de> for $name {
+            fn deserialize<D: serde::Deserializer<'de>>(d: D) -> std::result::Result<Self, D::Error> {
+                let word = <std::borrow::Cow<'de, str> as serde::Deserialize>::deserialize(d)?;
+                $name::parse(&word).ok_or_else(|| {
+                    serde::de::Error::unknown_variant(&word, $name::WORDS)
+                })
+            }
         }
 
         impl $name {
@@ -350,6 +366,26 @@ pub(crate) use words;
 
 #[cfg(test)]
 mod tests {
+
+    /// A word enum is its word in JSON and in a stored record (postcard),
+    /// byte for byte what the string was, so a stored field may become one
+    /// without a migration; an unknown word is refused.
+    #[test]
+    fn word_enums_are_their_words_in_every_format() {
+        use crate::resources::ai::ProviderKind;
+        let kind = ProviderKind::VendorB;
+        assert_eq!(serde_json::to_string(&kind).unwrap(), "\"vendor_b\"");
+        assert_eq!(
+            postcard::to_allocvec(&kind).unwrap(),
+            postcard::to_allocvec("vendor_b").unwrap()
+        );
+        let stored = postcard::to_allocvec("mock").unwrap();
+        assert_eq!(
+            postcard::from_bytes::<ProviderKind>(&stored).unwrap(),
+            ProviderKind::Mock
+        );
+        assert!(serde_json::from_str::<ProviderKind>("\"vendor_c\"").is_err());
+    }
     use super::*;
     use serde_json::json;
 

@@ -469,7 +469,7 @@ pub mod ai {
     pub use crate::resources::ai::{
         AddedModels, Ai, AiModel, AiModelInput, AiModelQuery, AiProvider, AiProviderInput,
         AiProviderQuery, AiTask, AiTaskInput, AiTaskQueue, Backfilled, ModelAdditions, ModelCount,
-        ModelList, ProviderTest, Reasoning, TrialInput, TrialReply,
+        ModelList, ProviderKind, ProviderTest, Reasoning, TrialInput, TrialReply,
     };
 }
 

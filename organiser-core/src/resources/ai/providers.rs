@@ -9,7 +9,7 @@ use serde::{Deserialize, Serialize};
 use serde_json::Value;
 
 use super::tables::{PROVIDERS, PROVIDERS_BY_CASE_NAME, PROVIDERS_BY_NAME, PROVIDERS_BY_UPDATED};
-use super::wire::{Connection, Failure, Kind};
+use super::wire::{Connection, Failure, Kind, ProviderKind};
 use crate::engine::kinds::RecordKind;
 use crate::engine::{Cx, Inner, WriteCx};
 use crate::error::{Details, Error, Result};
@@ -40,8 +40,8 @@ pub struct AiProvider {
     pub id: Id,
     /// Squished; unique ignoring case.
     pub name: String,
-    /// `api_compatible`, `vendor_b` or `mock`.
-    pub kind: String,
+    /// The wire protocol it speaks.
+    pub kind: ProviderKind,
     /// The address with its version path, without a trailing `/`; null
     /// for a `mock` provider without one.
     pub base_url: Option<String>,
@@ -81,7 +81,7 @@ impl Record for StoredProvider {
 impl StoredProvider {
     /// Its kind.
     pub(crate) fn kind(&self) -> Kind {
-        Kind::parse(&self.provider.kind).unwrap_or(Kind::ApiCompatible)
+        self.provider.kind
     }
 
     /// Its key, opened.
@@ -398,7 +398,7 @@ pub(crate) fn create(cx: &mut WriteCx<'_>, input: &AiProviderInput) -> Result<Ai
         provider: AiProvider {
             id: cx.new_id(),
             name,
-            kind: kind.key().to_owned(),
+            kind,
             base_url,
             api_key_set: key.is_some(),
             last_succeeded_at: None,
@@ -450,7 +450,7 @@ pub(crate) fn change(cx: &mut WriteCx<'_>, id: Id, input: &AiProviderInput) -> R
     if let Some(name) = checked.name {
         p.name = name;
     }
-    p.kind = kind.key().to_owned();
+    p.kind = kind;
     p.base_url = base_url;
     match checked.key {
         KeyChange::Keep => {}

@@ -30,34 +30,21 @@ pub(crate) const MOCK_MODELS: [&str; 2] = ["mock-small", "mock-large"];
 /// The most characters of a provider's own error message kept.
 const SERVER_MESSAGE_MAX: usize = 300;
 
-/// A provider kind: a key of the vocabulary's `ai_provider_kinds`.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub(crate) enum Kind {
-    ApiCompatible,
-    VendorB,
-    Mock,
-}
-
-impl Kind {
-    /// The kind of `key`.
-    pub(crate) fn parse(key: &str) -> Option<Kind> {
-        match key {
-            "api_compatible" => Some(Kind::ApiCompatible),
-            "vendor_b" => Some(Kind::VendorB),
-            "mock" => Some(Kind::Mock),
-            _ => None,
-        }
-    }
-
-    /// Its key.
-    pub(crate) fn key(self) -> &'static str {
-        match self {
-            Kind::ApiCompatible => "api_compatible",
-            Kind::VendorB => "vendor_b",
-            Kind::Mock => "mock",
-        }
+crate::input::words! {
+    /// A provider's kind: the wire protocol it speaks (a key of the
+    /// vocabulary's `ai_provider_kinds`; `mock` only in a development
+    /// build).
+    pub enum ProviderKind {
+        /// An OpenAI-compatible chat completions API.
+        ApiCompatible = "api_compatible",
+        /// The second vendor's messages API.
+        VendorB = "vendor_b",
+        /// Answers in process, without a network (development builds).
+        Mock = "mock",
     }
 }
+
+pub(crate) use ProviderKind as Kind;
 
 /// Where and how a call is sent (no `Debug`: it holds the key).
 #[derive(Clone, Copy)]

@@ -66,7 +66,7 @@ pub(super) fn run(s: &Session<'_>) -> Result<(), CliError> {
             output::cell(row + 1),
             output::cell(output::short_id(provider.id)),
             output::cell(&provider.name),
-            output::cell(&provider.kind),
+            output::cell(provider.kind),
             output::cell(provider.base_url.as_deref().unwrap_or("")),
             output::cell(if provider.api_key_set { "yes" } else { "no" }),
             output::cell(succeeded),

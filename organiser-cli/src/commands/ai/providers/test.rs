@@ -49,7 +49,7 @@ impl Test {
         let key = api_key(self.api_key, self.api_key_stdin)?;
         let kind = match (self.kind, &saved) {
             (Some(kind), _) => kind,
-            (None, Some(saved)) => saved.kind.clone(),
+            (None, Some(saved)) => saved.kind.as_str().to_owned(),
             (None, None) => return Err(CliError::usage("give --kind, or a saved provider")),
         };
         let settings = ProviderTest {
