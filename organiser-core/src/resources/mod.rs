@@ -288,8 +288,7 @@ pub fn raw_body_rule(
     query: &Query,
     auth: &crate::Auth,
 ) -> Option<Result<UploadRule>> {
-    let segments: Vec<&str> = path.split('/').filter(|s| !s.is_empty()).collect();
-    let rule = operation(method, &segments)?.raw_rule()?;
+    let rule = declared_at(method, path, |op| op.raw_rule().is_some())?.raw_rule()?;
     if *auth == crate::Auth::Anonymous {
         return Some(Err(Error::Unauthorized));
     }
@@ -301,8 +300,28 @@ pub fn raw_body_rule(
 /// declares.
 pub fn route_limit(method: &str, path: &str) -> Option<&'static RouteLimit> {
     let method = Method::parse(method)?;
-    let segments: Vec<&str> = path.split('/').filter(|s| !s.is_empty()).collect();
-    operation(method, &segments)?.limit()
+    declared_at(method, path, |op| op.limit().is_some())?.limit()
+}
+
+/// The operation of `method` and `path`, when it is one that `wanted`
+/// picks: asked of every request by the server (raw bodies, route
+/// limits), so the path is split without allocating.
+fn declared_at(
+    method: Method,
+    path: &str,
+    wanted: fn(&dyn Declared) -> bool,
+) -> Option<&'static dyn Declared> {
+    const MOST: usize = 8;
+    let mut segments = [""; MOST];
+    let mut n = 0;
+    for segment in path.split('/').filter(|s| !s.is_empty()) {
+        if n == MOST {
+            return None;
+        }
+        segments[n] = segment;
+        n += 1;
+    }
+    operation(method, &segments[..n]).filter(|op| wanted(*op))
 }
 
 /// Checks a raw body's declared length and type against `rule`, as the
