@@ -122,17 +122,25 @@ fn send(s: &Server, person: &str, sent: &Sent) -> u16 {
     }
 }
 
-/// Waits until the server runs no render, polling `/healthz` meanwhile:
-/// the slowest answer.
-fn settle(s: &Server, mut slowest: Duration) -> Duration {
+/// What the server says when a document's thumbnail is written (the
+/// render is done and its child process gone).
+const THUMBNAIL_WRITTEN: &str = "document thumbnail written";
+
+/// Waits until the server has written `thumbnails` document thumbnails in
+/// all, asking `/healthz` at once and every 50 ms meanwhile: the slowest
+/// answer.
+fn settle(s: &Server, thumbnails: usize, mut slowest: Duration) -> Duration {
     let deadline = Instant::now() + Duration::from_secs(90);
     loop {
         slowest = slowest.max(health(s));
-        if children(s.pid()).is_empty() {
+        if s.said_times(THUMBNAIL_WRITTEN, thumbnails, Duration::from_millis(50)) {
+            assert!(
+                children(s.pid()).is_empty(),
+                "a render outlives its thumbnail"
+            );
             return slowest;
         }
         assert!(Instant::now() < deadline, "renders still running");
-        std::thread::sleep(Duration::from_millis(50));
     }
 }
 
@@ -201,13 +209,16 @@ fn hostile_files_cost_the_server_little_and_it_keeps_answering() {
         ),
     ];
     let mut report = Vec::new();
+    // Each document made renders one thumbnail, after its answer.
+    let mut thumbnails = 0;
     for (what, sent, expected) in &files {
         let before = status_kib(pid, "VmHWM");
         let started = Instant::now();
         let status = send(&s, &person, sent);
         let answered = started.elapsed();
         assert_eq!(status, *expected, "{what}");
-        let slowest = settle(&s, Duration::ZERO);
+        thumbnails += usize::from(matches!(sent, Sent::Document(_)) && status == 201);
+        let slowest = settle(&s, thumbnails, Duration::ZERO);
         let peak = status_kib(pid, "VmHWM");
         report.push(format!(
             "{what}: {status} in {answered:?}; server peak {} MiB (was {} MiB); slowest /healthz {slowest:?}",
@@ -246,13 +257,15 @@ fn hostile_files_cost_the_server_little_and_it_keeps_answering() {
                 }
             }
         });
-        for t in running {
-            assert!(matches!(t.join().unwrap(), 200 | 201 | 422));
+        for (t, sent) in running.into_iter().zip(&eight) {
+            let status = t.join().unwrap();
+            assert!(matches!(status, 200 | 201 | 422));
+            thumbnails += usize::from(matches!(sent, Sent::Document(_)) && status == 201);
         }
         drop(answered);
         prober.join().unwrap()
     });
-    let slowest = settle(&s, slowest);
+    let slowest = settle(&s, thumbnails, slowest);
     let peak = status_kib(pid, "VmHWM");
     report.push(format!(
         "eight at once: all answered and rendered in {:?}; server peak {} MiB; slowest /healthz {slowest:?}",

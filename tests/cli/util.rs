@@ -629,6 +629,15 @@ impl Server {
         stderr
     }
 
+    /// Whether the server has said `text` at least `times` times, waiting
+    /// for it no longer than `within`.
+    pub(crate) fn said_times(&self, text: &str, times: usize, within: Duration) -> bool {
+        let (said, _) = self.said.wait_while(within, |said| {
+            said.text.matches(text).count() < times && !said.ended
+        });
+        said.text.matches(text).count() >= times
+    }
+
     /// Sends `signal` (e.g. "TERM") and waits for the server to exit.
     #[track_caller]
     pub(crate) fn stop_with(mut self, name: &str) -> ExitStatus {

@@ -188,6 +188,7 @@ pub(crate) static OPERATIONS: &[&dyn Declared] = &[
 fn made(cx: &mut crate::engine::WriteCx<'_>, input: &DocumentInput) -> Result<Document> {
     let doc = create(cx, input)?;
     let (upload, _, _) = file_of(cx, doc.id)?;
+    let doc_id = doc.id;
     cx.on_commit(move |inner| {
         let files = inner.files.clone();
         let renderer = inner.options.pdf_renderer.clone();
@@ -196,8 +197,14 @@ fn made(cx: &mut crate::engine::WriteCx<'_>, input: &DocumentInput) -> Result<Do
                 return;
             };
             let webp = crate::pdf::thumbnail(&renderer, &pdf, THUMBNAIL_SIDE);
-            if let Ok(staged) = files.stage(uploads::DIR, &webp) {
-                let _ = files.rename(&staged, &uploads::thumbnail_name(upload, THUMBNAIL_SIDE));
+            let written = files.stage(uploads::DIR, &webp).and_then(|staged| {
+                files.rename(&staged, &uploads::thumbnail_name(upload, THUMBNAIL_SIDE))
+            });
+            match written {
+                Ok(()) => tracing::info!(document = %doc_id, "document thumbnail written"),
+                Err(error) => {
+                    tracing::warn!(document = %doc_id, %error, "document thumbnail not written")
+                }
             }
         });
     });
