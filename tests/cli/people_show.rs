@@ -116,12 +116,21 @@ fn show_names_the_projects_notes_and_documents_of_the_person() {
 }
 
 /// The requests the server logged since `from` lines of its log, as
-/// "METHOD /path" with IDs as `{id}`; and the log's length.
+/// "METHOD /path" with IDs as `{id}`; and the log's length. The server's
+/// log is read by a thread as it comes, so a request of its own, marked,
+/// is sent first and waited for: every line before it is then in.
 fn requests(server: &Server, from: usize) -> (Vec<String>, usize) {
+    static MARKS: std::sync::atomic::AtomicUsize = std::sync::atomic::AtomicUsize::new(0);
+    let mark = format!(
+        "/api/v1/log-mark-{}",
+        MARKS.fetch_add(1, std::sync::atomic::Ordering::Relaxed)
+    );
+    crate::util::http_get(&format!("{}{mark}", server.url), None);
+    server.wait_for_stderr(&mark);
     let log: Vec<String> = server
         .stderr()
         .lines()
-        .filter(|l| l.contains("organiser::request"))
+        .filter(|l| l.contains("organiser::request") && !l.contains("/api/v1/log-mark-"))
         .map(str::to_owned)
         .collect();
     let said = log[from..]
