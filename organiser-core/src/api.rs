@@ -15,10 +15,7 @@ use crate::engine::request::{Request, Response};
 use crate::engine::{Inner, Organiser};
 use crate::error::{Error, Result};
 use crate::idempotency::{self, Begin};
-use crate::resources::route;
-
-/// No route has more than a few segments: they are kept on the stack.
-const MAX_SEGMENTS: usize = 6;
+use crate::resources::{route, segments};
 
 impl Organiser {
     /// Answers one API request: the whole of the JSON API below `/api/v1`.
@@ -59,21 +56,9 @@ impl Inner {
     }
 
     fn answer(&self, request: &Request, without_waiting: bool) -> Result<Option<Response>> {
-        let mut parts = [""; MAX_SEGMENTS];
-        let mut n = 0;
-        let mut too_long = false;
-        for segment in request.path.split('/').filter(|s| !s.is_empty()) {
-            if n == MAX_SEGMENTS {
-                too_long = true;
-                break;
-            }
-            parts[n] = segment;
-            n += 1;
-        }
-        let route = if too_long {
-            Err(Error::NotFound)
-        } else {
-            route(request, &parts[..n])
+        let route = match segments(&request.path) {
+            Some((parts, n)) => route(request, &parts[..n]),
+            None => Err(Error::NotFound),
         };
         // Without credentials only public routes answer; an unknown route
         // or a malformed query is 401 too, so nothing is revealed.

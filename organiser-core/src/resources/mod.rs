@@ -311,17 +311,23 @@ fn declared_at(
     path: &str,
     wanted: fn(&dyn Declared) -> bool,
 ) -> Option<&'static dyn Declared> {
-    const MOST: usize = 8;
-    let mut segments = [""; MOST];
+    let (segments, n) = segments(path)?;
+    operation(method, &segments[..n]).filter(|op| wanted(*op))
+}
+
+/// No route has more than a few segments: they are kept on the stack.
+const MAX_SEGMENTS: usize = 6;
+
+/// The non-empty segments of `path` and how many there are, without
+/// allocating; `None` when there are more than any route has.
+pub(crate) fn segments(path: &str) -> Option<([&str; MAX_SEGMENTS], usize)> {
+    let mut segments = [""; MAX_SEGMENTS];
     let mut n = 0;
     for segment in path.split('/').filter(|s| !s.is_empty()) {
-        if n == MOST {
-            return None;
-        }
-        segments[n] = segment;
+        *segments.get_mut(n)? = segment;
         n += 1;
     }
-    operation(method, &segments[..n]).filter(|op| wanted(*op))
+    Some((segments, n))
 }
 
 /// Checks a raw body's declared length and type against `rule`, as the
