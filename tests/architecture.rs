@@ -12,6 +12,7 @@
 
 use std::collections::{BTreeMap, BTreeSet};
 use std::path::{Path, PathBuf};
+use std::sync::LazyLock;
 
 use regex::Regex;
 
@@ -45,12 +46,11 @@ fn sources(dir: &Path) -> Vec<(PathBuf, String)> {
 
 /// The text of a source file without its test module and comments.
 fn code(text: &str) -> String {
-    let cut = Regex::new(r"#\[cfg\(test\)\]\s*mod\s+tests").unwrap();
-    let text = cut.split(text).next().unwrap_or("");
-    Regex::new(r"//[^\n]*")
-        .unwrap()
-        .replace_all(text, "")
-        .into_owned()
+    static TESTS: LazyLock<Regex> =
+        LazyLock::new(|| Regex::new(r"#\[cfg\(test\)\]\s*mod\s+tests").unwrap());
+    static COMMENT: LazyLock<Regex> = LazyLock::new(|| Regex::new(r"//[^\n]*").unwrap());
+    let text = TESTS.split(text).next().unwrap_or("");
+    COMMENT.replace_all(text, "").into_owned()
 }
 
 /// A file's module path: `resources/notes/body.rs` is
@@ -71,8 +71,9 @@ fn module_path(rel: &Path) -> Vec<String> {
 
 /// Expands a use tree (`a::{b, c::{d, e}}`) into paths.
 fn expand_use(tree: &str) -> Vec<Vec<String>> {
-    let renamed = Regex::new(r"\s+as\s+[A-Za-z_][A-Za-z0-9_]*").unwrap();
-    let tree: String = renamed
+    static RENAMED: LazyLock<Regex> =
+        LazyLock::new(|| Regex::new(r"\s+as\s+[A-Za-z_][A-Za-z0-9_]*").unwrap());
+    let tree: String = RENAMED
         .replace_all(tree, "")
         .chars()
         .filter(|c| !c.is_whitespace())
