@@ -52,20 +52,10 @@ pub fn openapi_document() -> Result<String, Unwritable> {
         for op in declared {
             let d = op.described();
             let primary = fragment.remove(d.id).ok_or_else(|| missing(d.id))?;
-            place(
-                &mut paths,
-                d.path,
-                d.method,
-                operation(&d, d.id, None, primary)?,
-            );
+            place(&mut paths, d.path, d.method, operation(&d, d.id, primary)?);
             if let Some((method, id)) = d.alias {
                 let alias = fragment.remove(id).ok_or_else(|| missing(id))?;
-                place(
-                    &mut paths,
-                    d.path,
-                    method,
-                    operation(&d, id, Some(&alias), alias.clone())?,
-                );
+                place(&mut paths, d.path, method, operation(&d, id, alias)?);
             }
         }
         if let Some(id) = fragment.keys().next() {
@@ -111,20 +101,16 @@ fn place(paths: &mut Map<String, Value>, path: &str, method: Method, op: Value) 
 
 /// One operation: what the declaration says, then the fragment's parts,
 /// then its answers (the fragment's over the declaration's).
-fn operation(
-    d: &Described,
-    id: &str,
-    alias: Option<&Value>,
-    fragment: Value,
-) -> Result<Value, Unwritable> {
+fn operation(d: &Described, id: &str, fragment: Value) -> Result<Value, Unwritable> {
     let Value::Object(mut fragment) = fragment else {
         return Err(Unwritable(format!("{id}: not an object")));
     };
     let mut op = Map::new();
     op.insert("operationId".into(), json!(id));
     // An alias (PUT beside PATCH) may say itself what it is.
-    let (summary, description) = match alias {
-        Some(a) if a.get("summary").is_some() => (
+    let alias = id != d.id;
+    let (summary, description) = match fragment.get("summary") {
+        Some(_) if alias => (
             fragment.remove("summary").unwrap_or(Value::Null),
             fragment.remove("description"),
         ),
@@ -221,7 +207,6 @@ mod tests {
         let op = operation(
             &declared("/things/{id}", false, Some(200)),
             "getThing",
-            None,
             fragment,
         )
         .unwrap();
@@ -237,7 +222,6 @@ mod tests {
         let public = operation(
             &declared("/things", true, Some(200)),
             "getThing",
-            None,
             json!({"responses": {"200": {"description": "It."}}}),
         )
         .unwrap();
@@ -250,10 +234,10 @@ mod tests {
     fn a_fragment_out_of_step_with_its_declaration_is_refused() {
         let d = declared("/things", false, Some(201));
         let wrong_status = json!({"responses": {"200": {"description": "It."}}});
-        let e = operation(&d, "getThing", None, wrong_status).unwrap_err();
+        let e = operation(&d, "getThing", wrong_status).unwrap_err();
         assert!(e.0.contains("answers 201"), "{e}");
         let unknown = json!({"responses": {"201": {}}, "requestbody": {}});
-        let e = operation(&d, "getThing", None, unknown).unwrap_err();
+        let e = operation(&d, "getThing", unknown).unwrap_err();
         assert!(e.0.contains("unknown part requestbody"), "{e}");
     }
 }
