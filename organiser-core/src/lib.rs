@@ -138,8 +138,8 @@ pub mod server {
 /// ```
 pub mod tasks {
     pub use crate::resources::tasks::{
-        Home, PageCounts, ProjectTaskCount, Task, TaskCounts, TaskCountsQuery, TaskInput,
-        TaskListCount, TaskOrder, TaskQuery, TaskStatus, Tasks, View,
+        Home, PageCounts, ProjectTaskCount, Repeat, RepeatFrom, Repetition, Task, TaskCounts,
+        TaskCountsQuery, TaskInput, TaskListCount, TaskOrder, TaskQuery, TaskStatus, Tasks, View,
     };
 }
 

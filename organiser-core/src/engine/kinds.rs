@@ -114,6 +114,9 @@ pub(crate) struct Attachments {
     /// (when sent; none for null) and to a new document made from each
     /// given upload; whether a live document is linked to it now.
     pub(crate) attach: fn(&WriteCx<'_>, &str, Id, Given<'_>) -> Result<bool>,
+    /// The live documents linked to record `id` of kind `kind` (a
+    /// repeating task's next occurrence is linked to the same ones).
+    pub(crate) linked: fn(&WriteCx<'_>, &str, Id) -> Result<Vec<Id>>,
 }
 
 /// The documents an input gives a record: existing ones by ID, and

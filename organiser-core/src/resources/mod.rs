@@ -484,6 +484,12 @@ pub(crate) static MIGRATIONS: &[Step] = &[
         schema::create_tables(tx, &[tasks::tables::TABLES])?;
         tasks::mentions::index_stored(tx)
     },
+    // 14: repeating tasks: task records of format 2, the open occurrence
+    // of each series.
+    |tx| {
+        schema::create_tables(tx, &[tasks::tables::TABLES])?;
+        tasks::store_records_with_series(tx)
+    },
 ];
 
 /// What the engine is wired to.

@@ -22,6 +22,15 @@ pub(crate) trait Record: Serialize + DeserializeOwned {
     const NAME: &'static str;
     /// The format this build writes and reads.
     const FORMAT: u8;
+
+    /// The record of an older `format` this build still reads (the bytes
+    /// after the format byte), or `None` when it reads no such format.
+    /// A migration step rewrites such records; until it has run (in the
+    /// steps before it), they are read through this.
+    fn older(format: u8, bytes: &[u8]) -> Option<Result<Self>> {
+        let _ = (format, bytes);
+        None
+    }
 }
 
 /// The bytes of `record`: its format byte, then postcard.
@@ -35,6 +44,7 @@ pub(crate) fn decode<R: Record>(bytes: &[u8]) -> Result<R> {
     match bytes.split_first() {
         Some((&format, rest)) if format == R::FORMAT => postcard::from_bytes(rest)
             .map_err(|e| Error::Storage(format!("a stored {} is malformed: {e}", R::NAME).into())),
+        Some((&format, rest)) if let Some(record) = R::older(format, rest) => record,
         Some((&format, _)) => Err(Error::Storage(
             format!(
                 "a stored {} has format {format}; this build reads format {}",

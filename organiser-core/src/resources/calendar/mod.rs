@@ -22,7 +22,7 @@ use crate::resources::calendar_feeds::events::{self, Found, Matcher, Shown};
 use crate::resources::people::key_dates::years_on;
 use crate::resources::people::{self, Person, UpcomingKeyDate, UpcomingMeta};
 use crate::resources::projects::{self, Project};
-use crate::resources::tasks::{self, Task};
+use crate::resources::tasks::{self, Repetition, Task};
 use crate::store::Tables;
 use crate::text::fold_case;
 use crate::time::{add_days, days_between, parse_date};
@@ -109,6 +109,9 @@ pub struct CalendarRange {
     pub events: Vec<CalendarEvent>,
     /// Open or completed live tasks due in the range, by deadline and title.
     pub tasks: Vec<Task>,
+    /// The dates to come of repeating tasks (EXTENSIONS.md §1, rule 7),
+    /// by date and title, at most 500.
+    pub repeats: Vec<Repetition>,
     /// Starts and deadlines of planned, active and on-hold projects.
     pub project_dates: Vec<ProjectDate>,
     /// Live people's key dates falling in the range.
@@ -234,6 +237,7 @@ pub(crate) struct Parts {
     found: Vec<Found>,
     matched: Vec<std::sync::Arc<[Option<Id>]>>,
     tasks: Vec<Task>,
+    repeats: Vec<Repetition>,
     project_dates: Vec<ProjectDate>,
     key_dates: Vec<UpcomingKeyDate>,
     people: Vec<Person>,
@@ -260,6 +264,7 @@ pub(crate) fn gather<T: Tables>(cx: &Cx<'_, T>, q: CalendarQuery) -> Result<Part
         to: q.to,
         today: cx.today(),
         tasks: tasks_due(cx, q.from, q.to)?,
+        repeats: tasks::repetitions(cx, q.from, q.to)?,
         project_dates: project_dates(cx, q.from, q.to)?,
         key_dates: key_dates(cx, q.from, q.to)?,
         found,
@@ -288,6 +293,7 @@ impl Parts {
             today: self.today,
             events,
             tasks: self.tasks,
+            repeats: self.repeats,
             project_dates: self.project_dates,
             key_dates: self.key_dates,
             people: self.people,
@@ -297,7 +303,8 @@ impl Parts {
     /// About how many bytes its JSON takes (an event with its attendees
     /// is about a kilobyte).
     pub(crate) fn size_hint(&self) -> usize {
-        4096 + self.found.len() * 1024 + (self.tasks.len() + self.people.len()) * 1024
+        4096 + self.found.len() * 1024
+            + (self.tasks.len() + self.repeats.len() + self.people.len()) * 1024
     }
 
     /// Photo addresses made absolute with `base`.
@@ -330,12 +337,13 @@ impl Serialize for Parts {
                 s.collect_seq(self.0.shown())
             }
         }
-        let mut out = s.serialize_struct("CalendarRange", 8)?;
+        let mut out = s.serialize_struct("CalendarRange", 9)?;
         out.serialize_field("from", &self.from)?;
         out.serialize_field("to", &self.to)?;
         out.serialize_field("today", &self.today)?;
         out.serialize_field("events", &Events(self))?;
         out.serialize_field("tasks", &self.tasks)?;
+        out.serialize_field("repeats", &self.repeats)?;
         out.serialize_field("project_dates", &self.project_dates)?;
         out.serialize_field("key_dates", &self.key_dates)?;
         out.serialize_field("people", &self.people)?;

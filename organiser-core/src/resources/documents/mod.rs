@@ -469,7 +469,18 @@ pub(crate) fn create(cx: &mut WriteCx<'_>, input: &DocumentInput) -> Result<Docu
 pub(crate) static ATTACHMENTS: Attachments = Attachments {
     check: check_attachments,
     attach,
+    linked,
 };
+
+fn linked(cx: &WriteCx<'_>, kind: &str, id: Id) -> Result<Vec<Id>> {
+    let Some(target) = Target::of_kind(kind) else {
+        return Ok(Vec::new());
+    };
+    Ok(links::documents_linked(cx, target, id)?
+        .into_iter()
+        .map(|(_, _, d)| d.id)
+        .collect())
+}
 
 fn check_attachments(
     cx: &WriteCx<'_>,

@@ -1,7 +1,8 @@
 //! Expiry (document 2, "Task status"): an open task whose `expires_on` is
 //! before today in the owner's zone is archived, with `archived_at` the
 //! midnight at the start of the day after `expires_on` and `expired` true.
-//! Settled before any task endpoint or count answers.
+//! Settled before any task endpoint or count answers. A repeating task's
+//! expiry makes its next occurrence (EXTENSIONS.md §1, rule 3).
 
 use std::ops::Bound;
 
@@ -65,6 +66,7 @@ pub(crate) fn settle(cx: &mut WriteCx<'_>) -> Result<()> {
         let mut task = before.clone();
         archive_if_expired(cx, &mut task);
         task.updated_at = cx.now();
+        super::series::closed(cx, &mut task)?;
         put_live(cx, Some(&before), &task)?;
     }
     Ok(())

@@ -23,7 +23,8 @@ use crate::ids::Id;
 use crate::resources::tasks::tables::{
     TASK_COUNTERS, TASKS_BY_HOME, TASKS_BY_STATUS_ID, TASKS_BY_STATUS_POSITION,
     TASKS_BY_STATUS_UPDATED, TASKS_CLOSED, TASKS_COMPLETED_BY_DEADLINE, TASKS_OPEN_BY_DEADLINE,
-    TASKS_OPEN_BY_EXPIRY, TASKS_OPEN_BY_HOME, TASKS_OPEN_BY_START, TASKS_TODAY,
+    TASKS_OPEN_BY_EXPIRY, TASKS_OPEN_BY_HOME, TASKS_OPEN_BY_SERIES, TASKS_OPEN_BY_START,
+    TASKS_TODAY,
 };
 use crate::store::codec::{Unpack, put_varint};
 use crate::store::key::{Key, Reader, date_from_number, date_number};
@@ -43,6 +44,9 @@ pub(crate) struct Attrs {
     pub(crate) closed: Option<Timestamp>,
     pub(crate) expires: Option<Date>,
     pub(crate) expired: bool,
+    /// The series of a repeating task (not in covering values: it keys
+    /// its own index, which no view reads).
+    pub(crate) series: Option<Id>,
 }
 
 impl Attrs {
@@ -57,6 +61,7 @@ impl Attrs {
             closed: task.closed_at(),
             expires: task.expires_on,
             expired: task.expired,
+            series: task.repeat.as_ref().and(task.series_id),
         }
     }
 
@@ -149,6 +154,7 @@ impl Attrs {
             closed,
             expires,
             expired: set(2),
+            series: None,
         }
     }
 
@@ -211,6 +217,7 @@ impl Attrs {
             closed,
             expires,
             expired,
+            series: None,
         }
     }
 }
@@ -297,6 +304,14 @@ pub(crate) mod keys {
         Key::new().i64(position).id(id)
     }
 
+    pub(crate) fn by_series_prefix(series: Id) -> Key {
+        Key::new().id(series)
+    }
+
+    pub(crate) fn by_series(series: Id, id: Id) -> Key {
+        Key::new().id(series).id(id)
+    }
+
     pub(crate) fn by_expiry(date: Date, id: Id) -> Key {
         Key::new().date(date).id(id)
     }
@@ -331,6 +346,9 @@ fn entries(id: Id, a: &Attrs, as_of: Date) -> Vec<(Tbl, Key, bool)> {
         }
         if a.in_today(as_of) {
             out.push((TASKS_TODAY, keys::by_position(a.position, id), true));
+        }
+        if let Some(series) = a.series {
+            out.push((TASKS_OPEN_BY_SERIES, keys::by_series(series, id), false));
         }
     } else if let Some(closed) = a.closed {
         out.push((TASKS_CLOSED, keys::by_time(closed, id), true));
@@ -856,6 +874,7 @@ mod tests {
                 closed: None,
                 expires: d("2026-02-01"),
                 expired: false,
+                series: None,
             },
             Attrs {
                 status: TaskStatus::Archived,
@@ -867,6 +886,7 @@ mod tests {
                 closed: Some("2026-01-03T00:00:00Z".parse().unwrap()),
                 expires: None,
                 expired: true,
+                series: None,
             },
         ];
         for a in cases {

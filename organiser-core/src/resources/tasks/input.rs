@@ -5,7 +5,7 @@ use jiff::civil::Date;
 use serde::Serialize;
 use serde_json::Value;
 
-use super::TaskStatus;
+use super::{Repeat, RepeatFrom, TaskStatus};
 use crate::error::{Error, Result};
 use crate::ids::Id;
 use crate::input::{Field, record};
@@ -53,6 +53,9 @@ pub struct TaskInput {
     /// Signed IDs of uploaded PDFs to make into documents.
     #[serde(skip_serializing_if = "Field::is_absent")]
     pub document_uploads: Field<Vec<String>>,
+    /// How it repeats (EXTENSIONS.md §1); null stops the series.
+    #[serde(skip_serializing_if = "Field::is_absent")]
+    pub repeat: Field<Repeat>,
 }
 
 impl TaskInput {
@@ -129,8 +132,43 @@ pub(crate) fn parse(body: Option<&Value>) -> Result<TaskInput> {
             ));
         }
     };
+    input.repeat = match f.raw("repeat") {
+        Field::Absent => Field::Absent,
+        Field::Null => Field::Null,
+        Field::Value(value) => match read_repeat(&value) {
+            Ok(repeat) => Field::Value(repeat),
+            Err(message) => {
+                f.add("repeat", message);
+                Field::Absent
+            }
+        },
+    };
     f.finish()?;
     Ok(input)
+}
+
+/// `{rule, from}`: `rule` a string, `from` `due` (or omitted) or
+/// `completion`.
+fn read_repeat(value: &Value) -> std::result::Result<Repeat, &'static str> {
+    const SHAPE: &str = "must be an object with rule (an RRULE) and from (due or completion)";
+    let Value::Object(fields) = value else {
+        return Err(SHAPE);
+    };
+    if fields.keys().any(|k| k != "rule" && k != "from") {
+        return Err(SHAPE);
+    }
+    let Some(Value::String(rule)) = fields.get("rule") else {
+        return Err("must have rule, an RRULE value such as FREQ=WEEKLY");
+    };
+    let from = match fields.get("from") {
+        None | Some(Value::Null) => RepeatFrom::Due,
+        Some(Value::String(w)) => RepeatFrom::parse(w).ok_or("from must be due or completion")?,
+        Some(_) => return Err("from must be due or completion"),
+    };
+    Ok(Repeat {
+        rule: rule.clone(),
+        from,
+    })
 }
 
 #[cfg(test)]
@@ -162,6 +200,7 @@ mod tests {
                 position: Some(-3),
                 document_ids: Field::Value(vec![list]),
                 document_uploads: Field::Value(vec!["signed".into()]),
+                repeat: Field::Value(Repeat::from_completion("FREQ=WEEKLY")),
             },
             TaskInput {
                 description_html: Field::Null,
@@ -169,6 +208,7 @@ mod tests {
                 task_list_id: Field::Null,
                 document_ids: Field::Null,
                 document_uploads: Field::Null,
+                repeat: Field::Null,
                 ..TaskInput::default()
             },
         ];

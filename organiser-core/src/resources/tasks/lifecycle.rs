@@ -3,10 +3,10 @@
 //! once and has a deletion record; it can be restored for 20 seconds, then
 //! the delete is permanent. A home's delete takes its live tasks with it.
 
-use super::expiry;
 use super::home::{self, Home};
 use super::index::{self, Attrs, keys};
 use super::{Deleted, Task, TaskRow, load_row, put_live, save_row};
+use super::{expiry, series};
 use crate::engine::WriteCx;
 use crate::engine::kinds::{Cascade, Change, RecordKind, Settle};
 use crate::error::{Error, Result};
@@ -64,7 +64,12 @@ fn take_out(cx: &WriteCx<'_>, mut row: TaskRow, with: Option<Id>) -> Result<()> 
 fn bring_back(cx: &WriteCx<'_>, row: TaskRow) -> Result<Task> {
     let mut task = row.task;
     task.updated_at = cx.now();
+    let was_open = task.status == super::TaskStatus::Open;
     expiry::archive_if_expired(cx, &mut task);
+    series::restored(cx, &mut task)?;
+    if was_open && task.status.is_closed() {
+        series::closed(cx, &mut task)?;
+    }
     deletions::unrecord(cx, KIND.name, task.id)?;
     put_live(cx, None, &task)?;
     cx.tell(KIND.name, task.id, Change::Restored)?;
@@ -79,6 +84,17 @@ pub(crate) fn delete(cx: &mut WriteCx<'_>, id: Id) -> Result<()> {
     };
     take_out(cx, row, None)?;
     restore::schedule(cx, &KIND, id, cx.now())
+}
+
+/// Deletes live task `id` for good at once, with its deletion record and
+/// no restore (a repeating task's untouched next occurrence, when the one
+/// whose closing made it reopens).
+pub(crate) fn remove(cx: &mut WriteCx<'_>, id: Id) -> Result<()> {
+    let Some(row @ TaskRow { deleted: None, .. }) = load_row(cx, id)? else {
+        return Ok(());
+    };
+    take_out(cx, row, None)?;
+    purge(cx, id)
 }
 
 /// `POST /tasks/{id}/restoration`: the live task for a safe retry; 404

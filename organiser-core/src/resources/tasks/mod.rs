@@ -15,6 +15,9 @@ mod project_counts;
 mod query;
 mod record;
 mod render;
+mod repeat;
+mod repeat_words;
+mod series;
 pub(crate) mod tables;
 mod write;
 
@@ -24,6 +27,10 @@ mod tests;
 pub use counts::{PageCounts, TaskCounts, TaskCountsQuery, TaskListCount};
 pub use input::TaskInput;
 pub use query::{TaskOrder, TaskQuery, View};
+use repeat::Cursor;
+pub use repeat::{Repeat, RepeatFrom};
+pub use series::Repetition;
+pub(crate) use series::repetitions;
 
 pub(crate) use api::OPERATIONS;
 pub use api::Tasks;
@@ -32,7 +39,7 @@ pub(crate) use index::{due_between, index_completed_deadlines};
 pub(crate) use lifecycle::{KIND, LIST_CASCADE, PERSON_CASCADE, PROJECT_CASCADE};
 pub use project_counts::ProjectTaskCount;
 pub(crate) use project_counts::completed_in;
-pub(crate) use record::store_records_compactly;
+pub(crate) use record::{store_records_compactly, store_records_with_series};
 
 use counts::counts;
 use index::{TodaySet, settle_today};
@@ -147,6 +154,15 @@ pub struct Task {
     pub has_documents: bool,
     /// Archived because `expires_on` passed.
     pub expired: bool,
+    /// How it repeats (EXTENSIONS.md §1); null when it does not.
+    pub repeat: Option<Repeat>,
+    /// Read only: the first task of its series, set when it first repeats.
+    pub series_id: Option<Id>,
+    /// Read only: on a closed occurrence, the occurrence its closing made.
+    pub next_task_id: Option<Id>,
+    /// Where its series' walk of dates starts; set with `repeat`.
+    #[serde(skip)]
+    pub(crate) cursor: Option<Cursor>,
     /// When it was made.
     #[serde(with = "crate::time::serde_timestamp")]
     pub created_at: Timestamp,

@@ -1,22 +1,115 @@
-//! The task as stored (format 1): its own type, apart from the API's
+//! The task as stored (format 2): its own type, apart from the API's
 //! [`Task`], encoded compactly (`store::codec`). The ID is the key and is
-//! not repeated; the home is one tag and at most one ID.
+//! not repeated; the home is one tag and at most one ID. Format 2 is
+//! format 1 followed by the series fields (EXTENSIONS.md §1): a plain task
+//! costs three bytes more.
 
 use jiff::Timestamp;
 use jiff::civil::Date;
 use serde::{Deserialize, Serialize};
 
 use super::home::Home;
+use super::repeat::{Cursor, Repeat, RepeatFrom};
 use super::{Deleted, Task, TaskRow, TaskStatus};
 use crate::error::Result;
 use crate::ids::Id;
 use crate::resources::tasks::tables::TASKS;
 use crate::store::codec::{self, Record};
+use crate::store::key::{date_from_number, date_number};
 use crate::store::{Dir, Tables, WriteTx};
 
 /// A stored task.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 pub(crate) struct TaskRecord {
+    /// Every field format 1 had, in its order.
+    base: TaskRecordV1,
+    repeat: Option<StoredRepeat>,
+    #[serde(with = "codec::opt_id")]
+    series_id: Option<Id>,
+    #[serde(with = "codec::opt_id")]
+    next_task_id: Option<Id>,
+}
+
+/// A stored repeat: the normalised rule, what it counts from (0 due, 1
+/// completion) and the series' cursor.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+struct StoredRepeat {
+    rule: String,
+    from: u8,
+    /// The cursor's anchor, in days since 1970-01-01.
+    anchor: i32,
+    seen: u16,
+}
+
+impl Record for TaskRecord {
+    const NAME: &'static str = "task";
+    const FORMAT: u8 = 2;
+
+    fn older(format: u8, bytes: &[u8]) -> Option<Result<Self>> {
+        (format == TaskRecordV1::FORMAT).then(|| {
+            let base: TaskRecordV1 = postcard::from_bytes(bytes).map_err(|e| {
+                crate::error::Error::Storage(format!("a stored task is malformed: {e}").into())
+            })?;
+            Ok(TaskRecord {
+                base,
+                repeat: None,
+                series_id: None,
+                next_task_id: None,
+            })
+        })
+    }
+}
+
+impl From<&TaskRow> for TaskRecord {
+    fn from(row: &TaskRow) -> Self {
+        let t = &row.task;
+        TaskRecord {
+            base: TaskRecordV1::from(row),
+            repeat: t.repeat.as_ref().map(|r| {
+                let cursor = t.cursor.unwrap_or_else(|| {
+                    Cursor::start(t.deadline_on.or(t.start_on).unwrap_or_default())
+                });
+                StoredRepeat {
+                    rule: r.rule.clone(),
+                    from: u8::from(r.from == RepeatFrom::Completion),
+                    anchor: date_number(cursor.anchor),
+                    seen: cursor.seen,
+                }
+            }),
+            series_id: t.series_id,
+            next_task_id: t.next_task_id,
+        }
+    }
+}
+
+impl TaskRecord {
+    /// The row of the task stored under `id`.
+    pub(crate) fn into_row(self, id: Id) -> TaskRow {
+        let mut row = self.base.into_row(id);
+        if let Some(r) = self.repeat {
+            row.task.repeat = Some(Repeat {
+                rule: r.rule,
+                from: if r.from == 1 {
+                    RepeatFrom::Completion
+                } else {
+                    RepeatFrom::Due
+                },
+            });
+            row.task.cursor = Some(Cursor {
+                anchor: date_from_number(r.anchor),
+                seen: r.seen,
+            });
+        }
+        row.task.series_id = self.series_id;
+        row.task.next_task_id = self.next_task_id;
+        row
+    }
+}
+
+/// A stored task of format 1 (schema 3 to 13): the fields before tasks
+/// repeated.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub(crate) struct TaskRecordV1 {
     title: String,
     status: u8,
     /// 0 the Inbox, 1 a list, 2 a person, 3 a project.
@@ -50,12 +143,12 @@ pub(crate) struct TaskRecord {
     deleted_with: Option<Id>,
 }
 
-impl Record for TaskRecord {
+impl Record for TaskRecordV1 {
     const NAME: &'static str = "task";
     const FORMAT: u8 = 1;
 }
 
-impl From<&TaskRow> for TaskRecord {
+impl From<&TaskRow> for TaskRecordV1 {
     fn from(row: &TaskRow) -> Self {
         let t = &row.task;
         let (home, home_id) = match t.home() {
@@ -64,7 +157,7 @@ impl From<&TaskRow> for TaskRecord {
             Home::Person(id) => (2, Some(id)),
             Home::Project(id) => (3, Some(id)),
         };
-        TaskRecord {
+        TaskRecordV1 {
             title: t.title.clone(),
             status: t.status.code(),
             home,
@@ -87,7 +180,7 @@ impl From<&TaskRow> for TaskRecord {
     }
 }
 
-impl TaskRecord {
+impl TaskRecordV1 {
     /// The row of the task stored under `id`.
     pub(crate) fn into_row(self, id: Id) -> TaskRow {
         let home = match (self.home, self.home_id) {
@@ -113,6 +206,10 @@ impl TaskRecord {
             description_text: self.description_text,
             has_documents: self.has_documents,
             expired: self.expired,
+            repeat: None,
+            series_id: None,
+            next_task_id: None,
+            cursor: None,
             created_at: self.created_at,
             updated_at: self.updated_at,
         };
@@ -136,9 +233,31 @@ pub(crate) fn store_records_compactly(tx: &WriteTx) -> Result<()> {
         Ok(true)
     })?;
     for (key, row) in rows {
-        tx.put_record(TASKS, &key, &TaskRecord::from(&row))?;
+        tx.put_record(TASKS, &key, &TaskRecordV1::from(&row))?;
     }
     super::index::pack_covering_values(tx)
+}
+
+/// Migration step (schema 14): rewrites every task of format 1 in format
+/// 2 (no repeat, no series); one of format 2 already stays as it is.
+pub(crate) fn store_records_with_series(tx: &WriteTx) -> Result<()> {
+    let mut rows = Vec::new();
+    tx.scan_prefix(TASKS, &[], Dir::Asc, &mut |k, v| {
+        if v.first() != Some(&<TaskRecord as Record>::FORMAT) {
+            rows.push((k.to_vec(), codec::decode::<TaskRecordV1>(v)?));
+        }
+        Ok(true)
+    })?;
+    for (key, base) in rows {
+        let record = TaskRecord {
+            base,
+            repeat: None,
+            series_id: None,
+            next_task_id: None,
+        };
+        tx.put_record(TASKS, &key, &record)?;
+    }
+    Ok(())
 }
 
 #[cfg(test)]
@@ -165,6 +284,13 @@ mod tests {
                 description_text: "Hi".into(),
                 has_documents: false,
                 expired: false,
+                repeat: Some(Repeat::rule("FREQ=WEEKLY;BYDAY=MO")),
+                series_id: Some(list),
+                next_task_id: Some(list),
+                cursor: Some(Cursor {
+                    anchor: "2026-03-09".parse().unwrap(),
+                    seen: 2,
+                }),
                 created_at: "2026-03-09T08:00:00Z".parse().unwrap(),
                 updated_at: "2026-03-10T09:00:00.123Z".parse().unwrap(),
             },
@@ -189,10 +315,34 @@ mod tests {
     /// a migration step, not an edit of this test.
     #[test]
     fn the_stored_bytes_are_pinned() {
-        let bytes = codec::encode(&TaskRecord::from(&sample())).unwrap();
-        let hex: String = bytes.iter().map(|b| format!("{b:02x}")).collect();
-        assert_eq!(hex, PINNED, "{} bytes", bytes.len());
+        let hex = |bytes: Vec<u8>| -> String { bytes.iter().map(|b| format!("{b:02x}")).collect() };
+        let v1 = codec::encode(&TaskRecordV1::from(&sample())).unwrap();
+        assert_eq!(hex(v1), PINNED, "format 1");
+        let v2 = codec::encode(&TaskRecord::from(&sample())).unwrap();
+        assert_eq!(hex(v2), PINNED_2, "format 2");
+    }
+
+    /// Format 2 is format 1 with the series fields after it: what the
+    /// schema-14 step writes reads back as the task it was.
+    #[test]
+    fn a_format_1_record_reads_back_in_format_2() {
+        let mut row = sample();
+        row.task.repeat = None;
+        row.task.series_id = None;
+        row.task.next_task_id = None;
+        row.task.cursor = None;
+        let v1 = codec::encode(&TaskRecordV1::from(&row)).unwrap();
+        let base: TaskRecordV1 = codec::decode(&v1).unwrap();
+        let v2 = TaskRecord {
+            base,
+            repeat: None,
+            series_id: None,
+            next_task_id: None,
+        };
+        assert_eq!(v2.into_row(row.task.id).task, row.task);
     }
 
     const PINNED: &str = "010c427579206f6174206d696c6b01010101563e3ab5d3d6764c61efb99302bd5b0501d4c00200010101f6ebcbef9a670001093c703e48693c2f703e024869000080c0e1999a67f6ebcbef9a670190b8ccef9a670101563e3ab5d3d6764c61efb99302bd5b";
+
+    const PINNED_2: &str = "020c427579206f6174206d696c6b01010101563e3ab5d3d6764c61efb99302bd5b0501d4c00200010101f6ebcbef9a670001093c703e48693c2f703e024869000080c0e1999a67f6ebcbef9a670190b8ccef9a670101563e3ab5d3d6764c61efb99302bd5b0114465245513d5745454b4c593b42594441593d4d4f00d2c002020101563e3ab5d3d6764c61efb99302bd5b0101563e3ab5d3d6764c61efb99302bd5b";
 }

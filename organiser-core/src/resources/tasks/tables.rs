@@ -34,6 +34,10 @@ pub(crate) const TASKS_COMPLETED_BY_DEADLINE: Tbl = table("tasks_completed_by_de
 /// date, per start date, ...), so counts never scan tasks.
 pub(crate) const TASK_COUNTERS: Tbl = table("task_counters");
 
+/// Live open repeating tasks: (series_id, id), the open occurrence of each
+/// series (EXTENSIONS.md §1, rule 4).
+pub(crate) const TASKS_OPEN_BY_SERIES: Tbl = table("tasks_open_by_series");
+
 /// Stored tasks by the people their descriptions mention: (person, id).
 pub(crate) const TASKS_BY_MENTION: Tbl = table("tasks_by_mention");
 
@@ -53,4 +57,5 @@ pub(crate) const TABLES: &[Tbl] = &[
     TASK_COUNTERS,
     TASKS_COMPLETED_BY_DEADLINE,
     TASKS_BY_MENTION,
+    TASKS_OPEN_BY_SERIES,
 ];

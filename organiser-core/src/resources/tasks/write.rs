@@ -6,7 +6,7 @@ use jiff::civil::Date;
 
 use super::home::{self, Home};
 use super::input::TaskInput;
-use super::{Task, TaskStatus, load_live, placement, put_live};
+use super::{Task, TaskStatus, load_live, placement, put_live, series};
 use crate::engine::WriteCx;
 use crate::engine::kinds::Given;
 use crate::error::{Details, Result};
@@ -217,6 +217,10 @@ pub(crate) fn create(cx: &mut WriteCx<'_>, input: &TaskInput) -> Result<Task> {
     let id = cx.new_id();
     let mut task = Task {
         id,
+        repeat: None,
+        series_id: None,
+        next_task_id: None,
+        cursor: None,
         title: String::new(),
         status: TaskStatus::Open,
         start_on: None,
@@ -240,8 +244,12 @@ pub(crate) fn create(cx: &mut WriteCx<'_>, input: &TaskInput) -> Result<Task> {
     if let Some(status) = input.status {
         transition(cx, &mut task, status);
     }
+    let repeat_set = series::apply_repeat(cx, &mut details, &mut task, &input.repeat);
     check_dates(&mut details, &task, input, cx.today(), false);
     details.into_validation()?;
+    if repeat_set {
+        series::join_series(cx, &mut task)?;
+    }
 
     task.position = match input.position {
         Some(rank) => placement::place(cx, home, id, rank)?,
@@ -278,11 +286,22 @@ pub(crate) fn change(cx: &mut WriteCx<'_>, id: Id, input: &TaskInput) -> Result<
     check_documents(cx, &mut details, input)?;
     apply_fields(&mut task, input, title, desc);
     let reopened = input.status == Some(TaskStatus::Open) && before.status != TaskStatus::Open;
+    let closed =
+        before.status == TaskStatus::Open && input.status.is_some_and(TaskStatus::is_closed);
     if let Some(status) = input.status {
         transition(cx, &mut task, status);
     }
+    let repeat_set = series::apply_repeat(cx, &mut details, &mut task, &input.repeat);
     check_dates(&mut details, &task, input, cx.today(), reopened);
     details.into_validation()?;
+    if repeat_set {
+        series::join_series(cx, &mut task)?;
+    }
+    if closed {
+        series::closed(cx, &mut task)?;
+    } else if reopened {
+        series::reopened(cx, &mut task)?;
+    }
 
     if let Some(home) = new_home {
         task.set_home(home);
