@@ -1,10 +1,10 @@
 //! `organiser tasks add TITLE [--list NAME | --project P | --person P] [--start D] [--deadline D]
-//! [--expires D] [--description TEXT] [--attach FILE.pdf]...`.
+//! [--expires D] [--description TEXT] [--attach FILE.pdf]... [--every PHRASE | --after-done SPAN]`.
 
 use clap::Args;
 use organiser_core::{Field, people::Person, tasks::TaskInput};
 
-use super::{DateArgs, HomeArgs};
+use super::{DateArgs, HomeArgs, RepeatArgs};
 use crate::commands::Session;
 use crate::commands::upload::upload_pdf;
 use crate::door::Doors;
@@ -22,6 +22,8 @@ pub(super) struct Add {
     description: Option<String>,
     #[command(flatten)]
     dates: DateArgs,
+    #[command(flatten)]
+    repeat: RepeatArgs,
     /// The list to put it in.
     #[arg(long)]
     list: Option<String>,
@@ -42,6 +44,7 @@ impl Add {
         let mut input = TaskInput::titled(self.title.join(" "));
         input.description_html = super::description(s, self.description.as_deref())?;
         self.dates.apply(s.client, &mut input)?;
+        self.repeat.apply(&mut input)?;
         let home = HomeArgs {
             list: self.list,
             project: self.project,
@@ -70,7 +73,8 @@ impl Add {
                 task.title,
                 output::short_id(task.id),
                 self.dates.worked_out(task)
-            ) + &match self.attach.len() {
+            ) + &super::repeats(task)
+                + &match self.attach.len() {
                 0 => String::new(),
                 1 => ", with 1 document".to_owned(),
                 n => format!(", with {n} documents"),

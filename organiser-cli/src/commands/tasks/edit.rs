@@ -1,11 +1,11 @@
 //! `organiser tasks edit T [--title] [--description TEXT] [--start]
 //! [--deadline] [--expires] [--list NAME | --project P | --inbox]
-//! [--position N]`.
+//! [--position N] [--every PHRASE | --after-done SPAN]`.
 
 use clap::Args;
 use organiser_core::{tasks::Task, tasks::TaskInput};
 
-use super::{DateArgs, HomeArgs, no_task};
+use super::{DateArgs, HomeArgs, RepeatArgs, no_task};
 use crate::commands::Session;
 use crate::door::Doors;
 use crate::error::CliError;
@@ -24,6 +24,8 @@ pub(super) struct Edit {
     #[command(flatten)]
     dates: DateArgs,
     #[command(flatten)]
+    repeat: RepeatArgs,
+    #[command(flatten)]
     home: HomeArgs,
     /// Its place among the home's open tasks (1 is the top).
     #[arg(long, allow_negative_numbers = true)]
@@ -41,6 +43,7 @@ const EDIT_FLAGS: &[(&str, &str)] = &[
     ("task_list_id", "--list"),
     ("project_id", "--project"),
     ("position", "--position"),
+    ("repeat", "--every"),
 ];
 
 impl Edit {
@@ -49,10 +52,11 @@ impl Edit {
             && self.description.is_none()
             && !self.dates.given()
             && !self.home.given()
-            && self.position.is_none();
+            && self.position.is_none()
+            && !self.repeat.given();
         if nothing {
             return Err(CliError::usage(
-                "nothing to change: give --title, --description, --start, --deadline, --expires, --list, --project, --inbox or --position",
+                "nothing to change: give --title, --description, --start, --deadline, --expires, --list, --project, --inbox, --position, --every or --after-done",
             ));
         }
         let id = s.refs.id::<Task>(&self.task)?;
@@ -63,6 +67,7 @@ impl Edit {
         };
         self.dates.apply(s.client, &mut input)?;
         self.home.apply(&s.refs, &mut input)?;
+        self.repeat.apply(&mut input)?;
         input.position = self.position;
         let changed = s
             .client
@@ -74,7 +79,11 @@ impl Edit {
                 "Changed {}{}",
                 changed.data.title,
                 self.dates.worked_out(&changed.data)
-            ),
+            ) + &if self.repeat.given() {
+                super::repeats(&changed.data)
+            } else {
+                String::new()
+            },
         )
     }
 }

@@ -15,7 +15,7 @@ mod views;
 use clap::{Args, Subcommand};
 use organiser_core::{
     Field, Id, ListParams, Page, projects::Project, task_lists::TaskList, tasks::Task,
-    tasks::TaskInput, tasks::TaskOrder, tasks::TaskQuery,
+    tasks::Repeat, tasks::TaskInput, tasks::TaskOrder, tasks::TaskQuery,
 };
 
 use super::dates::{self, Days, Echo};
@@ -76,6 +76,9 @@ enum TasksAction {
     Reopen(status::SetStatus),
     /// Mark a task won't do.
     Wontdo(status::SetStatus),
+    /// Skip this time of a repeating task: it is marked won't do, and the
+    /// next one is made.
+    Skip(status::SetStatus),
     /// Change a task's title, description, dates, home or position.
     Edit(edit::Edit),
     /// Move a task to a list, a project or the Inbox.
@@ -120,6 +123,7 @@ impl TasksCommand {
                 A::Done(c) => c.run(s, status::Change::Done),
                 A::Reopen(c) => c.run(s, status::Change::Reopen),
                 A::Wontdo(c) => c.run(s, status::Change::WontDo),
+                A::Skip(c) => c.run(s, status::Change::Skip),
                 A::Edit(c) => c.run(s),
                 A::Move(c) => c.run(s),
                 A::Rm(c) => c.run(s),
@@ -217,6 +221,46 @@ impl DateArgs {
     }
 }
 
+/// How a task repeats, in words the core reads (`Repeat::from_words`,
+/// `Repeat::after_done`).
+#[derive(Debug, Args)]
+struct RepeatArgs {
+    /// Repeat on a fixed schedule from its deadline (or start): day, week,
+    /// month, year, "N days|weeks|months|years", weekday, weekday names
+    /// (mon,thu), 1st, 15th, "last day", "first mon", "last fri", or a raw
+    /// RRULE:...; `none` stops it repeating.
+    #[arg(long, value_name = "PHRASE")]
+    every: Option<String>,
+    /// Repeat counted from each completion: 3d, 2w, 1m, 1y, "10 days".
+    #[arg(long, value_name = "SPAN", conflicts_with = "every")]
+    after_done: Option<String>,
+}
+
+impl RepeatArgs {
+    /// Whether a repeat was given.
+    fn given(&self) -> bool {
+        self.every.is_some() || self.after_done.is_some()
+    }
+
+    /// Puts the repeat into `input`.
+    fn apply(&self, input: &mut TaskInput) -> Result<(), CliError> {
+        let read = |flag: &str, phrase: &str, words: fn(&str) -> Result<Repeat, String>| {
+            if phrase.trim().eq_ignore_ascii_case("none") {
+                return Ok(Field::Null);
+            }
+            words(phrase)
+                .map(Field::Value)
+                .map_err(|e| CliError::usage(format!("{flag} {phrase:?}: {e}")))
+        };
+        if let Some(phrase) = &self.every {
+            input.repeat = read("--every", phrase, Repeat::from_words)?;
+        } else if let Some(span) = &self.after_done {
+            input.repeat = read("--after-done", span, Repeat::after_done)?;
+        }
+        Ok(())
+    }
+}
+
 /// `--description TEXT` of `add` and `edit`: Markdown typed by the owner
 /// (`-` reads it from standard input), sent as note-body HTML made as
 /// `notes add` makes a body; `none` or blank clears it.
@@ -253,6 +297,7 @@ const FLAGS: &[(&str, &str)] = &[
     ("position", "--position"),
     ("document_ids", "--attach"),
     ("document_uploads", "--attach"),
+    ("repeat", "--every"),
 ];
 
 #[derive(Debug, Args)]
@@ -291,6 +336,36 @@ impl HomeArgs {
             return Ok(true);
         }
         Ok(false)
+    }
+}
+
+/// How a task repeats, for the line that says what was done: " · repeats
+/// every month on the 1st", or " · does not repeat".
+fn repeats(task: &Task) -> String {
+    match &task.repeat {
+        Some(repeat) => format!(" · repeats {}", repeat.to_words()),
+        None => " · does not repeat".to_owned(),
+    }
+}
+
+/// What closing a repeating task made, for the line that says so: " ·
+/// next due 2026-12-01" (or "next starts"), or " · the last of its
+/// series" when the rule has ended; nothing for a task that does not
+/// repeat.
+fn next_said(client: &Client, task: &Task) -> String {
+    if task.repeat.is_none() {
+        return String::new();
+    }
+    let Some(next) = task.next_task_id else {
+        return " · the last of its series".to_owned();
+    };
+    match client.reply(|c| c.tasks().get(next)) {
+        Ok(next) => match (next.data.deadline_on, next.data.start_on) {
+            (Some(d), _) => format!(" · next due {}", crate::output::date(d)),
+            (None, Some(d)) => format!(" · next starts {}", crate::output::date(d)),
+            (None, None) => String::new(),
+        },
+        Err(_) => String::new(),
     }
 }
 

@@ -57,8 +57,14 @@ impl Show {
             ("Deadline", date(task.deadline_on)),
             ("Expires", date(task.expires_on)),
         ];
+        if let Some(repeat) = &task.repeat {
+            rows.push(("Repeats", repeat.to_words()));
+        }
         if task.completed_at.is_some() {
             rows.push(("Closed", instant(task.completed_at)));
+        }
+        if let Some(next) = task.next_task_id {
+            rows.push(("Next", output::short_id(next)));
         }
         if task.archived_at.is_some() {
             rows.push(("Archived", instant(task.archived_at)));

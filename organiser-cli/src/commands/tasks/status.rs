@@ -1,5 +1,6 @@
-//! `organiser tasks done T`, `reopen T` and `wontdo T`: one command that
-//! changes a task's status, three ways.
+//! `organiser tasks done T`, `reopen T`, `wontdo T` and `skip T`: one
+//! command that changes a task's status, four ways. Closing a repeating
+//! task says when the next one is due.
 
 use clap::Args;
 use organiser_core::{tasks::Task, tasks::TaskInput, tasks::TaskStatus};
@@ -21,6 +22,8 @@ pub(super) enum Change {
     Done,
     Reopen,
     WontDo,
+    /// Won't do, this time of a repeating task.
+    Skip,
 }
 
 impl SetStatus {
@@ -29,6 +32,7 @@ impl SetStatus {
             Change::Done => (TaskStatus::Completed, "Completed", "Already done:"),
             Change::Reopen => (TaskStatus::Open, "Reopened", "Already open:"),
             Change::WontDo => (TaskStatus::WontDo, "Won't do:", "Already won't do:"),
+            Change::Skip => (TaskStatus::WontDo, "Skipped", "Already skipped:"),
         };
         // Every reference is resolved before any task changes, so a typo
         // changes nothing.
@@ -53,8 +57,11 @@ impl SetStatus {
                 .client
                 .reply(|c| c.tasks().change(id, input))
                 .map_err(no_task(id))?;
-            s.global
-                .said(&changed.body, format!("{verb} {}", changed.data.title))?;
+            let next = super::next_said(s.client, &changed.data);
+            s.global.said(
+                &changed.body,
+                format!("{verb} {}{next}", changed.data.title),
+            )?;
         }
         Ok(())
     }
