@@ -1,5 +1,6 @@
 //! Tasks on a store of 100,000 tasks: the first page of the smart views,
-//! one list's tasks, the counts and creating a task, in-process through the
+//! one list's tasks, the counts, creating a task and closing one (plain,
+//! and repeating: the close that makes the next occurrence), in-process through the
 //! typed API and through `Organiser::handle` (the JSON path the server and
 //! the CLI use), and `organiser tasks`, `tasks today` and `tasks add` from a
 //! cold process.
@@ -38,7 +39,7 @@ use jiff::Timestamp;
 use jiff::civil::Date;
 use organiser::{
     Auth, Field, Id, Organiser, account::AppearanceChange, clock::ManualClock, server::Method,
-    server::Request, task_lists::TaskListInput, tasks::Home, tasks::TaskCountsQuery,
+    server::Request, task_lists::TaskListInput, tasks::Home, tasks::Repeat, tasks::TaskCountsQuery,
     tasks::TaskInput, tasks::TaskQuery, tasks::TaskStatus, tasks::View,
 };
 use serde_json::{Value, json};
@@ -668,6 +669,72 @@ fn measure_creates(
         s,
         ms5,
         "handle, JSON in and out",
+    ));
+    measure_closes(org, list, warmup, runs, rows)
+}
+
+/// Closing a task through the typed API, plain and repeating (EXTENSIONS.md
+/// §1: the repeating close also makes the next occurrence, in the same
+/// write); the target is at most 1.5 times the plain close.
+fn measure_closes(
+    org: &Organiser,
+    list: Id,
+    warmup: usize,
+    runs: usize,
+    rows: &mut Vec<Row>,
+) -> Result<(), String> {
+    let today = org.today();
+    let due = today
+        .checked_add(jiff::Span::new().days(3))
+        .map_err(|e| e.to_string())?;
+    let make = |n: usize, repeat: Option<Repeat>| -> Result<Id, String> {
+        let input = TaskInput {
+            title: Some(format!("Water the plants ({n})")),
+            task_list_id: Field::Value(list),
+            deadline_on: Field::Value(due),
+            repeat: repeat.map_or(Field::Absent, Field::Value),
+            ..TaskInput::default()
+        };
+        Ok(org.tasks().create(input).map_err(|e| e.to_string())?.id)
+    };
+    let plain = (0..warmup + runs)
+        .map(|n| make(n, None))
+        .collect::<Result<Vec<_>, _>>()?;
+    let repeating = (0..warmup + runs)
+        .map(|n| make(n, Some(Repeat::rule("FREQ=WEEKLY;BYDAY=MO,TH"))))
+        .collect::<Result<Vec<_>, _>>()?;
+    let close = |id: Id| {
+        let input = TaskInput {
+            status: Some(TaskStatus::Completed),
+            ..TaskInput::default()
+        };
+        std::hint::black_box(org.tasks().change(id, input).expect("close a task"))
+    };
+    println!("\nclosing a task (one write transaction, committed), {runs} runs each:");
+    let mut next = plain.iter();
+    let s_plain = time(warmup, runs, || {
+        close(*next.next().expect("a task"));
+    });
+    let mut next = repeating.iter();
+    let s_repeat = time(warmup, runs, || {
+        let closed = close(*next.next().expect("a task"));
+        assert!(closed.next_task_id.is_some(), "no next occurrence");
+    });
+    let ratio = s_repeat.median.as_secs_f64() / s_plain.median.as_secs_f64();
+    let target = s_plain.median.mul_f64(1.5);
+    rows.push(row(
+        "close",
+        "close a task (completed)",
+        s_plain,
+        Some(Duration::from_millis(5)),
+        "",
+    ));
+    rows.push(row(
+        "close",
+        "close a repeating task (makes the next occurrence)",
+        s_repeat,
+        Some(target),
+        format!("{ratio:.2} times the plain close; target at most 1.5"),
     ));
     Ok(())
 }

@@ -18,6 +18,7 @@ use crate::util::{Dir, Outcome, today};
 
 mod change;
 mod description;
+mod repeat;
 mod server;
 mod views;
 

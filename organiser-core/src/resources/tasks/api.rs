@@ -39,7 +39,7 @@ pub(crate) static CREATE: Operation<TaskInput, Task> = Operation::new(
     "createTask",
     Post,
     "/tasks",
-    "Make a task\n\nNeeds a `title`.",
+    "Make a task\n\nNeeds a `title`; `repeat` needs a `deadline_on` or a `start_on`.",
     Run::write(WriteOp::LICENSED.idempotent(), |cx, input| {
         create(cx, &input)
     }),
@@ -61,7 +61,7 @@ pub(crate) static CHANGE: Operation<(Id, TaskInput), Task> = Operation::new(
     "patchTask",
     Patch,
     "/tasks/{id}",
-    "Change a task\n\nOnly the fields sent change.",
+    "Change a task\n\nOnly the fields sent change. Closing an open repeating task (`completed`, or `wont_do` to skip it) makes its next occurrence in the same write and names it in `next_task_id`; reopening it deletes that occurrence when nothing has changed it since.",
     Run::write(WriteOp::LICENSED, |cx, (id, input)| change(cx, id, &input)),
     Answer::data(200),
 )
