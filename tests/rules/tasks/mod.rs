@@ -7,6 +7,7 @@ use crate::common::Expect;
 
 mod create;
 mod placement;
+mod repeat;
 mod restore;
 mod status;
 mod views;

@@ -75,10 +75,10 @@ impl Add {
                 self.dates.worked_out(task)
             ) + &super::repeats(task)
                 + &match self.attach.len() {
-                0 => String::new(),
-                1 => ", with 1 document".to_owned(),
-                n => format!(", with {n} documents"),
-            },
+                    0 => String::new(),
+                    1 => ", with 1 document".to_owned(),
+                    n => format!(", with {n} documents"),
+                },
         )
     }
 }

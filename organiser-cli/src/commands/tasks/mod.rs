@@ -14,8 +14,8 @@ mod views;
 
 use clap::{Args, Subcommand};
 use organiser_core::{
-    Field, Id, ListParams, Page, projects::Project, task_lists::TaskList, tasks::Task,
-    tasks::Repeat, tasks::TaskInput, tasks::TaskOrder, tasks::TaskQuery,
+    Field, Id, ListParams, Page, projects::Project, task_lists::TaskList, tasks::Repeat,
+    tasks::Task, tasks::TaskInput, tasks::TaskOrder, tasks::TaskQuery,
 };
 
 use super::dates::{self, Days, Echo};

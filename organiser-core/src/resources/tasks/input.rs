@@ -135,7 +135,7 @@ pub(crate) fn parse(body: Option<&Value>) -> Result<TaskInput> {
     input.repeat = match f.raw("repeat") {
         Field::Absent => Field::Absent,
         Field::Null => Field::Null,
-        Field::Value(value) => match read_repeat(&value) {
+        Field::Value(value) => match read_repeat(value) {
             Ok(repeat) => Field::Value(repeat),
             Err(message) => {
                 f.add("repeat", message);

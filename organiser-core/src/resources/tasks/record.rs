@@ -36,7 +36,9 @@ pub(crate) struct TaskRecord {
 struct StoredRepeat {
     rule: String,
     from: u8,
-    /// The cursor's anchor, in days since 1970-01-01.
+    /// The series' first date and the cursor's anchor, in days since
+    /// 1970-01-01.
+    first: i32,
     anchor: i32,
     seen: u16,
 }
@@ -72,6 +74,7 @@ impl From<&TaskRow> for TaskRecord {
                 StoredRepeat {
                     rule: r.rule.clone(),
                     from: u8::from(r.from == RepeatFrom::Completion),
+                    first: date_number(cursor.first),
                     anchor: date_number(cursor.anchor),
                     seen: cursor.seen,
                 }
@@ -96,6 +99,7 @@ impl TaskRecord {
                 },
             });
             row.task.cursor = Some(Cursor {
+                first: date_from_number(r.first),
                 anchor: date_from_number(r.anchor),
                 seen: r.seen,
             });
@@ -288,6 +292,7 @@ mod tests {
                 series_id: Some(list),
                 next_task_id: Some(list),
                 cursor: Some(Cursor {
+                    first: "2026-03-02".parse().unwrap(),
                     anchor: "2026-03-09".parse().unwrap(),
                     seen: 2,
                 }),
@@ -344,5 +349,5 @@ mod tests {
 
     const PINNED: &str = "010c427579206f6174206d696c6b01010101563e3ab5d3d6764c61efb99302bd5b0501d4c00200010101f6ebcbef9a670001093c703e48693c2f703e024869000080c0e1999a67f6ebcbef9a670190b8ccef9a670101563e3ab5d3d6764c61efb99302bd5b";
 
-    const PINNED_2: &str = "020c427579206f6174206d696c6b01010101563e3ab5d3d6764c61efb99302bd5b0501d4c00200010101f6ebcbef9a670001093c703e48693c2f703e024869000080c0e1999a67f6ebcbef9a670190b8ccef9a670101563e3ab5d3d6764c61efb99302bd5b0114465245513d5745454b4c593b42594441593d4d4f00d2c002020101563e3ab5d3d6764c61efb99302bd5b0101563e3ab5d3d6764c61efb99302bd5b";
+    const PINNED_2: &str = "020c427579206f6174206d696c6b01010101563e3ab5d3d6764c61efb99302bd5b0501d4c00200010101f6ebcbef9a670001093c703e48693c2f703e024869000080c0e1999a67f6ebcbef9a670190b8ccef9a670101563e3ab5d3d6764c61efb99302bd5b0114465245513d5745454b4c593b42594441593d4d4f00c4c002d2c002020101563e3ab5d3d6764c61efb99302bd5b0101563e3ab5d3d6764c61efb99302bd5b";
 }

@@ -19,18 +19,14 @@ use crate::input::words;
 use crate::time::add_days;
 
 words! {
-    /// What a series counts its next date from.
+    /// What a series counts its next date from (`due` by default).
+    #[derive(Default)]
     pub enum RepeatFrom {
         /// A fixed schedule: the rule's dates.
+        #[default]
         Due = "due",
         /// The day an occurrence closed, plus the rule's interval.
         Completion = "completion",
-    }
-}
-
-impl Default for RepeatFrom {
-    fn default() -> Self {
-        RepeatFrom::Due
     }
 }
 
@@ -86,11 +82,15 @@ impl Repeat {
     }
 }
 
-/// Where a series' walk of dates starts: the date the rule gave the
-/// current occurrence (the series' first date for its first occurrence)
-/// and how many dates of the series came before it.
+/// Where a series' walk of dates starts: the series' first date, the
+/// date the rule gave the current occurrence (`anchor`, the first date for
+/// the first occurrence) and how many dates of the series came before
+/// that one. Walking from the anchor gives the dates the series' own walk
+/// gives from there on (an anchor is one of the rule's dates), without
+/// walking the ones before it again.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
 pub(crate) struct Cursor {
+    pub(crate) first: Date,
     pub(crate) anchor: Date,
     pub(crate) seen: u16,
 }
@@ -99,8 +99,20 @@ impl Cursor {
     /// The cursor of a series that starts on `date`.
     pub(crate) fn start(date: Date) -> Cursor {
         Cursor {
+            first: date,
             anchor: date,
             seen: 0,
+        }
+    }
+
+    /// Where to walk from to see the dates after `after`: this cursor, or
+    /// the series' start when `after` is before its anchor (an occurrence
+    /// moved earlier than the date the rule gave it).
+    fn for_dates_after(self, after: Date) -> Cursor {
+        if after < self.anchor {
+            Cursor::start(self.first)
+        } else {
+            self
         }
     }
 }
@@ -533,9 +545,17 @@ impl Rule {
         match from {
             RepeatFrom::Due => {
                 let mut found = None;
-                self.walk(cursor, |date, seen| {
+                self.walk(cursor.for_dates_after(after), |date, seen| {
                     if date > after && date >= today {
-                        found = Some((date, Cursor { anchor: date, seen }));
+                        let first = cursor.first;
+                        found = Some((
+                            date,
+                            Cursor {
+                                first,
+                                anchor: date,
+                                seen,
+                            },
+                        ));
                         return false;
                     }
                     true
@@ -551,7 +571,14 @@ impl Rule {
                 if self.until.is_some_and(|u| date > u) {
                     return None;
                 }
-                Some((date, Cursor { anchor: date, seen }))
+                Some((
+                    date,
+                    Cursor {
+                        first: cursor.first,
+                        anchor: date,
+                        seen,
+                    },
+                ))
             }
         }
     }
@@ -573,7 +600,7 @@ impl Rule {
         most: usize,
     ) -> Vec<Date> {
         let mut out = Vec::new();
-        self.walk(cursor, |date, _| {
+        self.walk(cursor.for_dates_after(after), |date, _| {
             if date > hi || out.len() >= most {
                 return false;
             }

@@ -195,8 +195,10 @@ pub(crate) fn closed(cx: &WriteCx<'_>, task: &mut Task) -> Result<Option<Task>> 
 /// Rule 5: closed occurrence `task` has just been reopened (not yet
 /// saved). The occurrence its closing made goes when nothing has changed
 /// it since (deleted for good, with a deletion record); when it has
-/// changed, it carries the series and `task` stops repeating.
-pub(crate) fn reopened(cx: &mut WriteCx<'_>, task: &mut Task) -> Result<()> {
+/// changed, it carries the series and `task` stops repeating, unless the
+/// same change sets `task`'s repeat (`repeat_set`: [`join_series`] then
+/// gives it a series of its own).
+pub(crate) fn reopened(cx: &mut WriteCx<'_>, task: &mut Task, repeat_set: bool) -> Result<()> {
     if let Some(next_id) = task.next_task_id.take()
         && let Some(TaskRow {
             task: next,
@@ -205,10 +207,13 @@ pub(crate) fn reopened(cx: &mut WriteCx<'_>, task: &mut Task) -> Result<()> {
     {
         if next.updated_at == next.created_at && next.status == TaskStatus::Open {
             lifecycle::remove(cx, next_id)?;
-        } else {
+        } else if !repeat_set {
             task.repeat = None;
             task.cursor = None;
         }
+    }
+    if repeat_set {
+        return Ok(());
     }
     keep_one_open(cx, task)
 }

@@ -294,14 +294,6 @@ pub(crate) fn change(cx: &mut WriteCx<'_>, id: Id, input: &TaskInput) -> Result<
     let repeat_set = series::apply_repeat(cx, &mut details, &mut task, &input.repeat);
     check_dates(&mut details, &task, input, cx.today(), reopened);
     details.into_validation()?;
-    if repeat_set {
-        series::join_series(cx, &mut task)?;
-    }
-    if closed {
-        series::closed(cx, &mut task)?;
-    } else if reopened {
-        series::reopened(cx, &mut task)?;
-    }
 
     if let Some(home) = new_home {
         task.set_home(home);
@@ -319,6 +311,17 @@ pub(crate) fn change(cx: &mut WriteCx<'_>, id: Id, input: &TaskInput) -> Result<
     } else {
         before
     };
+    // The series' rules see the task as it is saved: its new home,
+    // position and documents go to the occurrence a close makes, and an
+    // undo happens before a repeat set in the same change picks a series.
+    if closed {
+        series::closed(cx, &mut task)?;
+    } else if reopened {
+        series::reopened(cx, &mut task, repeat_set)?;
+    }
+    if repeat_set {
+        series::join_series(cx, &mut task)?;
+    }
     if task == before {
         return Ok(task);
     }

@@ -618,6 +618,7 @@ fn the_today_queue_is_counted_without_walking_it() {
     }
 }
 
+mod repeat;
 mod storage;
 
 /// Every task operation gives the same through the request a remote door
