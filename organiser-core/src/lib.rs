@@ -121,11 +121,12 @@ pub mod server {
 }
 
 /// Tasks (document 1, "Tasks"): records, inputs, the views and their
-/// orders, and the counts; the typed handle is [`Organiser::tasks`].
+/// orders, and the counts; recurring tasks (EXTENSIONS.md §1); the typed
+/// handle is [`Organiser::tasks`].
 ///
 /// ```
-/// use organiser_core::Organiser;
-/// use organiser_core::tasks::{TaskInput, TaskStatus};
+/// use organiser_core::{Field, Organiser};
+/// use organiser_core::tasks::{Repeat, TaskInput, TaskStatus};
 ///
 /// let org = Organiser::in_memory();
 /// let task = org.tasks().create(TaskInput::titled("Renew passport"))?;
@@ -134,6 +135,20 @@ pub mod server {
 ///     ..TaskInput::default()
 /// })?;
 /// assert!(done.completed_at.is_some());
+///
+/// // A repeating task: closing it makes the next one.
+/// let rent = org.tasks().create(TaskInput {
+///     deadline_on: Field::Value("2030-01-31".parse().unwrap()),
+///     repeat: Field::Value(Repeat::from_words("last day").unwrap()),
+///     ..TaskInput::titled("Pay rent")
+/// })?;
+/// assert_eq!(rent.repeat.as_ref().unwrap().to_words(), "every month on the last day");
+/// let paid = org.tasks().change(rent.id, TaskInput {
+///     status: Some(TaskStatus::Completed),
+///     ..TaskInput::default()
+/// })?;
+/// let next = org.tasks().get(paid.next_task_id.unwrap())?;
+/// assert_eq!(next.deadline_on.unwrap().to_string(), "2030-02-28");
 /// # Ok::<(), organiser_core::Error>(())
 /// ```
 pub mod tasks {
