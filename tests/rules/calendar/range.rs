@@ -18,6 +18,7 @@ const RANGE_KEYS: &[&str] = &[
     "key_dates",
     "people",
     "project_dates",
+    "repeats",
     "tasks",
     "to",
     "today",
@@ -72,7 +73,14 @@ fn from_and_to_are_checked() {
             (Some(from), Some(to))
         );
         assert_eq!(got["today"], "2026-03-10");
-        for list in ["events", "tasks", "project_dates", "key_dates", "people"] {
+        for list in [
+            "events",
+            "tasks",
+            "repeats",
+            "project_dates",
+            "key_dates",
+            "people",
+        ] {
             assert_eq!(got[list], json!([]), "{list}");
         }
     }

@@ -73,7 +73,7 @@ impl Add {
                 task.title,
                 output::short_id(task.id),
                 self.dates.worked_out(task)
-            ) + &super::repeats(task)
+            ) + &super::repeats(task, false)
                 + &match self.attach.len() {
                     0 => String::new(),
                     1 => ", with 1 document".to_owned(),

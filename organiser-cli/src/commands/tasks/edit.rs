@@ -80,7 +80,7 @@ impl Edit {
                 changed.data.title,
                 self.dates.worked_out(&changed.data)
             ) + &if self.repeat.given() {
-                super::repeats(&changed.data)
+                super::repeats(&changed.data, true)
             } else {
                 String::new()
             },

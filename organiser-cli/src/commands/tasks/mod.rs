@@ -340,11 +340,14 @@ impl HomeArgs {
 }
 
 /// How a task repeats, for the line that says what was done: " · repeats
-/// every month on the 1st", or " · does not repeat".
-fn repeats(task: &Task) -> String {
+/// every month on the 1st"; " · does not repeat" when `said_when_not` (a
+/// repeat given to `edit` was `none`), else nothing for a task that does
+/// not repeat.
+fn repeats(task: &Task, said_when_not: bool) -> String {
     match &task.repeat {
         Some(repeat) => format!(" · repeats {}", repeat.to_words()),
-        None => " · does not repeat".to_owned(),
+        None if said_when_not => " · does not repeat".to_owned(),
+        None => String::new(),
     }
 }
 
