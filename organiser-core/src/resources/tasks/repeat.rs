@@ -589,6 +589,32 @@ impl Rule {
         self.next(from, Cursor::start(date), date, date).is_some()
     }
 
+    /// A cursor to walk from for the dates on or after `lo`: `cursor`'s
+    /// anchor moved forward by whole periods, a period short of `lo`, when
+    /// that leaves the rule's dates from there on as they were (a daily or
+    /// weekly rule without `COUNT`: its periods are counted from the
+    /// anchor and its other parts pick weekdays), so an old series is not
+    /// walked from its first occurrence. The moved anchor need not be one
+    /// of the rule's dates: it comes before `lo`, so no caller shows it.
+    fn skip_ahead(&self, cursor: Cursor, lo: Date) -> Cursor {
+        let period = match self.freq {
+            Freq::Daily => 1,
+            Freq::Weekly => 7,
+            Freq::Monthly | Freq::Yearly => return cursor,
+        } * i64::from(self.interval);
+        if self.count.is_some() || !self.by_set_pos.is_empty() {
+            return cursor;
+        }
+        let periods = crate::time::days_between(cursor.anchor, lo) / period - 1;
+        if periods <= 0 {
+            return cursor;
+        }
+        Cursor {
+            anchor: add_days(cursor.anchor, periods * period),
+            ..cursor
+        }
+    }
+
     /// The dates of a `from: due` series at `cursor` after `after` and in
     /// `lo..=hi`, at most `most`.
     pub(crate) fn dates_in(
@@ -600,7 +626,8 @@ impl Rule {
         most: usize,
     ) -> Vec<Date> {
         let mut out = Vec::new();
-        self.walk(cursor.for_dates_after(after), |date, _| {
+        let from = self.skip_ahead(cursor.for_dates_after(after), lo);
+        self.walk(from, |date, _| {
             if date > hi || out.len() >= most {
                 return false;
             }

@@ -367,3 +367,33 @@ fn phrases_read_as_rules_and_words_read_back() {
     assert_eq!(Repeat::after_done(&r.to_words()).unwrap(), r);
     assert!(Repeat::after_done("mon").is_err());
 }
+
+#[test]
+fn an_old_daily_or_weekly_series_is_not_walked_from_its_start() {
+    // The same dates whether or not the walk skips ahead: a daily rule of
+    // every third day and a fortnightly one from 1926, seen in 2026.
+    for text in [
+        "FREQ=DAILY;INTERVAL=3",
+        "FREQ=WEEKLY;INTERVAL=2;BYDAY=TU,SA;WKST=SU",
+    ] {
+        let r = rule(text);
+        let start = d("1926-03-09");
+        let all = r.dates_in(
+            Cursor::start(start),
+            start,
+            d("1926-03-09"),
+            d("2026-04-20"),
+            100_000,
+        );
+        let wanted: Vec<Date> = all.into_iter().filter(|x| *x >= d("2026-03-10")).collect();
+        let got = r.dates_in(
+            Cursor::start(start),
+            start,
+            d("2026-03-10"),
+            d("2026-04-20"),
+            500,
+        );
+        assert_eq!(got, wanted, "{text}");
+        assert!(!got.is_empty());
+    }
+}
