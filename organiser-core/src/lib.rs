@@ -362,6 +362,7 @@ pub mod calendar {
     pub use crate::resources::calendar::{
         Calendar, CalendarQuery, CalendarRange, Meetings, MeetingsQuery, ProjectDate,
     };
+    pub use crate::resources::tasks::Repetition;
     pub use crate::resources::calendar_feeds::{
         CalendarAttendee, CalendarEvent, CalendarFeed, CalendarFeedInput, CalendarFeedQuery,
         CalendarFeeds, GuessedZone, Meeting, SyncError, SyncWarnings,
