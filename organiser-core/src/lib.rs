@@ -362,11 +362,11 @@ pub mod calendar {
     pub use crate::resources::calendar::{
         Calendar, CalendarQuery, CalendarRange, Meetings, MeetingsQuery, ProjectDate,
     };
-    pub use crate::resources::tasks::Repetition;
     pub use crate::resources::calendar_feeds::{
         CalendarAttendee, CalendarEvent, CalendarFeed, CalendarFeedInput, CalendarFeedQuery,
         CalendarFeeds, GuessedZone, Meeting, SyncError, SyncWarnings,
     };
+    pub use crate::resources::tasks::Repetition;
 }
 
 /// Search (document 1, "Search"): every kind of record by its words,

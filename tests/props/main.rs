@@ -6,6 +6,9 @@
 //!   the spec's error shape, and a refused request changes nothing.
 //! - [`search`]: search finds exactly what a brute-force matcher over the
 //!   live records finds.
+//! - [`series`]: no series of repeating tasks ever has two open
+//!   occurrences, whatever closes, reopens, deletes, restores and moves
+//!   of the clock happen.
 //!
 //! The sequences come from one generator of store operations ([`ops`]); a
 //! later resource joins both properties by adding its operations there and
@@ -24,6 +27,7 @@ mod openapi;
 mod ops;
 mod requests;
 mod search;
+mod series;
 
 use proptest::test_runner::{Config, FileFailurePersistence, TestError};
 

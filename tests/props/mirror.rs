@@ -528,6 +528,10 @@ struct Figures {
     live_at_end: u64,
     deleted_at_end: u64,
     expired_at_end: u64,
+    /// Tasks of a series of repeating tasks, and those among them whose
+    /// close made the next occurrence.
+    in_series_at_end: u64,
+    closed_with_next_at_end: u64,
 }
 
 fn run(case: &Case, marks: Marks) -> Result<Figures, TestCaseError> {
@@ -592,6 +596,14 @@ fn run(case: &Case, marks: Marks) -> Result<Figures, TestCaseError> {
             .filter(|r| r["expired"] == Value::Bool(true))
             .count() as u64;
     }
+    let tasks = COLLECTIONS
+        .iter()
+        .position(|c| c.key == "tasks")
+        .expect("tasks are a collection of the mirror");
+    for task in mirror.records[tasks].values() {
+        fig.in_series_at_end += u64::from(task["series_id"].is_string());
+        fig.closed_with_next_at_end += u64::from(task["next_task_id"].is_string());
+    }
     let deletions = world.store.list_all("/deletions", &[], 100);
     fig.deleted_at_end = deletions.len() as u64;
     Ok(fig)
@@ -631,6 +643,8 @@ impl Figures {
         self.live_at_end += o.live_at_end;
         self.deleted_at_end += o.deleted_at_end;
         self.expired_at_end += o.expired_at_end;
+        self.in_series_at_end += o.in_series_at_end;
+        self.closed_with_next_at_end += o.closed_with_next_at_end;
     }
 }
 
@@ -646,7 +660,7 @@ fn a_mirror_synced_with_updated_since_and_deletions_ends_equal_to_the_store() {
     });
     let f = figures.into_inner();
     eprintln!(
-        "mirror fidelity: {} cases in {:.1?}; {} steps (mean {:.1}, longest {}); {} requests ({} refused, {} restores); {} syncs, {} pages; {} clock moves over {} days; at the end {} live records, {} deletion records, {} expired tasks",
+        "mirror fidelity: {} cases in {:.1?}; {} steps (mean {:.1}, longest {}); {} requests ({} refused, {} restores); {} syncs, {} pages; {} clock moves over {} days; at the end {} live records, {} deletion records, {} expired tasks, {} tasks of a series ({} closed with a next occurrence)",
         f.cases,
         began.elapsed(),
         f.steps,
@@ -662,6 +676,8 @@ fn a_mirror_synced_with_updated_since_and_deletions_ends_equal_to_the_store() {
         f.live_at_end,
         f.deleted_at_end,
         f.expired_at_end,
+        f.in_series_at_end,
+        f.closed_with_next_at_end,
     );
     if std::env::var_os("PROPS_REFUSALS").is_some() {
         for (k, n) in &f.refusals {

@@ -2,6 +2,12 @@
 //! lists, tasks and the clock, each operation one API request (or one move
 //! of the clock), applied to a [`World`] that remembers the records made.
 //!
+//! Tasks may repeat (EXTENSIONS.md §1): closing one makes its next
+//! occurrence in the same write, a task no create made. The world
+//! remembers it from the reply's `next_task_id`, so that later operations
+//! pick it as any other; [`TaskOp::Close`] finds open repeating tasks by
+//! listing them (one an expiry made among them).
+//!
 //! Operations name records by [`Pick`]: the nth newest live record of a
 //! collection, the nth newest deleted one, or any made, resolved when the
 //! operation runs. A sequence stays meaningful while proptest shrinks it,
@@ -87,7 +93,7 @@ fn pick() -> impl Strategy<Value = Pick> {
 }
 
 /// A record to restore: mostly one of the last few deleted.
-fn deleted() -> impl Strategy<Value = Pick> {
+pub(crate) fn deleted() -> impl Strategy<Value = Pick> {
     prop_oneof![
         12 => (0u8..3).prop_map(Pick::Deleted),
         2 => any::<u8>().prop_map(Pick::Deleted),
@@ -272,7 +278,7 @@ fn position() -> impl Strategy<Value = i64> {
     prop_oneof![8 => -2i64..=8, 1 => Just(i64::MAX), 1 => Just(i64::MIN)]
 }
 
-fn task_list_create() -> BoxedStrategy<TaskListOp> {
+pub(crate) fn task_list_create() -> BoxedStrategy<TaskListOp> {
     (
         list_name(),
         prop::option::of(choice()),
@@ -313,6 +319,7 @@ pub(crate) enum TaskOp {
         expires_on: Day,
         position: Option<i64>,
         description: Option<&'static str>,
+        repeat: Option<RepeatSent>,
     },
     Change {
         task: Pick,
@@ -331,6 +338,19 @@ pub(crate) enum TaskOp {
     SetStatus {
         task: Pick,
         status: &'static str,
+    },
+    /// Closes (completes, skips, or archives by hand) the nth newest live
+    /// open repeating task (by ID), so that series grow.
+    Close {
+        nth: u8,
+        status: &'static str,
+    },
+    /// Sets `repeat` (or clears it, with null), now and then with a
+    /// status in the same change (a reopen that repeats anew).
+    Repeat {
+        task: Pick,
+        repeat: RepeatSent,
+        status: Option<&'static str>,
     },
     Place {
         task: Pick,
@@ -361,7 +381,7 @@ pub(crate) enum Day {
     Offset(i8),
 }
 
-fn day(lo: i8, hi: i8) -> impl Strategy<Value = Day> {
+pub(crate) fn day(lo: i8, hi: i8) -> impl Strategy<Value = Day> {
     prop_oneof![
         5 => Just(Day::Absent),
         1 => Just(Day::Null),
@@ -371,7 +391,7 @@ fn day(lo: i8, hi: i8) -> impl Strategy<Value = Day> {
 
 /// An expiry date: mostly within a few days, so that moves of the clock
 /// pass it; the day before today now and then (refused on an open task).
-fn expiry() -> impl Strategy<Value = Day> {
+pub(crate) fn expiry() -> impl Strategy<Value = Day> {
     prop_oneof![
         5 => Just(Day::Absent),
         1 => Just(Day::Null),
@@ -385,6 +405,110 @@ fn status() -> impl Strategy<Value = &'static str> {
     prop::sample::select(vec!["open", "completed", "wont_do", "archived"])
 }
 
+/// A status to change to: closes that make a repeating task's next
+/// occurrence (completed, wont_do) and reopens that undo them, more often
+/// than archiving by hand.
+pub(crate) fn new_status() -> impl Strategy<Value = &'static str> {
+    prop_oneof![
+        3 => Just("open"),
+        3 => Just("completed"),
+        2 => Just("wont_do"),
+        1 => Just("archived"),
+    ]
+}
+
+/// A close of a repeating task: completed and skipped ones make the next
+/// occurrence, archiving by hand ends the series.
+pub(crate) fn close() -> impl Strategy<Value = &'static str> {
+    prop_oneof![
+        3 => Just("completed"),
+        2 => Just("wont_do"),
+        1 => Just("archived"),
+    ]
+}
+
+/// A task's `repeat` as a request sends it.
+#[derive(Debug, Clone, Copy)]
+pub(crate) enum RepeatSent {
+    /// `null`: the series stops.
+    Null,
+    /// `{rule, from}`, without `from` when `None`.
+    Rule {
+        rule: &'static str,
+        from: Option<&'static str>,
+    },
+    /// Not an object: the rule alone, as a string.
+    Bare(&'static str),
+}
+
+/// Rules a task may repeat by (EXTENSIONS.md §1, rule 1), in any spelling,
+/// some of them ending (`COUNT`, `UNTIL`). Those with `BYDAY`,
+/// `BYMONTHDAY` or `BYMONTH` are refused with `from: completion`; an
+/// `UNTIL` in 2026 is refused for a task dated after it.
+pub(crate) const GOOD_RULES: &[&str] = &[
+    "FREQ=DAILY",
+    "FREQ=WEEKLY;BYDAY=MO,TH",
+    "FREQ=MONTHLY;BYMONTHDAY=-1",
+    "FREQ=MONTHLY;BYMONTHDAY=31",
+    "FREQ=MONTHLY;BYDAY=1MO;COUNT=3",
+    "FREQ=YEARLY",
+    "FREQ=YEARLY;BYMONTH=2;BYMONTHDAY=29",
+    "FREQ=DAILY;INTERVAL=2;COUNT=2",
+    "RRULE:freq=weekly;interval=2",
+    "FREQ=DAILY;UNTIL=20270301",
+    "FREQ=WEEKLY;UNTIL=20260615",
+];
+
+/// Rules that are always refused (422 on `repeat`).
+const BAD_RULES: &[&str] = &[
+    "FREQ=HOURLY",
+    "FREQ=DAILY;COUNT=1",
+    "BYDAY=MO",
+    "FREQ=WEEKLY;BYDAY=1MO",
+    "FREQ=DAILY;COUNT=2;UNTIL=20270101",
+    "FREQ=DAILY;INTERVAL=0",
+    "",
+];
+
+impl RepeatSent {
+    /// The value of the `repeat` field.
+    pub(crate) fn json(self) -> Value {
+        match self {
+            RepeatSent::Null => Value::Null,
+            RepeatSent::Rule { rule, from: None } => json!({ "rule": rule }),
+            RepeatSent::Rule {
+                rule,
+                from: Some(from),
+            } => json!({ "rule": rule, "from": from }),
+            RepeatSent::Bare(rule) => json!(rule),
+        }
+    }
+}
+
+/// A `from`: omitted, the two words, or one that is not.
+fn repeat_from() -> impl Strategy<Value = Option<&'static str>> {
+    prop_oneof![
+        4 => Just(None),
+        3 => Just(Some("due")),
+        2 => Just(Some("completion")),
+        1 => Just(Some("sometimes")),
+    ]
+}
+
+/// A `repeat` to send: mostly a rule, good or bad, now and then null.
+pub(crate) fn repeat() -> BoxedStrategy<RepeatSent> {
+    let rule = prop_oneof![
+        4 => prop::sample::select(GOOD_RULES),
+        1 => prop::sample::select(BAD_RULES),
+    ];
+    prop_oneof![
+        8 => (rule, repeat_from()).prop_map(|(rule, from)| RepeatSent::Rule { rule, from }),
+        2 => Just(RepeatSent::Null),
+        1 => prop::sample::select(GOOD_RULES).prop_map(RepeatSent::Bare),
+    ]
+    .boxed()
+}
+
 fn home() -> impl Strategy<Value = Home> {
     prop_oneof![
         1 => Just(Home::Inbox),
@@ -393,7 +517,7 @@ fn home() -> impl Strategy<Value = Home> {
     ]
 }
 
-fn title() -> impl Strategy<Value = String> {
+pub(crate) fn title() -> impl Strategy<Value = String> {
     prop_oneof![
         19 => "[a-z]{1,6}( {1,2}[a-z]{1,6}){0,2}",
         1 => Just(" ".to_owned()),
@@ -422,9 +546,24 @@ fn task_create() -> BoxedStrategy<TaskOp> {
         (day(-5, 20), day(-5, 20), expiry()),
         prop::option::weighted(0.3, position()),
         description(),
+        // A repeating task needs a date: mostly a deadline then.
+        prop::option::weighted(0.3, (repeat(), prop::option::weighted(0.7, -5i8..=20))),
     )
         .prop_map(
-            |(title, home, status, (start_on, deadline_on, expires_on), position, description)| {
+            |(
+                title,
+                home,
+                status,
+                (start_on, mut deadline_on, expires_on),
+                position,
+                description,
+                repeat,
+            )| {
+                if let Some((_, Some(d))) = repeat
+                    && !matches!(deadline_on, Day::Offset(_))
+                {
+                    deadline_on = Day::Offset(d);
+                }
                 TaskOp::Create {
                     title,
                     home,
@@ -434,6 +573,7 @@ fn task_create() -> BoxedStrategy<TaskOp> {
                     expires_on,
                     position,
                     description,
+                    repeat: repeat.map(|(r, _)| r),
                 }
             },
         )
@@ -449,7 +589,10 @@ fn task_op() -> BoxedStrategy<TaskOp> {
             }),
         2 => (pick(), home(), prop::option::weighted(0.4, position()))
             .prop_map(|(task, to, position)| TaskOp::Move { task, to, position }),
-        3 => (pick(), status()).prop_map(|(task, status)| TaskOp::SetStatus { task, status }),
+        4 => (pick(), new_status()).prop_map(|(task, status)| TaskOp::SetStatus { task, status }),
+        2 => (pick(), repeat(), prop::option::weighted(0.2, new_status()))
+            .prop_map(|(task, repeat, status)| TaskOp::Repeat { task, repeat, status }),
+        2 => (0u8..3, close()).prop_map(|(nth, status)| TaskOp::Close { nth, status }),
         2 => (pick(), position()).prop_map(|(task, position)| TaskOp::Place { task, position }),
         2 => pick().prop_map(|task| TaskOp::Delete { task }),
         2 => deleted().prop_map(|task| TaskOp::Restore { task }),
@@ -544,6 +687,24 @@ impl World {
             return UNKNOWN_ID.to_owned();
         }
         ids[ids.len() - 1 - usize::from(n) % ids.len()].clone()
+    }
+
+    /// The nth newest (by ID, modulo how many) live open task with a
+    /// `repeat`, as the store lists them (so that one an expiry made is
+    /// among them); an unknown ID while there is none.
+    pub(crate) fn open_repeating(&self, nth: u8) -> String {
+        let mut ids: Vec<String> = self
+            .store
+            .list_all("/tasks", &[("status", "open")], 100)
+            .iter()
+            .filter(|t| !t["repeat"].is_null())
+            .filter_map(|t| t["id"].as_str().map(str::to_owned))
+            .collect();
+        if ids.is_empty() {
+            return UNKNOWN_ID.to_owned();
+        }
+        ids.sort();
+        ids[ids.len() - 1 - usize::from(nth) % ids.len()].clone()
     }
 
     /// Any ID made so far, in any collection (`n` modulo how many).
@@ -686,9 +847,13 @@ impl World {
                     expires_on,
                     position,
                     description,
+                    repeat,
                 } => {
                     let mut f = Map::new();
                     f.insert("title".into(), json!(title));
+                    if let Some(r) = repeat {
+                        f.insert("repeat".into(), r.json());
+                    }
                     if !matches!(home, Home::Inbox) {
                         let (field, id) = self.home(*home);
                         f.insert(field.into(), id);
@@ -744,6 +909,26 @@ impl World {
                     f.insert("status".into(), json!(status));
                     self.task_patch(*task, f)
                 }
+                TaskOp::Close { nth, status } => {
+                    let mut f = Map::new();
+                    f.insert("status".into(), json!(status));
+                    let id = self.open_repeating(*nth);
+                    plain(
+                        Call::new(Method::Patch, format!("/tasks/{id}")).body(json!({ "task": f })),
+                    )
+                }
+                TaskOp::Repeat {
+                    task,
+                    repeat,
+                    status,
+                } => {
+                    let mut f = Map::new();
+                    f.insert("repeat".into(), repeat.json());
+                    if let Some(s) = status {
+                        f.insert("status".into(), json!(s));
+                    }
+                    self.task_patch(*task, f)
+                }
                 TaskOp::Place { task, position } => {
                     let mut f = Map::new();
                     f.insert("position".into(), json!(position));
@@ -795,7 +980,29 @@ impl World {
                 .expect("a made record has an id");
             self.made.entry(collection).or_default().push(id.to_owned());
         }
+        if reply.ok() {
+            self.learn_next(reply.data());
+        }
         Some(reply)
+    }
+
+    /// Whether `id` is among the records of `collection` made so far.
+    pub(crate) fn knows(&self, collection: &str, id: &str) -> bool {
+        self.made
+            .get(collection)
+            .is_some_and(|ids| ids.iter().any(|i| i == id))
+    }
+
+    /// Remembers the next occurrence a task's close made (the
+    /// `next_task_id` of a task in `data`), when it is new: it was made by
+    /// the store, not by a create. (Those made when the clock passes an
+    /// expiry date show only in listings.)
+    pub(crate) fn learn_next(&mut self, data: &Value) {
+        if let Some(next) = data["next_task_id"].as_str()
+            && !self.knows("tasks", next)
+        {
+            self.remember("tasks", next);
+        }
     }
 
     pub(crate) fn move_clock(&self, m: ClockMove) {
