@@ -152,6 +152,9 @@ pub(crate) struct Rule {
     pub(crate) wkst: Weekday,
 }
 
+/// The longest rule read (every part with every value is far shorter).
+const MOST_RULE_BYTES: usize = 500;
+
 /// The most dates one walk visits before it gives up (a daily rule
 /// walked across 270 years).
 const MOST_STEPS: usize = 100_000;
@@ -256,6 +259,9 @@ impl Rule {
         };
         if text.is_empty() {
             return Err("must be an RRULE value, such as FREQ=WEEKLY;BYDAY=MO".into());
+        }
+        if text.len() > MOST_RULE_BYTES {
+            return Err(format!("must be at most {MOST_RULE_BYTES} characters"));
         }
         let mut seen: Vec<String> = Vec::new();
         let mut freq = None;

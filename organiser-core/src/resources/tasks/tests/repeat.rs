@@ -74,6 +74,10 @@ fn a_bad_rule_says_why() {
         ("FREQ=DAILY;UNTIL=tomorrow", "UNTIL"),
         ("FREQ=DAILY;WKST=XX", "WKST"),
         ("FREQ", "NAME=VALUE"),
+        (
+            &format!("FREQ=DAILY;BYMONTHDAY={}", ["1"; 300].join(",")),
+            "at most 500",
+        ),
     ];
     for (text, says) in cases {
         let e = Rule::parse(text, RepeatFrom::Due, &TimeZone::UTC).unwrap_err();
