@@ -159,6 +159,9 @@ pub struct Options {
     /// default), or in a child process under a memory and time budget
     /// (what the `organiser` binary does; see [`crate::pdf`]).
     pub pdf_renderer: crate::pdf::PdfRenderer,
+    /// Where backups go (`ORGANISER_BACKUP_DIR`); `None` is
+    /// `DATA_DIR/backups` (EXTENSIONS.md §4).
+    pub backup_dir: Option<std::path::PathBuf>,
 }
 
 impl std::fmt::Debug for Options {
@@ -185,6 +188,7 @@ impl Default for Options {
             search_plan: SearchPlan::default(),
             ai_call_wait: std::time::Duration::from_secs(crate::limits::AI_CALL_WAIT_SECS),
             pdf_renderer: crate::pdf::PdfRenderer::InProcess,
+            backup_dir: None,
         }
     }
 }
@@ -193,7 +197,8 @@ impl Options {
     /// The options the environment asks for: `ORGANISER_NOW`,
     /// `ORGANISER_DEV`, `ORGANISER_SECRET_KEY`, `ORGANISER_ALLOW_PRIVATE_FEEDS`,
     /// `ORGANISER_LICENCE_PUBLIC_KEY`, `ORGANISER_UPDATE_PUBLIC_KEY`,
-    /// `ORGANISER_UPDATE_URL` and `ORGANISER_UPDATE_CHECKS_MANAGED_BY`. An
+    /// `ORGANISER_UPDATE_URL`, `ORGANISER_UPDATE_CHECKS_MANAGED_BY` and
+    /// `ORGANISER_BACKUP_DIR`. An
     /// error names the variable and what it should look like.
     pub fn from_env() -> Result<Options, String> {
         let mut options = Options {
@@ -224,6 +229,7 @@ impl Options {
             options.update.manifest_url = url;
         }
         options.update.managed_by = env_value("ORGANISER_UPDATE_CHECKS_MANAGED_BY");
+        options.backup_dir = env_value("ORGANISER_BACKUP_DIR").map(std::path::PathBuf::from);
         Ok(options)
     }
 }

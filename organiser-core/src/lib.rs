@@ -120,6 +120,30 @@ pub mod server {
     };
 }
 
+/// Backups (EXTENSIONS.md §4): daily, checked archives of the whole store,
+/// their settings, and [`backups::restore`]; the typed handle is
+/// [`Organiser::backups`].
+///
+/// ```
+/// use organiser_core::Organiser;
+///
+/// let dir = tempfile::tempdir().unwrap();
+/// let org = Organiser::open(dir.path()).unwrap();
+/// let backup = org.backups().create()?;
+/// assert_eq!(org.backups().list()?[0].id, backup.id);
+/// let checked = organiser_core::backups::verify(
+///     &dir.path().join("backups").join(&backup.id),
+/// ).unwrap();
+/// assert_eq!(checked.sha256, backup.sha256);
+/// # Ok::<(), organiser_core::Error>(())
+/// ```
+pub mod backups {
+    pub use crate::resources::backups::{
+        BACKUP_DIR, Backup, BackupSettings, BackupSettingsChange, Backups, Restored, restore,
+        verify,
+    };
+}
+
 /// Tasks (document 1, "Tasks"): records, inputs, the views and their
 /// orders, and the counts; recurring tasks (EXTENSIONS.md §1); the typed
 /// handle is [`Organiser::tasks`].

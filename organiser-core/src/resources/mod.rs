@@ -16,6 +16,7 @@
 
 pub(crate) mod account;
 pub(crate) mod ai;
+pub(crate) mod backups;
 pub(crate) mod calendar;
 pub(crate) mod calendar_feeds;
 pub(crate) mod categories;
@@ -161,6 +162,7 @@ static OPERATIONS: &[(&[&dyn Declared], &str)] = &[
     (account::OPERATIONS, include_str!("account/openapi.json")),
     (ai::OPERATIONS, include_str!("ai/openapi.json")),
     (system::OPERATIONS, include_str!("system/openapi.json")),
+    (backups::OPERATIONS, include_str!("backups/openapi.json")),
     (licence::OPERATIONS, include_str!("licence/openapi.json")),
     (
         vocabulary::OPERATIONS,
@@ -361,6 +363,7 @@ pub(crate) static TABLES: &[&[Tbl]] = &[
     calendar_feeds::tables::TABLES,
     crate::search_index::tables::TABLES,
     ai::tables::TABLES,
+    backups::tables::TABLES,
 ];
 
 /// Every kind of record.
@@ -415,6 +418,7 @@ pub(crate) static JOBS: &[Job] = &[
     system::SCHEDULED_UPDATE_CHECK,
     calendar_feeds::SCHEDULED_SYNCS,
     ai::TITLES,
+    backups::SCHEDULED_BACKUP,
 ];
 
 /// The store's migration steps: `MIGRATIONS[n]` brings a store of schema
@@ -490,6 +494,8 @@ pub(crate) static MIGRATIONS: &[Step] = &[
         schema::create_tables(tx, &[tasks::tables::TABLES])?;
         tasks::store_records_with_series(tx)
     },
+    // 15: what the store keeps of the backups it made.
+    |tx| schema::create_tables(tx, &[backups::tables::TABLES]),
 ];
 
 /// What the engine is wired to.

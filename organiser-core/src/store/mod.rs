@@ -548,3 +548,75 @@ impl From<OpenError> for Error {
 fn stored(e: impl Into<redb::Error>) -> Error {
     Error::Storage(Box::new(e.into()))
 }
+
+/// Every table of a snapshot and its entries, written into a new store
+/// file (backups, EXTENSIONS.md §4): the copy shows the store exactly as
+/// the snapshot does, whatever is written meanwhile. Returns the entries
+/// of each table, by name.
+pub(crate) fn copy_snapshot(
+    tx: &ReadTx,
+    to: &Path,
+) -> Result<std::collections::BTreeMap<String, u64>> {
+    use redb::TableHandle;
+    let db = redb::Database::create(to).map_err(stored)?;
+    let write = db.begin_write().map_err(stored)?;
+    let mut counts = std::collections::BTreeMap::new();
+    for handle in tx.0.list_tables().map_err(stored)? {
+        let name = handle.name().to_owned();
+        let def: TableDefinition<'_, &[u8], &[u8]> = TableDefinition::new(&name);
+        let source = tx.0.open_table(def).map_err(stored)?;
+        let mut target = write.open_table(def).map_err(stored)?;
+        let mut n = 0u64;
+        for entry in source.iter().map_err(stored)? {
+            let (k, v) = entry.map_err(stored)?;
+            target.insert(k.value(), v.value()).map_err(stored)?;
+            n += 1;
+        }
+        counts.insert(name, n);
+    }
+    write.commit().map_err(stored)?;
+    Ok(counts)
+}
+
+/// What a store file holds, checked: redb's integrity check passed, and
+/// the entries of each table and the schema version it records.
+pub(crate) struct Checked {
+    pub(crate) counts: std::collections::BTreeMap<String, u64>,
+    pub(crate) schema_version: u32,
+}
+
+/// Opens the store file at `path` (no other process may hold it), runs
+/// redb's integrity check, and counts its tables; the reason when any of
+/// it fails.
+pub(crate) fn check_file(path: &Path) -> std::result::Result<Checked, String> {
+    use redb::TableHandle;
+    let mut db = redb::Database::open(path).map_err(|e| format!("the store does not open: {e}"))?;
+    match db.check_integrity() {
+        Ok(true) => {}
+        Ok(false) => return Err("the store failed its integrity check (it was repaired)".into()),
+        Err(e) => return Err(format!("the store failed its integrity check: {e}")),
+    }
+    let read = db
+        .begin_read()
+        .map_err(|e| format!("the store cannot be read: {e}"))?;
+    let mut counts = std::collections::BTreeMap::new();
+    let bad = |e: redb::Error| format!("the store cannot be read: {e}");
+    for handle in read.list_tables().map_err(|e| bad(e.into()))? {
+        let name = handle.name().to_owned();
+        let def: TableDefinition<'_, &[u8], &[u8]> = TableDefinition::new(&name);
+        let table = read.open_table(def).map_err(|e| bad(e.into()))?;
+        counts.insert(name, table.len().map_err(|e| bad(e.into()))?);
+    }
+    let schema_version = {
+        let meta = read.open_table(schema::META).map_err(|e| bad(e.into()))?;
+        meta.get(&b"schema_version"[..])
+            .map_err(|e| bad(e.into()))?
+            .and_then(|v| <[u8; 4]>::try_from(v.value()).ok())
+            .map(u32::from_be_bytes)
+            .unwrap_or(0)
+    };
+    Ok(Checked {
+        counts,
+        schema_version,
+    })
+}
