@@ -105,7 +105,7 @@ pub fn open_error(dir: &Path, e: OpenError) -> CliError {
 
 /// Whether process `pid` still runs (a `server.json` left by a killed
 /// server names a dead one). Where this cannot be told, it is assumed to.
-fn process_alive(pid: u32) -> bool {
+pub(crate) fn process_alive(pid: u32) -> bool {
     if cfg!(target_os = "linux") {
         Path::new(&format!("/proc/{pid}")).exists()
     } else {

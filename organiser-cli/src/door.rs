@@ -132,6 +132,9 @@ pub(crate) trait Doors: Door + Sized {
     fn ai(&self) -> Ai<'_, Self> {
         Ai::new(self)
     }
+    fn backups(&self) -> organiser_core::backups::Backups<'_, Self> {
+        organiser_core::backups::Backups::new(self)
+    }
     fn calendar(&self) -> Calendar<'_, Self> {
         Calendar::new(self)
     }

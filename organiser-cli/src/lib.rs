@@ -107,6 +107,12 @@ enum Command {
     /// AI: providers, the models added from them, the built-in tasks
     /// (backfill, with progress), and trying a model.
     Ai(commands::ai::AiCommand),
+    /// Back the store up now (`--to FILE` for a copy elsewhere), or check an archive (`backup verify FILE`).
+    Backup(commands::backup::BackupCommand),
+    /// The backups, newest first, with the schedule.
+    Backups(commands::backup::BackupsCommand),
+    /// Restore a backup (stop the server first): checked whole first; the current data is moved aside.
+    Restore(commands::backup::RestoreCommand),
     /// Give the space deleted records left back to the file system (stop the server first).
     Compact(commands::compact::Compact),
     /// Print a shell's completion script (bash, zsh, fish, elvish, powershell).
@@ -268,6 +274,9 @@ fn run(cli: Cli) -> Result<(), CliError> {
         Command::Docs(c) => c.run(&global),
         Command::Folders(c) => c.run(&global),
         Command::Ai(c) => c.run(&global),
+        Command::Backup(c) => c.run(&global),
+        Command::Backups(c) => c.run(&global),
+        Command::Restore(c) => c.run(&global),
         Command::Compact(c) => c.run(&global),
         Command::Completions(c) => c.run(),
         Command::Man(c) => c.run(),

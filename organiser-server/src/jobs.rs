@@ -148,7 +148,8 @@ mod tests {
                 "token_uses",
                 "update_check",
                 "calendar_feed_sync",
-                "ai_tasks"
+                "ai_tasks",
+                "backup"
             ]
         );
         let chosen = |jobs: Jobs| -> Vec<_> {
@@ -162,7 +163,7 @@ mod tests {
         assert_eq!(chosen(Jobs::Only(&["ai_tasks"])), ["ai_tasks"]);
         assert_eq!(
             chosen(Jobs::AllBut(&["update_check"])),
-            ["token_uses", "calendar_feed_sync", "ai_tasks"]
+            ["token_uses", "calendar_feed_sync", "ai_tasks", "backup"]
         );
     }
 

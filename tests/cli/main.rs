@@ -21,6 +21,7 @@ mod account;
 mod addressing;
 mod ai;
 mod ai_keys;
+mod backups;
 mod calendar;
 mod colour;
 mod compact;

@@ -102,6 +102,26 @@ impl Store {
         zone: &str,
         plan: organiser::search::SearchPlan,
     ) -> Store {
+        Store::made(start, zone, plan, None)
+    }
+
+    /// [`Store::new`], backing up into `dir` (an in-memory store has no
+    /// backup directory of its own).
+    pub(crate) fn backed_up(start: Timestamp, zone: &str, dir: &std::path::Path) -> Store {
+        Store::made(
+            start,
+            zone,
+            organiser::search::SearchPlan::default(),
+            Some(dir.to_path_buf()),
+        )
+    }
+
+    fn made(
+        start: Timestamp,
+        zone: &str,
+        plan: organiser::search::SearchPlan,
+        backup_dir: Option<std::path::PathBuf>,
+    ) -> Store {
         let clock = ManualClock::new(start);
         let options = Options {
             clock: Arc::new(clock.clone()),
@@ -116,6 +136,7 @@ impl Store {
             // Calendar feeds are answered here, offline.
             http: Arc::new(crate::feeds::answer),
             search_plan: plan,
+            backup_dir,
             ..Options::default()
         };
         let store = Store {

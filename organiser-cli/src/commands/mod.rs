@@ -2,6 +2,7 @@
 //! many subcommands is a folder with one file per subcommand.
 
 pub(crate) mod ai;
+pub(crate) mod backup;
 pub(crate) mod calendar;
 pub(crate) mod categories;
 pub(crate) mod compact;

@@ -49,7 +49,7 @@ use Method::{Delete, Get, Post};
 use generate::*;
 use routes::*;
 
-use crate::fixture::{Call, Reply};
+use crate::fixture::{Call, Reply, Store};
 use crate::ops::{Start, UNKNOWN_ID, World};
 
 const REGRESSIONS: &str = concat!(
@@ -735,8 +735,10 @@ fn every_route_of_the_table_is_served() {
         zone: "UTC",
         at: "2026-03-10T09:00:00Z".parse().expect("an instant"),
     };
-    let world = World::new(&start);
+    let backups = tempfile::tempdir().expect("a directory");
+    let world = World::over(Store::backed_up(start.at, start.zone, backups.path()));
     let store = &world.store;
+    let backup = store.call(&Call::new(Method::Post, "/backups")).expect(201);
     let list = store
         .call(&Call::new(Post, "/task_lists").body(json!({"task_list": {"name": "L"}})))
         .expect(201);
@@ -943,6 +945,10 @@ fn every_route_of_the_table_is_served() {
             task.data()["id"].as_str().unwrap_or_default().to_owned(),
         ),
         ("/api_tokens/", token.data()["id"].to_string()),
+        (
+            "/backups/",
+            backup.data()["id"].as_str().unwrap_or_default().to_owned(),
+        ),
     ];
     for route in ROUTES {
         let mut path = route.path.to_owned();

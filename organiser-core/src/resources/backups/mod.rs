@@ -243,6 +243,13 @@ static MAKING: Mutex<()> = Mutex::new(());
 /// `last_error` (and logged), and leaves the old backups as they were:
 /// 422 on `base` with the reason.
 pub(crate) fn make(inner: &Inner) -> Result<Backup> {
+    if directory(inner).is_none() {
+        // Not a failed backup: nothing to record.
+        return Err(Error::invalid(
+            "base",
+            "this store has no data directory: set ORGANISER_BACKUP_DIR to back it up",
+        ));
+    }
     attempt(inner)?.map_err(|reason| Error::invalid("base", format!("the backup failed: {reason}")))
 }
 

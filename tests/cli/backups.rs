@@ -1,0 +1,161 @@
+//! `organiser backup`, `backup verify`, `backups` and `restore` through
+//! the real binary (EXTENSIONS.md §4): a backup in process and through the
+//! server that holds the store, a copy with `--to`, an archive checked
+//! whole, a restore that moves the current data aside or fills an empty
+//! directory on another machine, and refusals that change nothing.
+
+use serde_json::Value;
+
+use crate::tasks::{add, record};
+use crate::util::Dir;
+
+/// The titles of the open tasks of the store in `dir`.
+fn open_titles(dir: &Dir) -> Vec<String> {
+    let listed = dir.json(&["tasks", "overview", "--limit", "100"]);
+    let mut titles: Vec<String> = crate::tasks::page(&listed)
+        .iter()
+        .map(|t| t["title"].as_str().expect("a title").to_owned())
+        .collect();
+    titles.sort();
+    titles
+}
+
+#[test]
+fn backup_list_verify_and_restore_with_the_data_moved_aside() {
+    let dir = Dir::new();
+    add(&dir, "Pay rent", &[]);
+    let copy = dir.root().join("copy.tar");
+    let made = dir.json(&["backup", "--to", copy.to_str().expect("a path")]);
+    let backup = record(&made).clone();
+    let id = backup["id"].as_str().expect("an id").to_owned();
+    assert!(
+        id.starts_with("organiser-backup-") && id.ends_with(".tar"),
+        "{id}"
+    );
+    assert_eq!(backup["counts"]["tasks"], 1, "{backup}");
+    let archive = dir.data().join("backups").join(&id);
+    assert_eq!(
+        std::fs::read(&archive).expect("the archive"),
+        std::fs::read(&copy).expect("the copy")
+    );
+    #[cfg(unix)]
+    {
+        use std::os::unix::fs::PermissionsExt;
+        let mode = std::fs::metadata(&archive)
+            .expect("metadata")
+            .permissions()
+            .mode();
+        assert_eq!(mode & 0o777, 0o600, "{mode:o}");
+    }
+    // Listed, newest first.
+    let listed = dir.json(&["backups"]);
+    assert_eq!(listed["data"][0]["id"], id.as_str(), "{listed}");
+    let out = dir.ok(&["backups"]);
+    assert!(
+        out.stdout
+            .starts_with("Backups · daily at 03:00, keeping 7 · in ")
+            && out.stdout.contains(&id),
+        "{out:?}"
+    );
+    // Checked whole.
+    let out = dir.ok(&["backup", "verify", copy.to_str().expect("a path")]);
+    assert!(out.stdout.contains("a good backup of"), "{out:?}");
+    // A damaged copy: exit 1 with the reason, and a restore of it changes nothing.
+    let mut bytes = std::fs::read(&copy).expect("the copy");
+    let cut = dir.root().join("cut.tar");
+    bytes.truncate(bytes.len() / 2);
+    std::fs::write(&cut, &bytes).expect("write");
+    let message = dir
+        .run(&["backup", "verify", cut.to_str().expect("a path")])
+        .error();
+    assert!(
+        message.contains("cut short") || message.contains("damaged"),
+        "{message}"
+    );
+    add(&dir, "Made after", &[]);
+    let message = dir.run(&["restore", cut.to_str().expect("a path")]).error();
+    assert!(message.contains("cannot be restored"), "{message}");
+    assert_eq!(open_titles(&dir), ["Made after", "Pay rent"]);
+    // The good one: the data there is moved aside, not deleted.
+    let out = dir.ok(&["restore", copy.to_str().expect("a path")]);
+    assert!(out.stdout.starts_with("Restored copy.tar"), "{out:?}");
+    assert_eq!(open_titles(&dir), ["Pay rent"]);
+    let aside: Vec<_> = std::fs::read_dir(dir.data())
+        .expect("the data directory")
+        .flatten()
+        .filter(|e| {
+            e.file_name()
+                .to_string_lossy()
+                .starts_with("before-restore-")
+        })
+        .collect();
+    assert_eq!(aside.len(), 1, "{aside:?}");
+    let out = crate::util::Cmd::new(&["tasks", "overview", "--json"])
+        .data_dir(&aside[0].path())
+        .run()
+        .success();
+    let titles: Vec<Value> = out.json()["data"]
+        .as_array()
+        .expect("a page")
+        .iter()
+        .map(|t| t["title"].clone())
+        .collect();
+    assert_eq!(titles.len(), 2, "{titles:?}");
+}
+
+#[test]
+fn a_restore_on_a_new_machine_gives_a_working_store() {
+    let dir = Dir::new();
+    add(
+        &dir,
+        "Water the plants",
+        &["--deadline", "2031-05-06", "--every", "week"],
+    );
+    let made = dir.json(&["backup"]);
+    let id = record(&made)["id"].as_str().expect("an id").to_owned();
+    let archive = dir.data().join("backups").join(&id);
+    let elsewhere = Dir::empty();
+    let target = elsewhere.root().join("fresh");
+    let out = crate::util::Cmd::new(&["restore", archive.to_str().expect("a path")])
+        .data_dir(&target)
+        .run()
+        .success();
+    assert!(!out.stdout.contains("what was there"), "{out:?}");
+    assert_eq!(
+        std::fs::read(target.join("secret.key")).expect("the key travelled"),
+        std::fs::read(dir.data().join("secret.key")).expect("the key")
+    );
+    let listed = crate::util::Cmd::new(&["tasks", "planned", "--json"])
+        .data_dir(&target)
+        .run()
+        .success()
+        .json();
+    let _ = listed;
+    let out = crate::util::Cmd::new(&["search", "plants", "--json"])
+        .data_dir(&target)
+        .run()
+        .success();
+    assert!(out.stdout.contains("Water the plants"), "{out:?}");
+}
+
+#[test]
+fn through_a_server_backups_are_made_and_a_restore_is_refused() {
+    let dir = Dir::new();
+    add(&dir, "Pay rent", &[]);
+    let server = dir.serve();
+    // The server backs a new store up at its start; a backup now goes
+    // through it.
+    let made = dir.json(&["backup"]);
+    let id = record(&made)["id"].as_str().expect("an id").to_owned();
+    let archive = dir.data().join("backups").join(&id);
+    assert!(archive.is_file());
+    let message = dir
+        .run(&["restore", archive.to_str().expect("a path")])
+        .error();
+    assert!(
+        message.contains("held by the server") && message.contains("stop it first"),
+        "{message}"
+    );
+    drop(server);
+    assert_eq!(open_titles(&dir), ["Pay rent"]);
+}
