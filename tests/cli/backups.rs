@@ -159,3 +159,81 @@ fn through_a_server_backups_are_made_and_a_restore_is_refused() {
     drop(server);
     assert_eq!(open_titles(&dir), ["Pay rent"]);
 }
+
+#[test]
+fn a_backup_killed_half_way_leaves_no_half_archive() {
+    let dir = Dir::new();
+    for n in 0..20 {
+        add(&dir, &format!("Task {n}"), &[]);
+    }
+    let backups = dir.data().join("backups");
+    // Killed at once, early, midway or after: whenever SIGKILL lands, the
+    // backups listed (and counted by retention) are whole.
+    for wait_ms in [0u64, 2, 5, 10, 20, 40, 80] {
+        let mut child = std::process::Command::new(crate::util::bin())
+            .arg("--data-dir")
+            .arg(dir.data())
+            .arg("backup")
+            .stdout(std::process::Stdio::null())
+            .stderr(std::process::Stdio::null())
+            .spawn()
+            .expect("organiser backup starts");
+        std::thread::sleep(std::time::Duration::from_millis(wait_ms));
+        let _ = child.kill();
+        let _ = child.wait();
+        let listed = dir.json(&["backups"]);
+        for b in listed["data"].as_array().expect("a list") {
+            let id = b["id"].as_str().expect("an id");
+            let out = dir.ok(&[
+                "backup",
+                "verify",
+                backups.join(id).to_str().expect("a path"),
+            ]);
+            assert!(
+                out.stdout.contains("a good backup"),
+                "after {wait_ms} ms: {out:?}"
+            );
+        }
+        // Nothing else but leftovers with hidden temporary names.
+        for entry in std::fs::read_dir(&backups).into_iter().flatten().flatten() {
+            let name = entry.file_name().to_string_lossy().into_owned();
+            let listed_here = listed["data"]
+                .as_array()
+                .expect("a list")
+                .iter()
+                .any(|b| b["id"] == name.as_str());
+            assert!(
+                listed_here || name.starts_with(".tmp-"),
+                "{name} after {wait_ms} ms"
+            );
+        }
+    }
+    // The next backup clears the leftovers.
+    dir.ok(&["backup"]);
+    let leftovers = std::fs::read_dir(&backups)
+        .expect("the backups")
+        .flatten()
+        .filter(|e| e.file_name().to_string_lossy().starts_with(".tmp-"))
+        .count();
+    assert_eq!(leftovers, 0);
+}
+
+#[test]
+fn a_failed_scheduled_backup_is_recorded_and_logged() {
+    let dir = Dir::new();
+    add(&dir, "Pay rent", &[]);
+    // A backup directory that cannot be made: a file stands where its
+    // parent should be.
+    let blocker = dir.root().join("not-a-directory");
+    std::fs::write(&blocker, b"").expect("write");
+    let target = blocker.join("backups");
+    let server = dir.serve_with(&[("ORGANISER_BACKUP_DIR", target.to_str().expect("a path"))]);
+    // The store is new: the server backs it up at its start, and fails.
+    let logged = server.wait_for_stderr("cannot create");
+    assert!(logged.contains("backup"), "{logged}");
+    let out = dir.ok(&["backups"]);
+    assert!(
+        out.stdout.contains("the last one failed: cannot create"),
+        "{out:?}"
+    );
+}

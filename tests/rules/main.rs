@@ -11,6 +11,7 @@ mod common;
 mod account;
 mod ai;
 mod avatars;
+mod backups;
 mod calendar;
 mod deletions;
 mod documents;
