@@ -237,3 +237,41 @@ fn a_failed_scheduled_backup_is_recorded_and_logged() {
         "{out:?}"
     );
 }
+
+#[test]
+fn an_ai_key_still_works_after_a_restore_on_a_new_machine() {
+    let models = crate::model_server::ModelServer::start();
+    models.require_key("sk-travels-with-the-backup");
+    models.set_models(&["llama3.2"]);
+    let dir = Dir::new();
+    dir.cmd(&[
+        "ai",
+        "providers",
+        "add",
+        "Local",
+        "--kind",
+        "api_compatible",
+        "--base-url",
+        &models.url,
+        "--api-key-stdin",
+    ])
+    .stdin("sk-travels-with-the-backup\n")
+    .run()
+    .success();
+    let made = dir.json(&["backup"]);
+    let id = record(&made)["id"].as_str().expect("an id").to_owned();
+    let archive = dir.data().join("backups").join(&id);
+    let elsewhere = Dir::empty();
+    let target = elsewhere.root().join("fresh");
+    crate::util::Cmd::new(&["restore", archive.to_str().expect("a path")])
+        .data_dir(&target)
+        .run()
+        .success();
+    // The key sealed on the first machine opens on the second: the model
+    // server, which refuses any other key, answers.
+    let out = crate::util::Cmd::new(&["ai", "providers", "check", "Local"])
+        .data_dir(&target)
+        .run()
+        .success();
+    assert_eq!(out.stdout, "llama3.2\n", "{out:?}");
+}
