@@ -275,3 +275,27 @@ fn an_ai_key_still_works_after_a_restore_on_a_new_machine() {
         .success();
     assert_eq!(out.stdout, "llama3.2\n", "{out:?}");
 }
+
+#[test]
+fn the_manual_and_completions_name_the_backup_commands() {
+    let dir = Dir::empty();
+    for command in ["backup", "backups", "restore"] {
+        let page = dir.ok(&["man", command]).stdout;
+        assert!(
+            page.contains(&format!("organiser\\-{command}")),
+            "{command}: {page}"
+        );
+    }
+    let words = ["back"];
+    let offered = crate::completions::candidates(
+        crate::completions::complete("fish", words.len() - 1, &words).run(),
+    );
+    for command in ["backup", "backups"] {
+        assert!(
+            offered
+                .iter()
+                .any(|c| c.starts_with(&format!("{command}\t"))),
+            "{command}: {offered:?}"
+        );
+    }
+}
