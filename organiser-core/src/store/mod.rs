@@ -558,23 +558,48 @@ pub(crate) fn copy_snapshot(
     to: &Path,
 ) -> Result<std::collections::BTreeMap<String, u64>> {
     use redb::TableHandle;
+    /// Entries written per transaction of the copy: its memory stays a
+    /// batch's, whatever the store's size.
+    const BATCH: usize = 20_000;
     let db = redb::Database::create(to).map_err(stored)?;
-    let write = db.begin_write().map_err(stored)?;
+    let write_batch = |name: &str, batch: &mut Vec<(Vec<u8>, Vec<u8>)>| -> Result<()> {
+        let def: TableDefinition<'_, &[u8], &[u8]> = TableDefinition::new(name);
+        let mut write = db.begin_write().map_err(stored)?;
+        // Made durable once, by the last commit.
+        write
+            .set_durability(redb::Durability::None)
+            .map_err(|e| Error::Storage(e.to_string().into()))?;
+        {
+            let mut target = write.open_table(def).map_err(stored)?;
+            for (k, v) in batch.drain(..) {
+                target.insert(k.as_slice(), v.as_slice()).map_err(stored)?;
+            }
+        }
+        write.commit().map_err(stored)
+    };
     let mut counts = std::collections::BTreeMap::new();
     for handle in tx.0.list_tables().map_err(stored)? {
         let name = handle.name().to_owned();
         let def: TableDefinition<'_, &[u8], &[u8]> = TableDefinition::new(&name);
         let source = tx.0.open_table(def).map_err(stored)?;
-        let mut target = write.open_table(def).map_err(stored)?;
+        let mut batch = Vec::with_capacity(BATCH.min(1024));
         let mut n = 0u64;
         for entry in source.iter().map_err(stored)? {
             let (k, v) = entry.map_err(stored)?;
-            target.insert(k.value(), v.value()).map_err(stored)?;
+            batch.push((k.value().to_vec(), v.value().to_vec()));
             n += 1;
+            if batch.len() == BATCH {
+                write_batch(&name, &mut batch)?;
+            }
         }
+        // The last batch, and an empty table made all the same.
+        write_batch(&name, &mut batch)?;
         counts.insert(name, n);
     }
-    write.commit().map_err(stored)?;
+    db.begin_write()
+        .map_err(stored)?
+        .commit()
+        .map_err(stored)?;
     Ok(counts)
 }
 
