@@ -299,3 +299,19 @@ fn the_manual_and_completions_name_the_backup_commands() {
         );
     }
 }
+
+#[test]
+fn on_a_terminal_a_backup_shows_its_progress_and_clears_it() {
+    let dir = Dir::new();
+    let out = dir.cmd(&["backup"]).on_terminal().run().success();
+    assert!(out.stdout.contains("Backing up"), "{out:?}");
+    // The spinner's line is cleared before the result is said.
+    let last = out.stdout.rsplit("\x1b[2K").next().unwrap_or_default();
+    assert!(last.starts_with("Backed up to "), "{out:?}");
+    // Off a terminal: no spinner.
+    let plain = dir.ok(&["backup"]);
+    assert!(
+        !plain.stdout.contains("Backing up") && plain.stderr.is_empty(),
+        "{plain:?}"
+    );
+}
