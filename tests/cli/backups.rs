@@ -315,3 +315,70 @@ fn on_a_terminal_a_backup_shows_its_progress_and_clears_it() {
         "{plain:?}"
     );
 }
+
+/// Makes a directory refuse every write, even root's (`chattr +i`), until
+/// dropped.
+struct Immutable(std::path::PathBuf);
+
+impl Immutable {
+    fn set(dir: &std::path::Path) -> Immutable {
+        let status = std::process::Command::new("chattr")
+            .arg("+i")
+            .arg(dir)
+            .status()
+            .expect("chattr runs (Debian's e2fsprogs: apt-get install e2fsprogs)");
+        assert!(status.success(), "chattr +i {} failed", dir.display());
+        Immutable(dir.to_path_buf())
+    }
+}
+
+impl Drop for Immutable {
+    fn drop(&mut self) {
+        let _ = std::process::Command::new("chattr")
+            .arg("-i")
+            .arg(&self.0)
+            .status();
+    }
+}
+
+#[test]
+fn a_directory_that_refuses_writes_fails_the_backup_and_keeps_the_old_ones() {
+    let dir = Dir::new();
+    add(&dir, "Pay rent", &[]);
+    dir.ok(&["backup"]);
+    dir.ok(&["backup"]);
+    let backups = dir.data().join("backups");
+    let before: Vec<_> = {
+        let mut names: Vec<String> = std::fs::read_dir(&backups)
+            .expect("the backups")
+            .flatten()
+            .map(|e| e.file_name().to_string_lossy().into_owned())
+            .collect();
+        names.sort();
+        names
+    };
+    assert_eq!(before.len(), 2, "{before:?}");
+    let message = {
+        let _refusing = Immutable::set(&backups);
+        dir.run(&["backup"]).error()
+    };
+    assert!(
+        message.to_lowercase().contains("the backup failed"),
+        "{message}"
+    );
+    let listed = dir.json(&["backups"]);
+    let ids: Vec<String> = listed["data"]
+        .as_array()
+        .expect("a list")
+        .iter()
+        .map(|b| b["id"].as_str().expect("an id").to_owned())
+        .rev()
+        .collect();
+    assert_eq!(ids, before);
+    let out = dir.ok(&["backups"]);
+    assert!(out.stdout.contains("the last one failed"), "{out:?}");
+    // Writable again: the next one succeeds and clears the failure.
+    dir.ok(&["backup"]);
+    let out = dir.ok(&["backups"]);
+    assert!(!out.stdout.contains("failed"), "{out:?}");
+}
