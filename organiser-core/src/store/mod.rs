@@ -596,10 +596,7 @@ pub(crate) fn copy_snapshot(
         write_batch(&name, &mut batch)?;
         counts.insert(name, n);
     }
-    db.begin_write()
-        .map_err(stored)?
-        .commit()
-        .map_err(stored)?;
+    db.begin_write().map_err(stored)?.commit().map_err(stored)?;
     Ok(counts)
 }
 

@@ -67,7 +67,8 @@ fn io(what: &str, path: &Path, e: std::io::Error) -> String {
     format!("{what} {}: {e}", path.display())
 }
 
-fn sha256_file(path: &Path) -> Result<(u64, String), String> {
+/// A file's size and SHA-256 (hexadecimal), read in 64 KiB pieces.
+pub(crate) fn sha256_file(path: &Path) -> Result<(u64, String), String> {
     let mut file = BufReader::new(File::open(path).map_err(|e| io("cannot read", path, e))?);
     let mut hasher = Sha256::new();
     let mut buf = vec![0u8; 1 << 16];

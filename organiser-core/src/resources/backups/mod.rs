@@ -357,24 +357,9 @@ fn describe(path: &Path, id: &str, m: archive::Manifest) -> std::result::Result<
     })
 }
 
+/// An archive's size and SHA-256.
 fn hash(path: &Path) -> std::result::Result<(u64, String), String> {
-    use sha2::Digest;
-    use std::io::Read;
-    let mut file = std::fs::File::open(path).map_err(|e| format!("{}: {e}", path.display()))?;
-    let mut hasher = sha2::Sha256::new();
-    let mut buf = vec![0u8; 1 << 16];
-    let mut bytes = 0u64;
-    loop {
-        let n = file
-            .read(&mut buf)
-            .map_err(|e| format!("{}: {e}", path.display()))?;
-        if n == 0 {
-            break;
-        }
-        hasher.update(&buf[..n]);
-        bytes += n as u64;
-    }
-    Ok((bytes, crate::secrets::to_hex(&hasher.finalize())))
+    archive::sha256_file(path)
 }
 
 fn create_dir_private(dir: &Path) -> std::result::Result<(), String> {
