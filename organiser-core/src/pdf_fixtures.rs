@@ -1,6 +1,8 @@
 //! PDFs written by hand for the thumbnail's tests and `benches/pdf.rs`
-//! (which includes this file), so both render the very same pages. Test
-//! code only: not part of the library.
+//! (which includes this file), so both render the very same pages, and
+//! the writer of a PDF's objects that `tests/common/hostile.rs` (which
+//! includes it too) builds its hostile PDFs with. Test code only: not part
+//! of the library.
 
 /// A PDF of one page per content stream, `width` by `height` points,
 /// Helvetica available as /F1 (not embedded: one of the 14 standard
@@ -26,11 +28,21 @@ pub(crate) fn pdf_with_pages(width: u32, height: u32, contents: &[&str]) -> Vec<
             content.len()
         ));
     }
-    let mut out = b"%PDF-1.4\n%\xE2\xE3\xCF\xD3\n".to_vec();
+    assemble("1.4", &objects)
+}
+
+/// A PDF of `version` holding `objects` (numbered from 1, the first the
+/// catalog), with a correct cross-reference table and trailer. The
+/// hostile PDFs of `tests/common/hostile.rs` are written by it too.
+pub(crate) fn assemble(version: &str, objects: &[impl AsRef<[u8]>]) -> Vec<u8> {
+    let mut out = format!("%PDF-{version}\n%").into_bytes();
+    out.extend_from_slice(b"\xE2\xE3\xCF\xD3\n");
     let mut offsets = Vec::new();
     for (i, object) in objects.iter().enumerate() {
         offsets.push(out.len());
-        out.extend_from_slice(format!("{} 0 obj\n{object}\nendobj\n", i + 1).as_bytes());
+        out.extend_from_slice(format!("{} 0 obj\n", i + 1).as_bytes());
+        out.extend_from_slice(object.as_ref());
+        out.extend_from_slice(b"\nendobj\n");
     }
     let xref = out.len();
     out.extend_from_slice(

@@ -3,6 +3,12 @@
 //! takes gigabytes or minutes to render. A server must refuse them before
 //! the work, or do the work within a budget, and keep answering.
 
+// The core tests' writer of a PDF's objects (and the pages they render,
+// unused here).
+#[allow(dead_code)]
+#[path = "../../organiser-core/src/pdf_fixtures.rs"]
+mod pdf_fixtures;
+
 /// A PNG whose header claims `width` by `height` pixels of `bit_depth`
 /// and `colour` type (6: RGBA), with a tiny valid image stream: a decoder
 /// that trusts the header allocates for the claim.
@@ -85,29 +91,7 @@ fn pdf_drawing(image: Option<(&str, &[u8])>, content: (&str, &[u8])) -> Vec<u8> 
     if let Some((dict, data)) = image {
         objects.push(stream(dict, data));
     }
-    let mut out = b"%PDF-1.7\n%\xE2\xE3\xCF\xD3\n".to_vec();
-    let mut offsets = Vec::new();
-    for (i, object) in objects.iter().enumerate() {
-        offsets.push(out.len());
-        out.extend_from_slice(format!("{} 0 obj\n", i + 1).as_bytes());
-        out.extend_from_slice(object);
-        out.extend_from_slice(b"\nendobj\n");
-    }
-    let xref = out.len();
-    out.extend_from_slice(
-        format!("xref\n0 {}\n0000000000 65535 f \n", objects.len() + 1).as_bytes(),
-    );
-    for offset in offsets {
-        out.extend_from_slice(format!("{offset:010} 00000 n \n").as_bytes());
-    }
-    out.extend_from_slice(
-        format!(
-            "trailer\n<< /Size {} /Root 1 0 R >>\nstartxref\n{xref}\n%%EOF\n",
-            objects.len() + 1
-        )
-        .as_bytes(),
-    );
-    out
+    pdf_fixtures::assemble("1.7", &objects)
 }
 
 /// A 1 KB PDF whose JPEG says it is 65,500 by 65,500 pixels (12.8 GB
