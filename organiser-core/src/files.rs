@@ -163,7 +163,7 @@ fn walk(dir: &Path, prefix: &str, names: &mut Vec<String>) -> std::io::Result<()
 
 /// Creates `dir` and its parents, each made here readable by its owner
 /// only (0700).
-fn create_private_dir(dir: &Path) -> std::io::Result<()> {
+pub(crate) fn create_private_dir(dir: &Path) -> std::io::Result<()> {
     if dir.is_dir() {
         return Ok(());
     }

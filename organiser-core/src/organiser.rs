@@ -19,22 +19,6 @@ use crate::time::to_millis;
 /// The store's file name inside the data directory.
 pub const STORE_FILE: &str = "organiser.redb";
 
-/// Creates the data directory (and its parents) when missing, the
-/// directory itself readable by its owner only (0700), as the secret key is.
-fn create_private_dir(dir: &Path) -> std::io::Result<()> {
-    if dir.is_dir() {
-        return Ok(());
-    }
-    let mut builder = std::fs::DirBuilder::new();
-    builder.recursive(true);
-    #[cfg(unix)]
-    {
-        use std::os::unix::fs::DirBuilderExt;
-        builder.mode(0o700);
-    }
-    builder.create(dir)
-}
-
 /// Makes a store file just created readable by its owner only (0600).
 fn make_private(path: &Path) -> std::io::Result<()> {
     #[cfg(unix)]
@@ -77,7 +61,8 @@ impl Organiser {
         options: Options,
     ) -> std::result::Result<Organiser, OpenError> {
         let dir = dir.as_ref();
-        create_private_dir(dir).map_err(|e| {
+        // The data directory is its owner's alone (0700), as the secret key is.
+        crate::files::create_private_dir(dir).map_err(|e| {
             OpenError::Io(format!(
                 "cannot create the data directory {}: {e}",
                 dir.display()

@@ -226,25 +226,7 @@ fn check_into(path: &Path, keep: Option<&Path>, store_to: &Path) -> Result<Manif
     let mut archive = tar::Archive::new(BufReader::new(file));
     let broken = |e: std::io::Error| format!("the archive is damaged or cut short: {e}");
     let mut entries = archive.entries().map_err(broken)?;
-    let manifest: Manifest = {
-        let mut first = entries
-            .next()
-            .ok_or("the archive is empty")?
-            .map_err(broken)?;
-        let name = first.path().map_err(broken)?.to_string_lossy().into_owned();
-        if name != MANIFEST {
-            return Err(format!(
-                "not an Organiser backup: its first member is {name:?}, not {MANIFEST}"
-            ));
-        }
-        let mut text = Vec::new();
-        first
-            .by_ref()
-            .take(1 << 24)
-            .read_to_end(&mut text)
-            .map_err(broken)?;
-        serde_json::from_slice(&text).map_err(|e| format!("its manifest cannot be read: {e}"))?
-    };
+    let manifest = read_manifest(&mut entries)?;
     if manifest.format != FORMAT {
         return Err(format!(
             "its format is {}; this build reads format {FORMAT}",
@@ -352,14 +334,24 @@ fn safe_join(dir: &Path, name: &str) -> Result<PathBuf, String> {
 pub(crate) fn manifest_of(path: &Path) -> Result<Manifest, String> {
     let file = File::open(path).map_err(|e| io("cannot open", path, e))?;
     let mut archive = tar::Archive::new(BufReader::new(file));
-    let broken = |e: std::io::Error| format!("the archive is damaged: {e}");
-    let mut entries = archive.entries().map_err(broken)?;
+    let mut entries = archive
+        .entries()
+        .map_err(|e| format!("the archive is damaged or cut short: {e}"))?;
+    read_manifest(&mut entries)
+}
+
+/// The manifest, the first of `entries` (at most 16 MiB of it is read).
+fn read_manifest<R: Read>(entries: &mut tar::Entries<'_, R>) -> Result<Manifest, String> {
+    let broken = |e: std::io::Error| format!("the archive is damaged or cut short: {e}");
     let mut first = entries
         .next()
         .ok_or("the archive is empty")?
         .map_err(broken)?;
-    if first.path().map_err(broken)?.to_string_lossy() != MANIFEST {
-        return Err("not an Organiser backup".into());
+    let name = first.path().map_err(broken)?.to_string_lossy().into_owned();
+    if name != MANIFEST {
+        return Err(format!(
+            "not an Organiser backup: its first member is {name:?}, not {MANIFEST}"
+        ));
     }
     let mut text = Vec::new();
     first

@@ -259,7 +259,7 @@ pub(crate) fn attempt(inner: &Inner) -> Result<std::result::Result<Backup, Strin
     let _one = MAKING.lock().unwrap_or_else(|e| e.into_inner());
     let now = inner.options.clock.now();
     let outcome = make_unrecorded(inner, now);
-    inner.write(|cx| {
+    let keep = inner.write(|cx| {
         let mut s = stored(cx)?;
         s.last_attempt_at = Some(now);
         match &outcome {
@@ -270,11 +270,11 @@ pub(crate) fn attempt(inner: &Inner) -> Result<std::result::Result<Backup, Strin
             }
             Err(reason) => s.last_error = Some(reason.clone()),
         }
-        cx.put_json(SINGLETONS, SETTINGS_KEY, &s)
+        cx.put_json(SINGLETONS, SETTINGS_KEY, &s)?;
+        Ok(s.keep)
     })?;
     match outcome {
         Ok((backup, _)) => {
-            let keep = inner.read(|cx| Ok(stored(cx)?.keep))?;
             if let Err(e) = prune(inner, usize::from(keep)) {
                 tracing::warn!(error = %e, "removing old backups failed");
             }
@@ -346,7 +346,13 @@ fn make_unrecorded(inner: &Inner, now: Timestamp) -> std::result::Result<(Backup
 /// The backup at `path` named `id` with manifest `m`, its hash computed.
 fn describe(path: &Path, id: &str, m: archive::Manifest) -> std::result::Result<Backup, String> {
     let (bytes, sha256) = hash(path)?;
-    Ok(Backup {
+    Ok(backup_of(id, m, bytes, sha256))
+}
+
+/// The backup named `id` whose archive, `bytes` long with hash `sha256`,
+/// holds manifest `m`.
+fn backup_of(id: &str, m: archive::Manifest, bytes: u64, sha256: String) -> Backup {
+    Backup {
         id: id.to_owned(),
         created_at: m.created_at,
         bytes,
@@ -354,7 +360,7 @@ fn describe(path: &Path, id: &str, m: archive::Manifest) -> std::result::Result<
         counts: m.counts,
         schema_version: m.schema_version,
         app_version: m.app_version,
-    })
+    }
 }
 
 /// An archive's size and SHA-256.
@@ -362,16 +368,9 @@ fn hash(path: &Path) -> std::result::Result<(u64, String), String> {
     archive::sha256_file(path)
 }
 
+/// [`crate::files::create_private_dir`], its failure said.
 fn create_dir_private(dir: &Path) -> std::result::Result<(), String> {
-    if dir.is_dir() {
-        return Ok(());
-    }
-    let mut builder = std::fs::DirBuilder::new();
-    builder.recursive(true);
-    #[cfg(unix)]
-    std::os::unix::fs::DirBuilderExt::mode(&mut builder, 0o700);
-    builder
-        .create(dir)
+    crate::files::create_private_dir(dir)
         .map_err(|e| format!("cannot create {}: {e}", dir.display()))
 }
 
@@ -460,15 +459,7 @@ fn read_one<T: Tables>(cx: &Cx<'_, T>, dir: &Path, id: &str) -> Result<Option<Ba
         Some(m) if m.bytes == size => (m.bytes, m.sha256),
         _ => hash(&path).map_err(Error::Internal)?,
     };
-    Ok(Some(Backup {
-        id: id.to_owned(),
-        created_at: manifest.created_at,
-        bytes,
-        sha256,
-        counts: manifest.counts,
-        schema_version: manifest.schema_version,
-        app_version: manifest.app_version,
-    }))
+    Ok(Some(backup_of(id, manifest, bytes, sha256)))
 }
 
 fn list<T: Tables>(cx: &Cx<'_, T>) -> Result<Vec<Backup>> {

@@ -46,6 +46,9 @@ pub(crate) fn date_of(task: &Task) -> Option<Date> {
     task.deadline_on.or(task.start_on)
 }
 
+/// Rule 2's refusal: a repeating task with neither date.
+const NO_DATE: &str = "needs a deadline or a start date to repeat from";
+
 /// Applies the `repeat` an input gives to `task` as it would be saved
 /// (rules 1 and 2), its mistakes under `repeat`; whether a repeat was set
 /// anew (its series is chosen by [`join_series`] once the input is valid).
@@ -68,7 +71,7 @@ pub(crate) fn apply_repeat(
                 return false;
             }
             let Some(date) = date_of(task) else {
-                details.add("repeat", "needs a deadline or a start date to repeat from");
+                details.add("repeat", NO_DATE);
                 return false;
             };
             match repeat.normalised(cx.zone().time_zone()) {
@@ -89,7 +92,7 @@ pub(crate) fn apply_repeat(
         }
     }
     if task.repeat.is_some() && date_of(task).is_none() {
-        details.add("repeat", "needs a deadline or a start date to repeat from");
+        details.add("repeat", NO_DATE);
     }
     set
 }
