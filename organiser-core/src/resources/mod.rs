@@ -38,6 +38,7 @@ pub(crate) mod system;
 pub(crate) mod tags;
 pub(crate) mod task_lists;
 pub(crate) mod tasks;
+pub(crate) mod transfer;
 pub(crate) mod uploads;
 pub(crate) mod vocabulary;
 
