@@ -124,6 +124,7 @@ impl Inner {
             zone: self.zone(),
             org: self,
             hooks: Vec::new(),
+            discard: false,
             generation,
         }
     }
@@ -215,6 +216,11 @@ impl Inner {
             (self.wiring.settle)(&mut cx)?;
         }
         let out = f(&mut cx)?;
+        if cx.discard {
+            // Dropping a write transaction aborts it; nothing it did
+            // happens, hooks included.
+            return Ok(out);
+        }
         (self.wiring.before_commit)(&mut cx)?;
         let hooks = std::mem::take(&mut cx.hooks);
         // Odd while the commit becomes visible: a snapshot taken meanwhile
@@ -239,6 +245,8 @@ pub(crate) struct Cx<'o, T> {
     zone: Zone,
     pub(crate) org: &'o Inner,
     hooks: Vec<Hook>,
+    /// The write is thrown away instead of committed (a dry run).
+    discard: bool,
     /// The commit generation a read snapshot shows (`None` when a commit
     /// ran while it was taken, and for writes): equal generations show
     /// equal stores, so what was derived from one may serve the other.
@@ -247,6 +255,14 @@ pub(crate) struct Cx<'o, T> {
 
 pub(crate) type ReadCx<'o> = Cx<'o, ReadTx>;
 pub(crate) type WriteCx<'o> = Cx<'o, WriteTx>;
+
+impl WriteCx<'_> {
+    /// Throws this write away when it ends instead of committing it:
+    /// what it did is reported, and nothing is written (a dry run).
+    pub(crate) fn discard(&mut self) {
+        self.discard = true;
+    }
+}
 
 impl<T> Cx<'_, T> {
     /// The commit generation this snapshot shows, when it is known.

@@ -215,6 +215,7 @@ static OPERATIONS: &[(&[&dyn Declared], &str)] = &[
         include_str!("task_lists/openapi.json"),
     ),
     (tasks::OPERATIONS, include_str!("tasks/openapi.json")),
+    (transfer::OPERATIONS, include_str!("transfer/openapi.json")),
 ];
 
 /// Every resource's declared operations, with what its `openapi.json`
@@ -365,6 +366,7 @@ pub(crate) static TABLES: &[&[Tbl]] = &[
     crate::search_index::tables::TABLES,
     ai::tables::TABLES,
     backups::tables::TABLES,
+    transfer::tables::TABLES,
 ];
 
 /// Every kind of record.
@@ -497,6 +499,8 @@ pub(crate) static MIGRATIONS: &[Step] = &[
     },
     // 15: what the store keeps of the backups it made.
     |tx| schema::create_tables(tx, &[backups::tables::TABLES]),
+    // 16: the import map.
+    |tx| schema::create_tables(tx, &[transfer::tables::TABLES]),
 ];
 
 /// What the engine is wired to.

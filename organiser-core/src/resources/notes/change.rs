@@ -50,6 +50,25 @@ pub(crate) fn create(cx: &mut WriteCx<'_>, input: &NoteInput) -> Result<Note> {
     Ok(record.note)
 }
 
+/// Dates the note `id`, just made by an import, as its source did:
+/// `created_at` and `edited_at` (EXTENSIONS.md §5, `markdown`);
+/// `updated_at` stays the import's moment, so mirrors see it.
+pub(crate) fn backdate(
+    cx: &mut WriteCx<'_>,
+    id: Id,
+    created_at: jiff::Timestamp,
+    edited_at: jiff::Timestamp,
+) -> Result<()> {
+    let before = load_live(cx, id)?;
+    let mut after = before.clone();
+    after.note.created_at = created_at;
+    after.note.edited_at = edited_at;
+    if after != before {
+        save(cx, Some(&before), &after)?;
+    }
+    Ok(())
+}
+
 /// `PATCH /notes/{id}`: 409 `conflict` when `edit_version` is not the
 /// note's; an edit of title, body or category moves `edited_at` and
 /// `edit_version`.

@@ -179,6 +179,12 @@ fn named<T: Tables>(cx: &Cx<'_, T>, name: &str, except: Option<Id>) -> Result<Op
 }
 
 /// Every live list in position order.
+/// The live list named `name` (matched as a create would refuse it), if
+/// any.
+pub(crate) fn named_live(cx: &WriteCx<'_>, name: &str) -> Result<Option<Id>> {
+    named(cx, &crate::text::squish(name), None)
+}
+
 fn live_lists<T: Tables>(cx: &Cx<'_, T>) -> Result<Vec<Id>> {
     let mut ids = Vec::new();
     cx.scan(

@@ -46,6 +46,7 @@ use index::{TodaySet, settle_today};
 use input::parse;
 use lifecycle::{delete, restore};
 pub(crate) use query::list;
+pub(crate) use write::{change as change_task, create as create_task};
 use query::list_json;
 use record::TaskRecord;
 use write::{change, create};

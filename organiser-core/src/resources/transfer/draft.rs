@@ -45,7 +45,7 @@ impl Skipped {
 }
 
 /// A task as a foreign file gives it.
-#[derive(Debug, Clone, PartialEq)]
+#[derive(Debug, Clone, PartialEq, Hash)]
 pub(crate) struct DraftTask {
     /// Its identity in the source, stable across exports of the same data
     /// (a Taskwarrior uuid, a Todoist task id, an iCal UID); for a source
@@ -100,7 +100,7 @@ impl DraftTask {
 }
 
 /// A person as a contacts file gives them.
-#[derive(Debug, Clone, Default, PartialEq)]
+#[derive(Debug, Clone, Default, PartialEq, Hash)]
 pub(crate) struct DraftPerson {
     /// The vCard's `UID`; without one, the name as written.
     pub(crate) source: String,
@@ -125,14 +125,14 @@ pub(crate) struct DraftPerson {
 }
 
 /// A value and its label.
-#[derive(Debug, Clone, PartialEq, Eq)]
+#[derive(Debug, Clone, PartialEq, Eq, Hash)]
 pub(crate) struct Labelled {
     pub(crate) value: String,
     pub(crate) label: Option<String>,
 }
 
 /// A person's key date as a card gives it.
-#[derive(Debug, Clone, PartialEq, Eq)]
+#[derive(Debug, Clone, PartialEq, Eq, Hash)]
 pub(crate) struct DraftKeyDate {
     /// One of the spec's kinds: `birthday`, `anniversary`, `other`, ...
     pub(crate) kind: &'static str,
@@ -145,14 +145,14 @@ pub(crate) struct DraftKeyDate {
 }
 
 /// A job as a card gives it (`ORG` and `TITLE`).
-#[derive(Debug, Clone, PartialEq, Eq)]
+#[derive(Debug, Clone, PartialEq, Eq, Hash)]
 pub(crate) struct DraftPosition {
     pub(crate) title: Option<String>,
     pub(crate) company: Option<String>,
 }
 
 /// A note as a Markdown file gives it.
-#[derive(Debug, Clone, Default, PartialEq)]
+#[derive(Debug, Clone, Default, PartialEq, Hash)]
 pub(crate) struct DraftNote {
     /// The file's path inside the folder or zip (`Work/Plans.md`).
     pub(crate) source: String,

@@ -340,6 +340,24 @@ pub(crate) struct Prepared {
     thumbnails: Vec<(String, u32)>,
 }
 
+/// [`prepare`] for bytes read from a file rather than sent with a
+/// `Content-Type`: their type is read from the bytes (an import's photos
+/// and note images).
+pub(crate) fn prepare_bytes(
+    inner: &Inner,
+    bytes: &[u8],
+    kind: Kind,
+    filename: &str,
+) -> Result<Prepared> {
+    let content_type = image::sniff(bytes).unwrap_or("application/octet-stream");
+    let params = Params::new(kind, filename)?;
+    let raw = RawBody {
+        content_type: content_type.to_owned(),
+        bytes: bytes.to_vec(),
+    };
+    prepare(inner, &raw, params)
+}
+
 /// Checks the request's body for `params.kind` and writes its files to
 /// temporary names: the slow work (a full decode, an avatar's thumbnails,
 /// the disk), done before the write transaction opens.
