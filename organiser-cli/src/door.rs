@@ -135,6 +135,9 @@ pub(crate) trait Doors: Door + Sized {
     fn backups(&self) -> organiser_core::backups::Backups<'_, Self> {
         organiser_core::backups::Backups::new(self)
     }
+    fn transfer(&self) -> organiser_core::transfer::Transfer<'_, Self> {
+        organiser_core::transfer::Transfer::new(self)
+    }
     fn calendar(&self) -> Calendar<'_, Self> {
         Calendar::new(self)
     }

@@ -113,6 +113,10 @@ enum Command {
     Backups(commands::backup::BackupsCommand),
     /// Restore a backup (stop the server first): checked whole first; the current data is moved aside.
     Restore(commands::backup::RestoreCommand),
+    /// Export everything (a lossless zip), or people, tasks or notes for other tools (`--format vcard|ical|markdown`).
+    Export(commands::transfer::ExportCommand),
+    /// Import a file: our export, Todoist, Taskwarrior, vCards, iCal to-dos, or Markdown notes (a folder or zip).
+    Import(commands::transfer::ImportCommand),
     /// Give the space deleted records left back to the file system (stop the server first).
     Compact(commands::compact::Compact),
     /// Print a shell's completion script (bash, zsh, fish, elvish, powershell).
@@ -275,6 +279,8 @@ fn run(cli: Cli) -> Result<(), CliError> {
         Command::Folders(c) => c.run(&global),
         Command::Ai(c) => c.run(&global),
         Command::Backup(c) => c.run(&global),
+        Command::Export(c) => c.run(&global),
+        Command::Import(c) => c.run(&global),
         Command::Backups(c) => c.run(&global),
         Command::Restore(c) => c.run(&global),
         Command::Compact(c) => c.run(&global),

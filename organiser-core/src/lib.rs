@@ -144,6 +144,33 @@ pub mod backups {
     };
 }
 
+/// Export and import (EXTENSIONS.md §5): the organiser's own archive, the
+/// foreign exports (vCard, iCalendar, Markdown), and imports from the
+/// archive, Todoist, Taskwarrior, contacts, calendars and Markdown notes;
+/// the typed handle is [`Organiser::transfer`].
+///
+/// ```
+/// use organiser_core::Organiser;
+/// use organiser_core::transfer::{Format, ImportParams};
+///
+/// let dir = tempfile::tempdir().unwrap();
+/// let org = Organiser::open(dir.path()).unwrap();
+/// let export = br#"[{"uuid":"5d6c0e1a-0000-4000-8000-000000000001","description":"Water the plants","status":"pending","entry":"20240105T100000Z"}]"#;
+/// let params = ImportParams { from: Some(Format::Taskwarrior), ..ImportParams::default() };
+/// let report = org.transfer().import(params.clone(), export.to_vec())?;
+/// assert_eq!(report.created["task"], 1);
+/// // The same file again changes nothing.
+/// let again = org.transfer().import(params, export.to_vec())?;
+/// assert!(again.created.is_empty() && again.updated.is_empty());
+/// # Ok::<(), organiser_core::Error>(())
+/// ```
+pub mod transfer {
+    pub use crate::resources::transfer::{
+        ExportFormat, Format, ImportParams, ImportReport, MAX_IMPORT_BYTES, SkippedItem, Transfer,
+        read_folder,
+    };
+}
+
 /// Tasks (document 1, "Tasks"): records, inputs, the views and their
 /// orders, and the counts; recurring tasks (EXTENSIONS.md §1); the typed
 /// handle is [`Organiser::tasks`].

@@ -28,6 +28,7 @@ pub(crate) mod system;
 pub(crate) mod tags;
 pub(crate) mod tasks;
 pub(crate) mod token;
+pub(crate) mod transfer;
 pub(crate) mod upload;
 pub(crate) mod vocabulary;
 

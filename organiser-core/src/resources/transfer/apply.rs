@@ -177,7 +177,7 @@ fn item(
     key.extend_from_slice(source.as_bytes());
     let old: Option<Mapped> = cx.tx.get_record(IMPORTED, &key)?;
     let old_id = match &old {
-        Some(m) if !cx.is_live(&m.kind, Id::from_bytes(m.id))? => {
+        Some(m) if !live(cx, &m.kind, Id::from_bytes(m.id))? => {
             report.skip(
                 at,
                 format!(
@@ -214,6 +214,21 @@ fn item(
             report.skip(at, format!("refused: {}", d.sentence()));
             Ok(())
         }
+        Err(e) => Err(e),
+    }
+}
+
+/// Whether the record an item became is still here (not deleted).
+fn live(cx: &WriteCx<'_>, kind: &str, id: Id) -> Result<bool> {
+    let found = match kind {
+        "task" => tasks::get(cx, id).map(|_| ()),
+        "person" => people::get(cx, id).map(|_| ()),
+        "note" => notes::get(cx, id).map(|_| ()),
+        _ => return Ok(false),
+    };
+    match found {
+        Ok(()) => Ok(true),
+        Err(Error::NotFound) => Ok(false),
         Err(e) => Err(e),
     }
 }

@@ -24,7 +24,6 @@ use serde::{Deserialize, Serialize};
 
 pub(crate) use api::OPERATIONS;
 pub use api::Transfer;
-use draft::Parsed;
 use from::Refused;
 
 use crate::error::{Details, Error, Result};
@@ -56,8 +55,8 @@ impl Format {
     /// Every format, in the order content is tried when none is named.
     pub const ALL: [Format; 6] = [
         Format::Organiser,
-        Format::Taskwarrior,
         Format::Todoist,
+        Format::Taskwarrior,
         Format::Vcard,
         Format::Ical,
         Format::Markdown,
@@ -92,17 +91,11 @@ impl Format {
         }
     }
 
-    /// Whether `bytes` (from a file named `name`) look like this format.
-    fn looks_like(self, bytes: &[u8], name: &str) -> bool {
-        match self {
-            Format::Organiser => zipped::is_zip(bytes) && api::is_archive(bytes),
-            foreign => readers::looks_like(foreign, bytes, name),
-        }
-    }
-
     /// The format of `bytes` found from their content, when one fits.
     pub fn detect(bytes: &[u8], name: &str) -> Option<Format> {
-        Format::ALL.into_iter().find(|f| f.looks_like(bytes, name))
+        Format::ALL
+            .into_iter()
+            .find(|&f| readers::looks_like(f, bytes, name))
     }
 }
 
@@ -282,6 +275,54 @@ impl ImportReport {
             reason: reason.into(),
         });
     }
+}
+
+/// A folder (an Obsidian vault, Joplin's export) as one zip to import:
+/// every file below it by its path with `/`, hidden folders
+/// (`.obsidian`, `.trash`) left out; refused past [`MAX_IMPORT_BYTES`].
+///
+/// # Errors
+///
+/// [`Error::Validation`] on `base` for a folder that cannot be read or is
+/// too large.
+pub fn read_folder(dir: &std::path::Path) -> Result<Vec<u8>> {
+    fn walk(
+        root: &std::path::Path,
+        dir: &std::path::Path,
+        out: &mut Vec<zipped::Entry>,
+        total: &mut u64,
+    ) -> std::io::Result<()> {
+        let mut entries: Vec<_> = std::fs::read_dir(dir)?.collect::<std::io::Result<_>>()?;
+        entries.sort_by_key(|e| e.file_name());
+        for e in entries {
+            let name = e.file_name().to_string_lossy().into_owned();
+            if name.starts_with('.') {
+                continue;
+            }
+            let path = e.path();
+            let kind = e.file_type()?;
+            if kind.is_dir() {
+                walk(root, &path, out, total)?;
+            } else if kind.is_file() {
+                let bytes = std::fs::read(&path)?;
+                *total += bytes.len() as u64;
+                if *total > MAX_IMPORT_BYTES {
+                    return Err(std::io::Error::other("the folder holds more than 200 MB"));
+                }
+                let rel = path.strip_prefix(root).unwrap_or(&path);
+                let rel: Vec<String> = rel
+                    .components()
+                    .map(|c| c.as_os_str().to_string_lossy().into_owned())
+                    .collect();
+                out.push((rel.join("/"), bytes));
+            }
+        }
+        Ok(())
+    }
+    let mut files = Vec::new();
+    walk(dir, dir, &mut files, &mut 0)
+        .and_then(|()| zipped::write(&files))
+        .map_err(|e| Error::invalid("base", format!("{}: {e}", dir.display())))
 }
 
 /// A file that is not the format: 422 `validation_failed` on `base`.

@@ -3,22 +3,51 @@
 
 use super::Format;
 use super::draft::Parsed;
-use super::from::Refused;
+use super::from::{self, Refused};
 
 /// Whether `bytes` (from a file named `name`) look like `format`.
 pub(super) fn looks_like(format: Format, bytes: &[u8], name: &str) -> bool {
-    let _ = (format, bytes, name);
-    false
+    match format {
+        Format::Organiser => super::zipped::is_zip(bytes) && super::api::is_archive(bytes),
+        Format::Todoist => from::todoist::looks_like(bytes),
+        Format::Taskwarrior => from::taskwarrior::looks_like(bytes),
+        Format::Vcard => from::vcard::looks_like(bytes),
+        Format::Ical => from::ical::looks_like(bytes),
+        Format::Markdown => from::markdown::looks_like(bytes, name),
+    }
 }
 
-/// Reads `bytes` as `format` (a foreign one): the drafts, or why the file
-/// is not the format.
+/// Reads `bytes` (from a file named `name`) as `format`: the drafts, or
+/// why the file is not the format.
 pub(super) fn read(
     format: Format,
     bytes: &[u8],
     name: &str,
     zone: &jiff::tz::TimeZone,
 ) -> Result<Parsed, Refused> {
-    let _ = (bytes, name, zone);
-    Err(Refused::new(format!("{} is not read yet", format.name())))
+    // A Todoist CSV's project is its file's name, without `.csv`.
+    let file = name.rsplit(['/', '\\']).next().unwrap_or(name);
+    let project = file
+        .strip_suffix(".csv")
+        .or_else(|| file.strip_suffix(".CSV"))
+        .unwrap_or(file);
+    match format {
+        Format::Todoist => from::todoist::read(
+            bytes,
+            if project.is_empty() {
+                "Todoist"
+            } else {
+                project
+            },
+        ),
+        Format::Taskwarrior => from::taskwarrior::read(bytes),
+        Format::Vcard => from::vcard::read(bytes),
+        Format::Ical => from::ical::read(bytes, zone),
+        Format::Markdown => {
+            from::markdown::read(bytes, if name.is_empty() { "note.md" } else { name })
+        }
+        Format::Organiser => Err(Refused::new(
+            "importing the organiser's own archive is not built yet",
+        )),
+    }
 }

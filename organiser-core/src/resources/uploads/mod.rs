@@ -417,9 +417,11 @@ pub(crate) fn check_header(rule: UploadRule, content_type: &str, length: u64) ->
             limit: rule.max_bytes,
         });
     }
-    if !rule
-        .content_types
-        .contains(&media_type(content_type).as_str())
+    // No types listed: any type (an import's file, read from its bytes).
+    if !rule.content_types.is_empty()
+        && !rule
+            .content_types
+            .contains(&media_type(content_type).as_str())
     {
         return Err(Error::UnsupportedMediaType);
     }
