@@ -32,8 +32,10 @@ mod upcoming;
 
 pub(crate) use api::OPERATIONS;
 pub use api::People;
-pub(crate) use avatars::absolute_avatar;
-pub(crate) use change::{change as change_person, checked_name, create as create_person, create_named, touch_connections};
+pub(crate) use avatars::{absolute_avatar, upload_of};
+pub(crate) use change::{
+    change as change_person, checked_name, create as create_person, create_named, touch_connections,
+};
 pub use companies::{Company, CompanyQuery};
 pub use input::{
     EmailAddressFields, KeyDateFields, PersonInput, PhoneNumberFields, PositionFields, RowInput,
