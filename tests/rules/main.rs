@@ -27,4 +27,5 @@ mod system;
 mod task_counts;
 mod task_lists;
 mod tasks;
+mod transfer;
 mod uploads;

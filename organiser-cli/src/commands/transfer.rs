@@ -137,11 +137,8 @@ impl ImportCommand {
             dry_run: self.dry_run,
             name,
         };
-        let client = if self.dry_run {
-            global.reader()?
-        } else {
-            global.writer()?
-        };
+        // A dry run writes in a transaction it then throws away.
+        let client = global.writer()?;
         let spinner = output::spinner(&format!(
             "Importing {} ({})…",
             path.display(),

@@ -78,14 +78,27 @@ fn list_key(deleted_at: Timestamp, id: Id, kind: &str) -> Key {
 /// Records that `kind` `id` was deleted now (replacing an older record of
 /// the same delete).
 pub(crate) fn record(cx: &WriteCx<'_>, kind: &str, id: Id) -> Result<()> {
+    record_at(cx, kind, id, cx.now())
+}
+
+/// Records that `kind` `id` was deleted at `at` (an imported deletion
+/// record), replacing an older record of it.
+pub(crate) fn record_at(cx: &WriteCx<'_>, kind: &str, id: Id, at: Timestamp) -> Result<()> {
     unrecord(cx, kind, id)?;
-    let now = cx.now();
-    cx.index(DELETIONS, list_key(now, id, kind).as_slice())?;
+    cx.index(DELETIONS, list_key(at, id, kind).as_slice())?;
     cx.insert(
         DELETIONS_BY_RECORD,
         record_key(kind, id).as_slice(),
-        &now.as_millisecond().to_be_bytes(),
+        &at.as_millisecond().to_be_bytes(),
     )
+}
+
+/// When `kind` `id` was deleted, if a deletion record says so.
+pub(crate) fn recorded<T: Tables>(cx: &Cx<'_, T>, kind: &str, id: Id) -> Result<Option<Timestamp>> {
+    Ok(cx
+        .get(DELETIONS_BY_RECORD, record_key(kind, id).as_slice())?
+        .and_then(|at| <[u8; 8]>::try_from(at.as_slice()).ok())
+        .and_then(|at| Timestamp::from_millisecond(i64::from_be_bytes(at)).ok()))
 }
 
 /// Removes the deletion record of `kind` `id` (the delete was undone).

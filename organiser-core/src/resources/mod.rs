@@ -389,6 +389,28 @@ pub(crate) static KINDS: &[&RecordKind] = &[
     &ai::MODEL_KIND,
 ];
 
+/// Every kind the organiser's archive holds (EXTENSIONS.md §5), in the
+/// order an import writes them: what a record names before it (uploads
+/// first, then homes, people and projects, then what refers to them).
+pub(crate) static PORTABLE: &[&transfer::portable::Portable] = &[
+    &uploads::portable::PORTABLE,
+    &task_lists::portable::PORTABLE,
+    &people::portable::PORTABLE,
+    &person_links::portable::PORTABLE,
+    &projects::portable::PORTABLE,
+    &projects::portable::MEMBERS_PORTABLE,
+    &projects::portable::EVENTS_PORTABLE,
+    &tasks::portable::PORTABLE,
+    &tags::portable::PORTABLE,
+    &categories::portable::PORTABLE,
+    &notes::portable::PORTABLE,
+    &folders::portable::PORTABLE,
+    &documents::portable::PORTABLE,
+    &calendar_feeds::portable::PORTABLE,
+    &ai::portable::PROVIDER_PORTABLE,
+    &ai::portable::MODEL_PORTABLE,
+];
+
 /// Every cascade of a delete.
 pub(crate) static CASCADES: &[&Cascade] = &[
     &tasks::LIST_CASCADE,

@@ -96,6 +96,8 @@ pub(crate) const ROUTES: &[Route] = &[
     ours(&[Get], "/backups/{n}"),
     ours(&[Delete], "/backups/{n}"),
     ours(&[Get], "/backups/{n}/file"),
+    ours(&[Get], "/export"),
+    ours(&[Post], "/imports"),
     route(&[Get], "/system", READ),
     route(&[Patch, Put], "/system", CHANGE_SETTING),
     route(&[Post], "/system/update_check", &[401, 403, 415, 422, 429]),

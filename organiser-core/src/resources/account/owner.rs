@@ -201,7 +201,7 @@ fn render<T>(owner: &Owner, cx: &Cx<'_, T>, auth: &Auth) -> Me {
     }
 }
 
-fn check_name(details: &mut Details, name: &str) -> String {
+pub(crate) fn check_name(details: &mut Details, name: &str) -> String {
     squished_required(details, "name", name, limits::text::OWNER_NAME)
 }
 

@@ -16,6 +16,7 @@
 mod api;
 mod calls;
 mod models;
+pub(crate) mod portable;
 mod providers;
 mod queue;
 mod settings;
@@ -32,7 +33,7 @@ pub use providers::{AiProvider, AiProviderInput, AiProviderQuery};
 pub use tasks::{AiTask, AiTaskInput, AiTaskQueue, Backfilled, Reasoning};
 pub use wire::ProviderKind;
 
-pub(crate) use models::{KIND as MODEL_KIND, get as get_model};
-pub(crate) use providers::{KIND as PROVIDER_KIND, get as get_provider};
+pub(crate) use models::KIND as MODEL_KIND;
+pub(crate) use providers::KIND as PROVIDER_KIND;
 pub(crate) use queue::census;
 pub(crate) use titles::{NOTES as FOLLOWED, follow};

@@ -31,7 +31,7 @@ const NAME_MAX: usize = 255;
 /// The most identifiers one addition takes.
 const ADDITIONS_MAX: usize = 100;
 /// The setting naming the default model.
-const DEFAULT: &str = "default_model";
+pub(super) const DEFAULT: &str = "default_model";
 
 /// An AI model as the API shows it.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
@@ -128,7 +128,7 @@ pub(crate) fn of_provider<T: Tables>(cx: &Cx<'_, T>, provider: Id) -> Result<Vec
 }
 
 /// The model of `provider` called `identifier`, if added.
-fn with_identifier<T: Tables>(
+pub(super) fn with_identifier<T: Tables>(
     cx: &Cx<'_, T>,
     provider: Id,
     identifier: &str,
@@ -157,7 +157,8 @@ fn entries(m: &AiModel) -> [(Tbl, Key); 3] {
     ]
 }
 
-fn save(cx: &WriteCx<'_>, before: Option<&AiModel>, m: &AiModel) -> Result<()> {
+/// Stores `m` in place of `before`, moving its index entries.
+pub(super) fn save(cx: &WriteCx<'_>, before: Option<&AiModel>, m: &AiModel) -> Result<()> {
     match before {
         Some(b) => cx.move_indexes(&entries(b), &entries(m))?,
         None => cx.set_indexes(&entries(m), true)?,

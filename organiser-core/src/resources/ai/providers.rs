@@ -27,7 +27,7 @@ use crate::text::{char_len, fold_case, fold_search, squished_required};
 pub(crate) static KIND: RecordKind = RecordKind::new("ai_provider", 14);
 
 /// The most characters of a name (the spec names no limit; as lists').
-const NAME_MAX: usize = 100;
+pub(super) const NAME_MAX: usize = 100;
 /// The most characters of a base URL.
 const BASE_URL_MAX: usize = 2048;
 /// The most characters of a key.

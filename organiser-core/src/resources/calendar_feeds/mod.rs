@@ -17,6 +17,7 @@ pub(crate) mod events;
 mod fetch;
 mod icalendar;
 mod meeting;
+pub(crate) mod portable;
 mod repeat;
 pub(crate) mod sync;
 pub(crate) mod tables;

@@ -5,6 +5,7 @@
 //! uncategorised, or refuses (`if_unused`) while any note has it.
 
 mod api;
+pub(crate) mod portable;
 pub(crate) mod tables;
 
 pub use api::Categories;

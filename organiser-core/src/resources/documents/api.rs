@@ -188,7 +188,13 @@ pub(crate) static OPERATIONS: &[&dyn Declared] = &[
 fn made(cx: &mut crate::engine::WriteCx<'_>, input: &DocumentInput) -> Result<Document> {
     let doc = create(cx, input)?;
     let (upload, _, _) = file_of(cx, doc.id)?;
-    let doc_id = doc.id;
+    render_thumbnail(cx, doc.id, upload);
+    Ok(doc)
+}
+
+/// Renders the thumbnail of document `doc_id` (whose PDF is upload
+/// `upload`) on a thread of its own once the write has committed.
+pub(super) fn render_thumbnail(cx: &mut crate::engine::WriteCx<'_>, doc_id: Id, upload: Id) {
     cx.on_commit(move |inner| {
         let files = inner.files.clone();
         let renderer = inner.options.pdf_renderer.clone();
@@ -208,7 +214,6 @@ fn made(cx: &mut crate::engine::WriteCx<'_>, input: &DocumentInput) -> Result<Do
             }
         });
     });
-    Ok(doc)
 }
 
 /// The PDF of live document `id`.

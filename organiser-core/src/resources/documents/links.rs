@@ -132,6 +132,25 @@ impl Record for StoredLink {
 }
 
 impl StoredLink {
+    /// The target a link as its document shows it names, when it names
+    /// exactly one.
+    pub(super) fn target_of(brief: &LinkBrief) -> Option<(Target, Id)> {
+        let named: Vec<(Target, Id)> = Target::ALL
+            .into_iter()
+            .zip([
+                brief.note_id,
+                brief.project_id,
+                brief.task_id,
+                brief.person_id,
+            ])
+            .filter_map(|(kind, id)| id.map(|id| (kind, id)))
+            .collect();
+        match named.as_slice() {
+            [one] => Some(*one),
+            _ => None,
+        }
+    }
+
     fn ids(&self) -> [Option<Id>; 4] {
         let mut ids = [None; 4];
         ids[self.target as usize] = Some(self.target_id);
@@ -182,7 +201,8 @@ impl StoredLink {
     }
 }
 
-fn load<T: Tables>(cx: &Cx<'_, T>, id: Id) -> Result<Option<StoredLink>> {
+/// The stored link `id`.
+pub(super) fn load<T: Tables>(cx: &Cx<'_, T>, id: Id) -> Result<Option<StoredLink>> {
     cx.get_record(LINKS, &id.to_bytes())
 }
 
@@ -191,7 +211,7 @@ fn ids_under<T: Tables>(cx: &Cx<'_, T>, table: crate::store::Tbl, prefix: Key) -
 }
 
 /// Every stored link of document `doc`, in the order shown.
-fn links_of<T: Tables>(cx: &Cx<'_, T>, doc: Id) -> Result<Vec<StoredLink>> {
+pub(super) fn links_of<T: Tables>(cx: &Cx<'_, T>, doc: Id) -> Result<Vec<StoredLink>> {
     let mut links = Vec::new();
     for id in ids_under(cx, LINKS_BY_DOCUMENT, Key::new().id(doc))? {
         if let Some(l) = load(cx, id)? {
@@ -220,17 +240,30 @@ fn insert(cx: &WriteCx<'_>, doc: Id, target: Target, target_id: Id) -> Result<St
         target_id,
         created_at: cx.now(),
     };
-    cx.set_indexes(&link.entries(), true)?;
-    cx.put_record(LINKS, &link.id.to_bytes(), &link)?;
+    put_as_is(cx, &link)?;
     if target == Target::Task {
         refresh_task(cx, target_id)?;
     }
     Ok(link)
 }
 
-fn remove(cx: &WriteCx<'_>, link: &StoredLink) -> Result<()> {
+/// Writes `link` as it is (an import's), with its index entries: the
+/// task it names is not told (its own line says `has_documents`).
+pub(super) fn put_as_is(cx: &WriteCx<'_>, link: &StoredLink) -> Result<()> {
+    cx.set_indexes(&link.entries(), true)?;
+    cx.put_record(LINKS, &link.id.to_bytes(), link)
+}
+
+/// Removes `link` and its index entries as an import does: the task it
+/// names is not told.
+pub(super) fn remove_as_is(cx: &WriteCx<'_>, link: &StoredLink) -> Result<()> {
     cx.set_indexes(&link.entries(), false)?;
     cx.remove(LINKS, &link.id.to_bytes())?;
+    Ok(())
+}
+
+fn remove(cx: &WriteCx<'_>, link: &StoredLink) -> Result<()> {
+    remove_as_is(cx, link)?;
     if link.target == Target::Task {
         refresh_task(cx, link.target_id)?;
     }

@@ -7,6 +7,7 @@
 
 mod api;
 pub(crate) mod links;
+pub(crate) mod portable;
 
 pub(crate) use links::{Target, target_changed};
 pub(crate) mod tables;

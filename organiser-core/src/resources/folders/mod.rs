@@ -4,6 +4,7 @@
 //! empty (409 `folder_not_empty`).
 
 mod api;
+pub(crate) mod portable;
 pub(crate) mod tables;
 
 pub use api::Folders;

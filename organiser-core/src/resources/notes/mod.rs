@@ -21,13 +21,16 @@ mod change;
 mod follow;
 mod input;
 mod list;
+pub(crate) mod portable;
 mod render;
 mod store;
 pub(crate) mod tables;
 
 pub use api::Notes;
 pub(crate) use api::OPERATIONS;
-pub(crate) use change::{backdate, change as change_note, create as create_note, write_generated_title};
+pub(crate) use change::{
+    backdate, change as change_note, create as create_note, write_generated_title,
+};
 pub(crate) use follow::{FOLLOWS_CATEGORIES, FOLLOWS_PEOPLE, FOLLOWS_PROJECTS, FOLLOWS_TAGS};
 pub use list::NoteQuery;
 pub(crate) use list::{list, referencing};

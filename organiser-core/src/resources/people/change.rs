@@ -129,8 +129,14 @@ fn apply(cx: &WriteCx<'_>, before: Option<&Person>, body: &PersonBody) -> Result
 
 /// Counts the companies positions name: one more for each company a
 /// position of `after` names, one less for each of `before` (a company no
-/// position names any more is deleted).
-fn count_companies(cx: &WriteCx<'_>, before: &[Position], after: &[Position]) -> Result<()> {
+/// position names any more is deleted), each count made by `count`
+/// ([`companies::count_use`] or its quiet form).
+pub(super) fn count_companies(
+    cx: &WriteCx<'_>,
+    before: &[Position],
+    after: &[Position],
+    count: fn(&WriteCx<'_>, Id, i64) -> Result<()>,
+) -> Result<()> {
     let mut delta: Vec<(Id, i64)> = Vec::new();
     let mut add = |id: Id, by: i64| match delta.iter_mut().find(|(d, _)| *d == id) {
         Some((_, n)) => *n += by,
@@ -150,7 +156,7 @@ fn count_companies(cx: &WriteCx<'_>, before: &[Position], after: &[Position]) ->
     delta.sort_by_key(|(_, by)| std::cmp::Reverse(*by));
     for (id, by) in delta {
         if by != 0 {
-            companies::count_use(cx, id, by)?;
+            count(cx, id, by)?;
         }
     }
     Ok(())
@@ -159,7 +165,7 @@ fn count_companies(cx: &WriteCx<'_>, before: &[Position], after: &[Position]) ->
 /// `POST /people`.
 pub(crate) fn create(cx: &mut WriteCx<'_>, body: &PersonBody) -> Result<Person> {
     let person = apply(cx, None, body)?;
-    count_companies(cx, &[], &person.positions)?;
+    count_companies(cx, &[], &person.positions, companies::count_use)?;
     index(cx, &person, true)?;
     save(
         cx,
@@ -179,7 +185,12 @@ pub(crate) fn change(cx: &mut WriteCx<'_>, id: Id, body: &PersonBody) -> Result<
     if person == before {
         return Ok(person);
     }
-    count_companies(cx, &before.positions, &person.positions)?;
+    count_companies(
+        cx,
+        &before.positions,
+        &person.positions,
+        companies::count_use,
+    )?;
     lifecycle::record_removed_rows(cx, &before, &person)?;
     // A replaced or removed photo goes, files and all.
     if before.avatar != person.avatar

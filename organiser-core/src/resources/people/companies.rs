@@ -96,10 +96,52 @@ pub(crate) fn find_or_add(cx: &WriteCx<'_>, name: &str) -> Result<Id> {
     Ok(id)
 }
 
+/// Writes `company` as it is (ID, name, times), named by no position yet,
+/// unless the store has a company of its ID (an archive's import: the
+/// positions that name it count it next).
+pub(crate) fn put_if_missing(cx: &WriteCx<'_>, company: &Company) -> Result<()> {
+    if cx
+        .get_record::<CompanyRecord>(COMPANIES, &company.id.to_bytes())?
+        .is_some()
+    {
+        return Ok(());
+    }
+    cx.put_record(
+        COMPANIES,
+        &company.id.to_bytes(),
+        &CompanyRecord {
+            name: company.name.clone(),
+            created_at: company.created_at,
+            updated_at: company.updated_at,
+            uses: 0,
+        },
+    )?;
+    cx.index(
+        COMPANIES_BY_NAME,
+        name_key(&company.name, company.id).as_slice(),
+    )?;
+    cx.index(
+        COMPANIES_BY_UPDATED,
+        updated_key(company.updated_at, company.id).as_slice(),
+    )
+}
+
 /// Counts one more (`by` 1) or one less (`by` -1) position naming `id`;
 /// a company no position names any more is deleted, with its deletion
 /// record.
 pub(crate) fn count_use(cx: &WriteCx<'_>, id: Id, by: i64) -> Result<()> {
+    count(cx, id, by, true)
+}
+
+/// As [`count_use`], but a company no position names any more is deleted
+/// without a deletion record (an archive's import writes none).
+pub(crate) fn count_use_quietly(cx: &WriteCx<'_>, id: Id, by: i64) -> Result<()> {
+    count(cx, id, by, false)
+}
+
+/// Counts `by` more positions naming `id`; at none the company is
+/// deleted, with a deletion record when `record_deletion`.
+fn count(cx: &WriteCx<'_>, id: Id, by: i64, record_deletion: bool) -> Result<()> {
     let Some(mut record) = cx.get_record::<CompanyRecord>(COMPANIES, &id.to_bytes())? else {
         return Ok(());
     };
@@ -111,7 +153,10 @@ pub(crate) fn count_use(cx: &WriteCx<'_>, id: Id, by: i64) -> Result<()> {
             COMPANIES_BY_UPDATED,
             updated_key(record.updated_at, id).as_slice(),
         )?;
-        return deletions::record(cx, KIND, id);
+        if record_deletion {
+            deletions::record(cx, KIND, id)?;
+        }
+        return Ok(());
     }
     cx.put_record(COMPANIES, &id.to_bytes(), &record)
 }

@@ -23,6 +23,7 @@ pub(crate) mod key_dates;
 mod lifecycle;
 mod list;
 mod parse;
+pub(crate) mod portable;
 mod record;
 pub(crate) mod rows;
 pub(crate) mod social;

@@ -6,6 +6,7 @@
 //! records for each), and its restoration brings them back.
 
 mod api;
+pub(crate) mod portable;
 pub(crate) mod tables;
 
 pub(crate) use api::OPERATIONS;

@@ -93,8 +93,8 @@ pub struct ProjectEvent {
 
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 pub(crate) struct EventRecord {
-    event: ProjectEvent,
-    gone: Gone,
+    pub(super) event: ProjectEvent,
+    pub(super) gone: Gone,
 }
 
 impl Record for EventRecord {

@@ -103,8 +103,8 @@ pub struct ProjectMemberInput {
 
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 pub(crate) struct MemberRecord {
-    member: ProjectMember,
-    gone: Gone,
+    pub(super) member: ProjectMember,
+    pub(super) gone: Gone,
 }
 
 impl Record for MemberRecord {

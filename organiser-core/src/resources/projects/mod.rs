@@ -10,6 +10,7 @@ mod api;
 mod deadlines;
 pub(crate) mod events;
 pub(crate) mod members;
+pub(crate) mod portable;
 mod shown;
 pub(crate) mod tables;
 

@@ -4,6 +4,7 @@
 //! the notes that carry them (`notes::retag`).
 
 mod api;
+pub(crate) mod portable;
 pub(crate) mod tables;
 
 pub(crate) use api::OPERATIONS;

@@ -4,6 +4,7 @@
 //! within 20 seconds under `Name (2)` when the name was taken meanwhile.
 
 mod api;
+pub(crate) mod portable;
 mod positions;
 mod record;
 pub(crate) mod tables;

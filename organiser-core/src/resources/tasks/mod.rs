@@ -11,6 +11,7 @@ mod input;
 mod lifecycle;
 pub(crate) mod mentions;
 mod placement;
+pub(crate) mod portable;
 mod project_counts;
 mod query;
 mod record;
@@ -46,9 +47,9 @@ use index::{TodaySet, settle_today};
 use input::parse;
 use lifecycle::{delete, restore};
 pub(crate) use query::list;
-pub(crate) use write::{change as change_task, create as create_task};
 use query::list_json;
 use record::TaskRecord;
+pub(crate) use write::{change as change_task, create as create_task};
 use write::{change, create};
 
 use jiff::Timestamp;

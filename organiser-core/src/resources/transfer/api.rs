@@ -3,7 +3,7 @@
 //! door.
 
 use super::apply::{self, Prepared};
-use super::{ExportFormat, ImportParams, ImportReport, MAX_IMPORT_BYTES, readers, writers};
+use super::{ExportFormat, ImportParams, ImportReport, MAX_IMPORT_BYTES, native, readers, writers};
 use crate::engine::op::{ReadOp, WriteOp};
 use crate::engine::operation::{
     Answer, Declared, Door, Operation, Prepare, RawRule, Run, query_part,
@@ -29,7 +29,7 @@ pub(crate) static EXPORT: Operation<ExportFormat, FileBytes> = Operation::new(
 
 /// `POST /imports?from=FORMAT&dry_run=true&name=FILE`: the file is the
 /// raw body.
-pub(crate) static IMPORT: Operation<(ImportParams, RawBody), ImportReport, (bool, Prepared)> =
+pub(crate) static IMPORT: Operation<(ImportParams, RawBody), ImportReport, (bool, Job)> =
     Operation::new(
         "createImport",
         Post,
@@ -49,7 +49,15 @@ pub(crate) static IMPORT: Operation<(ImportParams, RawBody), ImportReport, (bool
         })
     });
 
-fn prepare(inner: &Inner, params: ImportParams, raw: RawBody) -> Result<(bool, Prepared)> {
+/// An import read whole, before its transaction.
+pub(crate) enum Job {
+    /// The organiser's own archive.
+    Archive(native::Archive),
+    /// A foreign file's drafts, their files staged.
+    Foreign(Prepared),
+}
+
+fn prepare(inner: &Inner, params: ImportParams, raw: RawBody) -> Result<(bool, Job)> {
     let name = params.name.clone().unwrap_or_default();
     let format = match params.from {
         Some(f) => f,
@@ -60,13 +68,21 @@ fn prepare(inner: &Inner, params: ImportParams, raw: RawBody) -> Result<(bool, P
             )
         })?,
     };
-    let zone = inner.zone();
-    let parsed = readers::read(format, &raw.bytes, &name, zone.time_zone())?;
-    Ok((params.dry_run, apply::prepare(inner, format, parsed)))
+    let job = if format == super::Format::Organiser {
+        Job::Archive(native::read(&raw.bytes)?)
+    } else {
+        let zone = inner.zone();
+        let parsed = readers::read(format, &raw.bytes, &name, zone.time_zone())?;
+        Job::Foreign(apply::prepare(inner, format, parsed))
+    };
+    Ok((params.dry_run, job))
 }
 
-fn run(cx: &mut WriteCx<'_>, (dry_run, prepared): (bool, Prepared)) -> Result<ImportReport> {
-    let mut report = apply::apply(cx, prepared)?;
+fn run(cx: &mut WriteCx<'_>, (dry_run, job): (bool, Job)) -> Result<ImportReport> {
+    let mut report = match job {
+        Job::Archive(archive) => native::apply(cx, archive)?,
+        Job::Foreign(prepared) => apply::apply(cx, prepared)?,
+    };
     if dry_run {
         report.dry_run = true;
         cx.discard();

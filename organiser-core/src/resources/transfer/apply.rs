@@ -371,13 +371,35 @@ fn person(
         Some(rows)
     }
     let b = before.as_ref();
+    // The organiser keeps key dates' years from 1900 to this year (a
+    // card's 1815 is kept as a date without its year, and said).
+    let this_year = cx.today().year();
+    let key_dates: Vec<_> = draft
+        .key_dates
+        .iter()
+        .map(|k| {
+            let mut k = k.clone();
+            if let Some(y) = k.year
+                && !(1900..=this_year).contains(&y)
+            {
+                report.skip(
+                    &draft.at,
+                    format!(
+                        "the year {y} of a {} was left out: key dates' years are 1900 to this year",
+                        k.kind.replace('_', " ")
+                    ),
+                );
+                k.year = None;
+            }
+            k
+        })
+        .collect();
     let input = PersonInput {
         name: Some(draft.name.clone()),
         avatar,
         key_dates: rows(
             b.iter().flat_map(|p| p.key_dates.iter().map(|r| r.id)),
-            draft
-                .key_dates
+            key_dates
                 .iter()
                 .map(|k| KeyDateFields {
                     kind: Field::Value(k.kind.to_owned()),
@@ -471,6 +493,9 @@ fn note(
         .tags
         .iter()
         .filter_map(|t| crate::resources::tags::normalise(t).ok())
+        // A tag the body already writes (`#idea`, as Obsidian and our own
+        // export do) is not added twice.
+        .filter(|t| !mentions_tag(&draft.markdown, t))
         .map(|t| format!("#{}", crate::html::tokens::escape(&t)))
         .collect();
     if !tags.is_empty() {
@@ -511,6 +536,15 @@ fn note(
         Done::Changed(id)
     } else {
         Done::Made(id)
+    })
+}
+
+/// Whether `markdown` writes `#tag` as a word (any case).
+fn mentions_tag(markdown: &str, tag: &str) -> bool {
+    let wanted = format!("#{}", tag.to_lowercase());
+    markdown.split_whitespace().any(|word| {
+        let word = word.trim_end_matches(['.', ',', '!', '?', ';', ':', ')']);
+        word.to_lowercase() == wanted
     })
 }
 

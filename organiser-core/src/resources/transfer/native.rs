@@ -7,134 +7,28 @@
 //! without their keys, calendar feeds without their addresses'
 //! credentials.
 
-use std::collections::BTreeMap;
+use std::collections::{BTreeMap, HashMap};
 use std::io::{Cursor, Write};
 use std::ops::Bound;
 
-use serde::Serialize;
 use serde_json::Value;
 
+use super::ImportReport;
+use super::from::Refused;
+use super::portable::{self, Imported, Paths, Portable};
+use super::zipped;
 use super::zipped::Writer;
-use crate::engine::ReadCx;
+use crate::engine::{ReadCx, WriteCx};
 use crate::error::{Error, Result};
 use crate::ids::Id;
-use crate::resources::{
-    account, ai, calendar_feeds, categories, documents, folders, notes, people, person_links,
-    projects, tags, task_lists, tasks, uploads,
-};
+use crate::resources::{account, uploads};
 use crate::store::schema::DELETIONS;
-use crate::store::{Dir, Tables, Tbl};
+use crate::store::{Dir, Tables};
 
 /// The archive's format, in its manifest.
 pub(crate) const ARCHIVE_FORMAT: &str = "organiser-export";
 /// The version of the archive's layout.
 pub(crate) const ARCHIVE_VERSION: u32 = 1;
-
-/// One kind of record the archive holds: its `/deletions` type, the table
-/// its records are stored in by ID, and the record as the API shows it
-/// (`NotFound` for one deleted but restorable).
-struct Portable {
-    kind: &'static str,
-    table: Tbl,
-    view: fn(&ReadCx<'_>, Id) -> Result<Value>,
-}
-
-fn json(value: impl Serialize) -> Result<Value> {
-    serde_json::to_value(value).map_err(|e| Error::Internal(format!("writing a record: {e}")))
-}
-
-/// Every kind the archive holds, in the order an import makes them (the
-/// records a record names come first).
-static PORTABLE: &[Portable] = &[
-    Portable {
-        kind: "task_list",
-        table: task_lists::tables::TASK_LISTS,
-        view: |cx, id| json(task_lists::get(cx, id)?),
-    },
-    Portable {
-        kind: "person",
-        table: people::tables::PEOPLE,
-        view: |cx, id| json(people::get(cx, id)?),
-    },
-    Portable {
-        kind: "person_link",
-        table: person_links::tables::PERSON_LINKS,
-        view: |cx, id| json(person_links::get(cx, id)?),
-    },
-    Portable {
-        kind: "project",
-        table: projects::tables::PROJECTS,
-        view: |cx, id| json(projects::get(cx, id)?),
-    },
-    Portable {
-        kind: "project_member",
-        table: projects::tables::MEMBERS,
-        view: |cx, id| json(projects::members::get(cx, id)?),
-    },
-    Portable {
-        kind: "task",
-        table: tasks::tables::TASKS,
-        view: |cx, id| json(tasks::get(cx, id)?),
-    },
-    Portable {
-        kind: "tag",
-        table: tags::tables::TAGS,
-        view: |cx, id| json(tags::get(cx, id)?),
-    },
-    Portable {
-        kind: "category",
-        table: categories::tables::CATEGORIES,
-        view: |cx, id| json(categories::get(cx, id)?),
-    },
-    Portable {
-        kind: "note",
-        table: notes::tables::NOTES,
-        view: |cx, id| json(notes::get(cx, id)?),
-    },
-    Portable {
-        kind: "folder",
-        table: folders::tables::FOLDERS,
-        view: |cx, id| json(folders::get(cx, id)?),
-    },
-    Portable {
-        kind: "document",
-        table: documents::tables::DOCUMENTS,
-        view: |cx, id| json(documents::get(cx, id)?),
-    },
-    Portable {
-        kind: "calendar_feed",
-        table: calendar_feeds::tables::FEEDS,
-        view: |cx, id| json(calendar_feeds::get(cx, id)?),
-    },
-    Portable {
-        kind: "ai_provider",
-        table: ai::tables::PROVIDERS,
-        view: |cx, id| json(ai::get_provider(cx, id)?),
-    },
-    Portable {
-        kind: "ai_model",
-        table: ai::tables::MODELS,
-        view: |cx, id| json(ai::get_model(cx, id)?),
-    },
-];
-
-/// The IDs stored in `table`, in order.
-fn ids(cx: &ReadCx<'_>, table: Tbl) -> Result<Vec<Id>> {
-    let mut ids = Vec::new();
-    cx.tx.scan(
-        table,
-        Bound::Unbounded,
-        Bound::Unbounded,
-        Dir::Asc,
-        &mut |k, _| {
-            if let Ok(bytes) = <[u8; 16]>::try_from(k) {
-                ids.push(Id::from_bytes(bytes));
-            }
-            Ok(true)
-        },
-    )?;
-    Ok(ids)
-}
 
 /// The archive of the store `cx` reads.
 pub(crate) fn export(cx: &ReadCx<'_>) -> Result<Vec<u8>> {
@@ -142,21 +36,15 @@ pub(crate) fn export(cx: &ReadCx<'_>) -> Result<Vec<u8>> {
     let mut zip = Writer::new(Cursor::new(Vec::new()));
     let mut counts = BTreeMap::new();
     let mut records = Vec::new();
-    for p in PORTABLE {
+    for p in crate::resources::PORTABLE {
         let mut lines = Vec::new();
-        let mut n = 0u64;
-        for id in ids(cx, p.table)? {
-            let value = match (p.view)(cx, id) {
-                Ok(v) => v,
-                Err(Error::NotFound) => continue,
-                Err(e) => return Err(e),
-            };
-            serde_json::to_writer(&mut lines, &value)
+        let all = portable::lines(cx, p)?;
+        for value in &all {
+            serde_json::to_writer(&mut lines, value)
                 .map_err(|e| Error::Internal(format!("writing a {}: {e}", p.kind)))?;
             lines.push(b'\n');
-            n += 1;
         }
-        counts.insert(p.kind, n);
+        counts.insert(p.kind, all.len() as u64);
         records.push((format!("records/{}.jsonl", p.kind), lines));
     }
     let owner = account::owner::load(cx)?;
@@ -176,23 +64,28 @@ pub(crate) fn export(cx: &ReadCx<'_>) -> Result<Vec<u8>> {
         zip.add(name, lines).map_err(io)?;
     }
     zip.add("deletions.jsonl", &deletions(cx)?).map_err(io)?;
-    let appearance = account::appearance::get(cx)?;
     let owner = serde_json::json!({
         "name": owner.name,
         "username": owner.username,
         "time_zone": owner.time_zone,
-        "appearance": appearance,
+        "appearance": {
+            "accent": owner.appearance.accent,
+            "theme": owner.appearance.theme,
+            "code_theme": owner.appearance.code_theme,
+        },
     });
     zip.add("owner.json", &pretty(&owner)?).map_err(io)?;
-    for id in ids(cx, uploads::tables::UPLOADS)? {
-        let name = uploads::file_name(id);
-        match cx.org.files.read(&name) {
-            Ok(bytes) => {
-                zip.start(&format!("files/{id}")).map_err(io)?;
-                zip.write_all(&bytes).map_err(io)?;
-            }
-            Err(e) if e.kind() == std::io::ErrorKind::NotFound => {}
-            Err(e) => return Err(io(e)),
+    for line in portable::lines(cx, &uploads::portable::PORTABLE)? {
+        let Some(id) = line
+            .get("id")
+            .and_then(Value::as_str)
+            .and_then(|s| s.parse::<Id>().ok())
+        else {
+            continue;
+        };
+        for (name, bytes) in uploads::portable::files_of(cx, id)? {
+            zip.start(&name).map_err(io)?;
+            zip.write_all(&bytes).map_err(io)?;
         }
     }
     Ok(zip.finish().map_err(io)?.into_inner())
@@ -226,4 +119,181 @@ fn deletions(cx: &ReadCx<'_>) -> Result<Vec<u8>> {
         Some(e) => Err(Error::Internal(format!("writing the deletions: {e}"))),
         None => Ok(out),
     }
+}
+
+/// An archive read whole, before the import's transaction opens.
+pub(crate) struct Archive {
+    /// Each kind's lines, in the registry's order.
+    records: Vec<(&'static Portable, Vec<Value>)>,
+    /// The deletion records: type, ID and when.
+    deletions: Vec<(String, Id, jiff::Timestamp)>,
+    /// The owner's profile.
+    owner: Option<OwnerLine>,
+    /// The files, by path (`files/<id>`).
+    files: HashMap<String, Vec<u8>>,
+}
+
+/// `owner.json`.
+#[derive(Debug, serde::Deserialize)]
+struct OwnerLine {
+    name: String,
+    username: String,
+    time_zone: String,
+    #[serde(default)]
+    appearance: Option<AppearanceLine>,
+}
+
+/// `owner.json`'s `appearance`.
+#[derive(Debug, serde::Deserialize)]
+struct AppearanceLine {
+    accent: String,
+    theme: String,
+    code_theme: String,
+}
+
+/// A deletion record as `deletions.jsonl` writes it.
+#[derive(Debug, serde::Deserialize)]
+struct DeletionLine {
+    #[serde(rename = "type")]
+    kind: String,
+    id: Id,
+    #[serde(with = "crate::time::serde_timestamp")]
+    deleted_at: jiff::Timestamp,
+}
+
+/// Reads the archive `bytes` whole: refused when it is not the
+/// organiser's archive, names a newer layout, or holds a line that is not
+/// JSON (with the entry and line).
+pub(crate) fn read(bytes: &[u8]) -> std::result::Result<Archive, Refused> {
+    let entries = zipped::entries(bytes, zipped::budget(bytes.len()))?;
+    let mut by_name: HashMap<String, Vec<u8>> = entries.into_iter().collect();
+    let manifest: Value = by_name
+        .get("manifest.json")
+        .and_then(|m| serde_json::from_slice(m).ok())
+        .ok_or_else(|| {
+            Refused::new("manifest.json: missing or not JSON: not an organiser export")
+        })?;
+    if manifest.get("format").and_then(Value::as_str) != Some(ARCHIVE_FORMAT) {
+        return Err(Refused::new(format!(
+            "manifest.json: `format` is not `{ARCHIVE_FORMAT}`: not an organiser export"
+        )));
+    }
+    let version = manifest.get("version").and_then(Value::as_u64).unwrap_or(0);
+    if version != u64::from(ARCHIVE_VERSION) {
+        return Err(Refused::new(format!(
+            "manifest.json: version {version}; this build reads version {ARCHIVE_VERSION}"
+        )));
+    }
+    let lines = |name: &str, bytes: &[u8]| -> std::result::Result<Vec<Value>, Refused> {
+        let text = std::str::from_utf8(bytes)
+            .map_err(|e| Refused::new(format!("{name}: not UTF-8 ({e})")))?;
+        text.lines()
+            .enumerate()
+            .filter(|(_, l)| !l.trim().is_empty())
+            .map(|(n, l)| {
+                serde_json::from_str(l)
+                    .map_err(|e| Refused::new(format!("{name}, line {}: {e}", n + 1)))
+            })
+            .collect()
+    };
+    let mut records = Vec::new();
+    for p in crate::resources::PORTABLE {
+        let name = format!("records/{}.jsonl", p.kind);
+        let found = match by_name.remove(&name) {
+            Some(bytes) => lines(&name, &bytes)?,
+            None => Vec::new(),
+        };
+        records.push((*p, found));
+    }
+    let mut deletions = Vec::new();
+    if let Some(bytes) = by_name.remove("deletions.jsonl") {
+        for (n, line) in lines("deletions.jsonl", &bytes)?.into_iter().enumerate() {
+            let d: DeletionLine = serde_json::from_value(line)
+                .map_err(|e| Refused::new(format!("deletions.jsonl, line {}: {e}", n + 1)))?;
+            deletions.push((d.kind, d.id, d.deleted_at));
+        }
+    }
+    let owner = match by_name.remove("owner.json") {
+        Some(bytes) => Some(
+            serde_json::from_slice(&bytes).map_err(|e| Refused::new(format!("owner.json: {e}")))?,
+        ),
+        None => None,
+    };
+    let files = by_name
+        .into_iter()
+        .filter(|(name, _)| name.starts_with(portable::FILES))
+        .collect();
+    Ok(Archive {
+        records,
+        deletions,
+        owner,
+        files,
+    })
+}
+
+/// Writes `archive` in the caller's transaction (EXTENSIONS.md §5, the
+/// `organiser` format): each record new here made exactly, each newer
+/// than here replacing it, the rest left; the deletion records the store
+/// lacks; the owner's profile replaced. The report counts by kind.
+pub(crate) fn apply(cx: &mut WriteCx<'_>, archive: Archive) -> Result<ImportReport> {
+    let mut report = ImportReport {
+        from: "organiser".to_owned(),
+        ..ImportReport::default()
+    };
+    let key = cx.org.secret.clone();
+    let paths = Paths::with_files(&key, &archive.files);
+    for (p, lines) in archive.records {
+        for line in lines {
+            match (p.import)(cx, &paths, line)? {
+                Imported::Created => report.created(p.kind),
+                Imported::Updated => report.updated(p.kind),
+                Imported::Unchanged => {}
+            }
+        }
+    }
+    for (kind, id, at) in archive.deletions {
+        if crate::resources::deletions::recorded(cx, &kind, id)?.is_none() {
+            crate::resources::deletions::record_at(cx, &kind, id, at)?;
+        }
+    }
+    if let Some(line) = archive.owner {
+        let mut owner = account::owner::load(cx)?;
+        let before = (
+            owner.name.clone(),
+            owner.username.clone(),
+            owner.time_zone.clone(),
+            owner.appearance.clone(),
+        );
+        // A profile this build would refuse is left as it is here.
+        let mut details = crate::error::Details::new();
+        let name = account::owner::check_name(&mut details, &line.name);
+        if details.is_empty() {
+            owner.name = name;
+        }
+        let mut details = crate::error::Details::new();
+        let username = account::owner::check_username(&mut details, &line.username);
+        if details.is_empty() {
+            owner.username = username;
+        }
+        if crate::time::Zone::find(&line.time_zone).is_some() {
+            owner.time_zone = line.time_zone;
+        }
+        if let Some(a) = line.appearance {
+            owner.appearance.accent = a.accent;
+            owner.appearance.theme = a.theme;
+            owner.appearance.code_theme = a.code_theme;
+        }
+        let after = (
+            owner.name.clone(),
+            owner.username.clone(),
+            owner.time_zone.clone(),
+            owner.appearance.clone(),
+        );
+        if after != before {
+            owner.initialised = true;
+            account::owner::save(cx, &mut owner)?;
+            report.updated("owner");
+        }
+    }
+    Ok(report)
 }

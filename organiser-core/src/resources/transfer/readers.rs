@@ -47,7 +47,7 @@ pub(super) fn read(
             from::markdown::read(bytes, if name.is_empty() { "note.md" } else { name })
         }
         Format::Organiser => Err(Refused::new(
-            "importing the organiser's own archive is not built yet",
+            "the organiser's archive is read by transfer::native",
         )),
     }
 }

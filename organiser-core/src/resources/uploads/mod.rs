@@ -10,6 +10,7 @@
 
 mod api;
 pub(crate) mod image;
+pub(crate) mod portable;
 pub(crate) mod record;
 pub(crate) mod tables;
 
