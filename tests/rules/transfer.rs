@@ -366,7 +366,7 @@ fn everything() -> (Core, FeedServer) {
     let server = FeedServer::start();
     server.serve(
         "/team.ics",
-        &vcalendar(&["UID:1\nSUMMARY:Stand-up\nDTSTART:20260310T090000Z"]),
+        vcalendar(&["UID:1\nSUMMARY:Stand-up\nDTSTART:20260310T090000Z"]),
     );
     let address = server.url("/team.ics").replacen("://", "://me:secret@", 1);
     let png = {

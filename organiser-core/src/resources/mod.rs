@@ -392,7 +392,7 @@ pub(crate) static KINDS: &[&RecordKind] = &[
 /// Every kind the organiser's archive holds (EXTENSIONS.md §5), in the
 /// order an import writes them: what a record names before it (uploads
 /// first, then homes, people and projects, then what refers to them).
-pub(crate) static PORTABLE: &[&transfer::portable::Portable] = &[
+pub(crate) static PORTABLE: &[&crate::portable::Portable] = &[
     &uploads::portable::PORTABLE,
     &task_lists::portable::PORTABLE,
     &people::portable::PORTABLE,

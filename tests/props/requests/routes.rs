@@ -315,6 +315,7 @@ pub(super) const FILES: &[&str] = &[
     "/documents/{id}/file",
     "/documents/{id}/thumbnail",
     "/avatars/{id}/files/{size}",
+    "/export",
 ];
 
 /// Paths of the spec that this build does not serve yet (404), and others

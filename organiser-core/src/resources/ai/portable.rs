@@ -15,7 +15,7 @@ use super::tables::{MODELS, PROVIDERS, PROVIDERS_BY_CASE_NAME};
 use crate::engine::{ReadCx, WriteCx};
 use crate::error::{Error, Result};
 use crate::ids::Id;
-use crate::resources::transfer::portable::{self, Imported, Paths, Portable};
+use crate::portable::{self, Imported, Paths, Portable};
 use crate::store::Tables;
 
 /// The AI providers' part of the archive.
@@ -166,8 +166,8 @@ mod tests {
     use super::*;
     use crate::ai::{AiModelInput, AiModelQuery, AiProviderInput, AiProviderQuery};
     use crate::input::Field;
+    use crate::portable::round_trip;
     use crate::resources::ai::wire::Failure;
-    use crate::resources::transfer::portable::round_trip;
     use crate::{ManualClock, Options, Organiser};
 
     fn org(clock: &ManualClock) -> Organiser {

@@ -14,7 +14,7 @@ use crate::engine::{ReadCx, WriteCx};
 use crate::error::{Error, Result};
 use crate::ids::Id;
 use crate::limits;
-use crate::resources::transfer::portable::{self, Imported, Paths, Portable};
+use crate::portable::{self, Imported, Paths, Portable};
 use crate::store::Tables;
 
 /// The calendar feeds' part of the archive.
@@ -138,7 +138,7 @@ mod tests {
     use crate::clock::Clock;
     use crate::input::Field;
     use crate::net::{HttpError, HttpRequest, HttpResponse};
-    use crate::resources::transfer::portable::round_trip;
+    use crate::portable::round_trip;
     use crate::{ManualClock, Options, Organiser};
 
     const TEAM: &str = "BEGIN:VCALENDAR\r\nX-WR-CALNAME:Team\r\nBEGIN:VEVENT\r\nUID:standup\r\nSUMMARY:Stand-up\r\nDTSTART:20260302T090000Z\r\nDTEND:20260302T091500Z\r\nEND:VEVENT\r\nEND:VCALENDAR\r\n";

@@ -19,7 +19,7 @@ use super::{DocRecord, Document, KIND, load, save};
 use crate::engine::{ReadCx, WriteCx};
 use crate::error::{Error, Result};
 use crate::ids::Id;
-use crate::resources::transfer::portable::{self, FILES, Imported, Paths, Portable};
+use crate::portable::{self, FILES, Imported, Paths, Portable};
 use crate::resources::{folders, uploads};
 
 /// The documents' part of the archive.

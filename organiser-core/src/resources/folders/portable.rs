@@ -18,7 +18,7 @@ use crate::engine::{Cx, ReadCx, WriteCx};
 use crate::error::{Error, Result};
 use crate::ids::Id;
 use crate::limits;
-use crate::resources::transfer::portable::{self, Imported, Paths, Portable};
+use crate::portable::{self, Imported, Paths, Portable};
 use crate::restore;
 use crate::store::Tables;
 use crate::store::key::Key;
@@ -93,8 +93,8 @@ mod tests {
     use crate::Organiser;
     use crate::input::Field;
     use crate::list::{ListOrder, ListParams};
+    use crate::portable::round_trip;
     use crate::resources::folders::{FolderInput, FolderQuery};
-    use crate::resources::transfer::portable::round_trip;
 
     /// The lines as the archive writes them.
     fn text(lines: &[Vec<Value>]) -> Vec<Vec<String>> {

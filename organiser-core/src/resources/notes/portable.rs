@@ -17,7 +17,7 @@ use super::{KIND, Note, NoteRecord};
 use crate::engine::{ReadCx, WriteCx};
 use crate::error::{Error, Result};
 use crate::ids::Id;
-use crate::resources::transfer::portable::{self, Imported, Paths, Portable};
+use crate::portable::{self, Imported, Paths, Portable};
 use crate::resources::{categories, people, projects, tags, uploads};
 
 /// The notes' part of the archive.
@@ -139,7 +139,7 @@ pub(crate) mod tests {
     use super::*;
     use crate::input::Field;
     use crate::notes::{NoteInput, NoteQuery};
-    use crate::resources::transfer::portable::lines;
+    use crate::portable::lines;
     use crate::store::{Dir, Tables, Tbl};
     use crate::uploads::UploadKind;
     use crate::{ManualClock, Options, Organiser};

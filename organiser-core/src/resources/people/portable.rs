@@ -26,7 +26,7 @@ use super::{Avatar, Connection, Person, PersonRow, avatars};
 use crate::engine::{ReadCx, WriteCx};
 use crate::error::{Error, Result};
 use crate::ids::Id;
-use crate::resources::transfer::portable::{self, Imported, Paths, Portable};
+use crate::portable::{self, Imported, Paths, Portable};
 use crate::resources::uploads;
 
 /// The deletion type that names the people's lines.
@@ -475,7 +475,10 @@ mod tests {
         let companies = ann["stored"]["companies"].as_array().unwrap();
         assert_eq!(companies.len(), 2);
         assert_eq!(companies[0]["name"], "Acme");
-        assert_eq!(ann.as_object().unwrap().keys().last().unwrap(), "stored");
+        assert_eq!(
+            ann.as_object().unwrap().keys().next_back().unwrap(),
+            "stored"
+        );
         let dora = first[0].iter().find(|l| l["id"] == json!(m.dora)).unwrap();
         assert!(dora.get("stored").is_none());
 

@@ -19,8 +19,8 @@ use super::{
 use crate::engine::{ReadCx, WriteCx};
 use crate::error::{Error, Result};
 use crate::ids::Id;
+use crate::portable::{self, Imported, Paths, Portable};
 use crate::resources::people;
-use crate::resources::transfer::portable::{self, Imported, Paths, Portable};
 use crate::store::key::tail_id;
 use crate::store::{Dir, Tables};
 

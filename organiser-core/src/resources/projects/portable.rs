@@ -25,8 +25,8 @@ use super::{KIND, Project, ProjectRecord};
 use crate::engine::{Cx, ReadCx, WriteCx};
 use crate::error::{Error, Result};
 use crate::ids::Id;
+use crate::portable::{self, Imported, Paths, Portable};
 use crate::resources::people;
-use crate::resources::transfer::portable::{self, Imported, Paths, Portable};
 use crate::store::Tables;
 use crate::store::key::Key;
 use crate::store::schema::DELETIONS_BY_RECORD;
@@ -263,12 +263,12 @@ mod tests {
     use crate::config::Options;
     use crate::input::Field;
     use crate::list::{ListOrder, ListParams};
+    use crate::portable::round_trip;
     use crate::resources::people::PersonInput;
     use crate::resources::projects::{
         ProjectEventQuery, ProjectInput, ProjectMemberInput, ProjectMemberQuery, ProjectQuery,
         ProjectStatus, UpcomingDeadlinesQuery,
     };
-    use crate::resources::transfer::portable::round_trip;
     use crate::{Organiser, ProjectMember};
 
     /// A store whose clock stands at `now` and moves when told.

@@ -11,7 +11,7 @@ use super::{KIND, Tag, find, get, save};
 use crate::engine::{Cx, ReadCx, WriteCx};
 use crate::error::{Error, Result};
 use crate::ids::Id;
-use crate::resources::transfer::portable::{self, Imported, Paths, Portable};
+use crate::portable::{self, Imported, Paths, Portable};
 use crate::store::Tables;
 use crate::store::key::Key;
 use crate::store::schema::DELETIONS_BY_RECORD;
@@ -69,9 +69,9 @@ mod tests {
     use crate::Organiser;
     use crate::input::Field;
     use crate::list::{ListOrder, ListParams};
+    use crate::portable::round_trip;
     use crate::resources::notes::NoteInput;
     use crate::resources::tags::TagQuery;
-    use crate::resources::transfer::portable::round_trip;
 
     /// A new note of body `body`.
     fn note(org: &Organiser, body: &str) {

@@ -12,8 +12,8 @@ use crate::error::{Details, Error, Result};
 use crate::ids::Id;
 use crate::input::Field;
 use crate::limits;
+use crate::portable::{self, Imported, Paths, Portable};
 use crate::resources::task_lists::tables::TASK_LISTS;
-use crate::resources::transfer::portable::{self, Imported, Paths, Portable};
 use crate::resources::vocabulary::palette;
 use crate::text::squished_required;
 
@@ -112,8 +112,8 @@ fn unique(cx: &WriteCx<'_>, mut list: TaskList) -> Result<TaskList> {
 mod tests {
     use super::*;
     use crate::list::{ListParams, Query};
+    use crate::portable::round_trip;
     use crate::resources::task_lists::{TaskListInput, TaskListQuery};
-    use crate::resources::transfer::portable::round_trip;
 
     fn make(org: &crate::Organiser, name: &str, icon: Option<&str>) -> TaskList {
         org.task_lists()

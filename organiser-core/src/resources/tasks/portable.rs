@@ -23,8 +23,8 @@ use crate::engine::{ReadCx, WriteCx};
 use crate::error::{Details, Error, Result};
 use crate::ids::Id;
 use crate::limits;
+use crate::portable::{self, Imported, Paths, Portable};
 use crate::resources::tasks::tables::{TASK_COUNTERS, TASKS};
-use crate::resources::transfer::portable::{self, Imported, Paths, Portable};
 use crate::text::squished_required;
 
 /// Tasks: `records/task.jsonl`.
@@ -221,11 +221,12 @@ mod tests {
     use crate::config::Options;
     use crate::input::Field;
     use crate::list::Query;
+    use crate::portable::round_trip;
     use crate::resources::task_lists::{self, TaskListInput};
     use crate::resources::tasks::{
         Repeat, TaskCountsQuery, TaskInput, TaskQuery, due_between, repetitions,
     };
-    use crate::resources::transfer::portable::round_trip;
+    use crate::store::Tables;
     use crate::store::{Dir, Tbl};
 
     fn store(clock: &ManualClock) -> Organiser {
@@ -269,7 +270,10 @@ mod tests {
     }
 
     /// Every entry of every table of the tasks and the task lists.
-    fn tables(org: &Organiser) -> Vec<(String, Vec<(Vec<u8>, Vec<u8>)>)> {
+    /// Every entry of each table, by table name.
+    type Dump = Vec<(String, Vec<(Vec<u8>, Vec<u8>)>)>;
+
+    fn tables(org: &Organiser) -> Dump {
         let all: Vec<Tbl> = crate::resources::tasks::tables::TABLES
             .iter()
             .chain(task_lists::tables::TABLES)

@@ -35,16 +35,19 @@ use crate::resources::{
 };
 use crate::store::Tables;
 
+/// An upload made ready before the transaction, or why it was refused.
+type Staged = std::result::Result<uploads::Prepared, String>;
+
 /// A foreign file read whole, its photos and images checked and staged,
 /// before the transaction opens.
 pub(crate) struct Prepared {
     pub(crate) format: Format,
     pub(crate) parsed: Parsed,
     /// Each person's photo, by the person's place in `parsed.people`.
-    photos: HashMap<usize, std::result::Result<uploads::Prepared, String>>,
+    photos: HashMap<usize, Staged>,
     /// Each note's files, by the note's place in `parsed.notes`: the link
     /// as written, and the staged upload or why it was refused.
-    files: HashMap<usize, Vec<(String, std::result::Result<uploads::Prepared, String>)>>,
+    files: HashMap<usize, Vec<(String, Staged)>>,
 }
 
 /// Checks and stages every photo and image of `parsed` (the slow work: a
@@ -343,7 +346,7 @@ fn person(
     cx: &mut WriteCx<'_>,
     report: &mut ImportReport,
     draft: &DraftPerson,
-    photo: Option<std::result::Result<uploads::Prepared, String>>,
+    photo: Option<Staged>,
     old: Option<Id>,
 ) -> Result<Done> {
     let avatar = match photo {
@@ -470,7 +473,7 @@ fn note(
     cx: &mut WriteCx<'_>,
     report: &mut ImportReport,
     draft: &DraftNote,
-    staged: Vec<(String, std::result::Result<uploads::Prepared, String>)>,
+    staged: Vec<(String, Staged)>,
     old: Option<Id>,
 ) -> Result<Done> {
     let mut images = HashMap::new();

@@ -12,7 +12,6 @@ pub(crate) mod apply;
 pub(crate) mod draft;
 pub(crate) mod from;
 pub(crate) mod native;
-pub(crate) mod portable;
 mod readers;
 pub(crate) mod tables;
 pub(crate) mod to;

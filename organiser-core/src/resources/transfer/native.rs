@@ -15,12 +15,12 @@ use serde_json::Value;
 
 use super::ImportReport;
 use super::from::Refused;
-use super::portable::{self, Imported, Paths, Portable};
 use super::zipped;
 use super::zipped::Writer;
 use crate::engine::{ReadCx, WriteCx};
 use crate::error::{Error, Result};
 use crate::ids::Id;
+use crate::portable::{self, Imported, Paths, Portable};
 use crate::resources::{account, uploads};
 use crate::store::schema::DELETIONS;
 use crate::store::{Dir, Tables};

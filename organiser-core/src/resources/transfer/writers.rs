@@ -75,7 +75,7 @@ fn upload_file(cx: &ReadCx<'_>, id: Id) -> Result<Option<(uploads::Stored, Vec<u
 }
 
 fn vcard(cx: &ReadCx<'_>) -> Result<String> {
-    let everyone: Vec<Person> = live(cx, people::tables::PEOPLE, |cx, id| people::get(cx, id))?;
+    let everyone: Vec<Person> = live(cx, people::tables::PEOPLE, people::get)?;
     let mut cards = Vec::with_capacity(everyone.len());
     for person in &everyone {
         let mut companies = Vec::new();
@@ -110,8 +110,8 @@ fn vcard(cx: &ReadCx<'_>) -> Result<String> {
 }
 
 fn ical(cx: &ReadCx<'_>) -> Result<String> {
-    let all: Vec<Task> = live(cx, tasks::tables::TASKS, |cx, id| tasks::get(cx, id))?;
-    let everyone: Vec<Person> = live(cx, people::tables::PEOPLE, |cx, id| people::get(cx, id))?;
+    let all: Vec<Task> = live(cx, tasks::tables::TASKS, tasks::get)?;
+    let everyone: Vec<Person> = live(cx, people::tables::PEOPLE, people::get)?;
     let key_dates: Vec<KeyDateEvent> = everyone
         .iter()
         .flat_map(|p| {
@@ -126,7 +126,7 @@ fn ical(cx: &ReadCx<'_>) -> Result<String> {
 }
 
 fn markdown(cx: &ReadCx<'_>) -> Result<Vec<u8>> {
-    let all: Vec<Note> = live(cx, notes::tables::NOTES, |cx, id| notes::get(cx, id))?;
+    let all: Vec<Note> = live(cx, notes::tables::NOTES, notes::get)?;
     let mut taken = HashSet::new();
     let mut files = Vec::with_capacity(all.len());
     for note in all {

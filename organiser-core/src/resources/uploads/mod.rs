@@ -19,8 +19,6 @@ pub use api::Uploads;
 
 use std::ops::Bound;
 
-use base64::Engine;
-use base64::engine::general_purpose::URL_SAFE_NO_PAD;
 use jiff::{SignedDuration, Timestamp};
 use serde::{Deserialize, Serialize};
 
@@ -33,6 +31,7 @@ use crate::ids::Id;
 use crate::list::Query;
 use crate::resources::vocabulary::{UPLOADS as RULES, UploadRule};
 use crate::secrets::SecretKey;
+pub(crate) use crate::signed_ids::{sign, verify};
 use crate::store::key::{Key, Reader};
 use crate::store::{Dir, Tables};
 use record::UploadRecord;
@@ -44,8 +43,6 @@ pub(crate) const UNUSED_UPLOAD_SECS: i64 = 24 * 60 * 60;
 pub(crate) const FILENAME_MAX_CHARS: usize = 255;
 /// The directory of upload files below `files/`.
 pub(crate) const DIR: &str = "uploads";
-/// What an upload's signature is made for.
-const PURPOSE: &str = "upload";
 
 /// The kind of an upload: what it will be used for, which decides the
 /// types and size it takes.
@@ -162,28 +159,6 @@ pub(crate) fn file_name(id: Id) -> String {
 /// The thumbnail of `size` pixels of the avatar `id`, below `files/`.
 pub(crate) fn thumbnail_name(id: Id, size: u32) -> String {
     format!("{DIR}/{id}.{size}.webp")
-}
-
-/// `signed_id`: the ID's 16 bytes and the first 16 bytes of their
-/// HMAC-SHA256 under the store's key, in URL-safe base64 (43 characters).
-pub(crate) fn sign(key: &SecretKey, id: Id) -> String {
-    let bytes = id.to_bytes();
-    let tag = key.sign(PURPOSE, &bytes);
-    let mut signed = bytes.to_vec();
-    signed.extend_from_slice(&tag[..16]);
-    URL_SAFE_NO_PAD.encode(signed)
-}
-
-/// The upload ID a `signed_id` names, when it was signed with `key` and is
-/// unchanged; `None` for anything else.
-pub(crate) fn verify(key: &SecretKey, signed: &str) -> Option<Id> {
-    if signed.len() != 43 {
-        return None;
-    }
-    let bytes = URL_SAFE_NO_PAD.decode(signed).ok()?;
-    let (id, tag) = bytes.split_at_checked(16)?;
-    let id: [u8; 16] = id.try_into().ok()?;
-    key.verify(PURPOSE, &id, tag).then(|| Id::from_bytes(id))
 }
 
 /// The upload a `signed_id` names, made ready for a record of `kind`

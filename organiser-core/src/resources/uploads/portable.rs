@@ -16,7 +16,7 @@ use crate::engine::{ReadCx, WriteCx};
 use crate::error::{Error, Result};
 use crate::files::Staged;
 use crate::ids::Id;
-use crate::resources::transfer::portable::{self, FILES, Imported, Paths, Portable};
+use crate::portable::{self, FILES, Imported, Paths, Portable};
 
 /// An upload as the archive writes it.
 #[derive(Debug, Serialize, Deserialize)]

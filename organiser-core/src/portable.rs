@@ -3,7 +3,7 @@
 //! "Import"): how one record is written as a line of
 //! `records/<kind>.jsonl`, and how a line is written back into a store,
 //! exactly. Each resource declares its own [`Portable`] in its folder
-//! (`portable.rs`); the registry lists them in [`PORTABLE`]'s order, in
+//! (`portable.rs`); the registry lists them in `resources::PORTABLE`'s order, in
 //! which an import writes them (a record's references first).
 //!
 //! A line is the record as the API shows it (its typed `get`), plus the
@@ -35,8 +35,8 @@ use serde_json::Value;
 use crate::engine::{ReadCx, WriteCx};
 use crate::error::{Error, Result};
 use crate::ids::Id;
-use crate::resources::uploads;
 use crate::secrets::SecretKey;
+use crate::signed_ids;
 use crate::store::{Tables, Tbl};
 
 /// One kind of record the archive holds.
@@ -106,7 +106,7 @@ impl<'a> Paths<'a> {
     /// written as its path.
     pub(crate) fn out_all(&self, text: &str) -> String {
         self.rewrite(text, |signed| {
-            uploads::verify(self.key, signed).map(|id| format!("{FILES}{id}"))
+            signed_ids::verify(self.key, signed).map(|id| format!("{FILES}{id}"))
         })
     }
 
@@ -127,7 +127,7 @@ impl<'a> Paths<'a> {
                 .find(|c: char| !c.is_ascii_alphanumeric())
                 .unwrap_or(after.len());
             match after[..len].parse::<Id>() {
-                Ok(id) => out.push_str(&uploads::sign(self.key, id)),
+                Ok(id) => out.push_str(&signed_ids::sign(self.key, id)),
                 Err(_) => {
                     out.push_str(FILES);
                     out.push_str(&after[..len]);
@@ -227,6 +227,11 @@ pub(crate) fn lines(cx: &ReadCx<'_>, p: &Portable) -> Result<Vec<Value>> {
     Ok(out)
 }
 
+/// What [`round_trip`] gives: the lines exported first, the lines
+/// exported again, and what each import did, by kind.
+#[cfg(test)]
+pub(crate) type RoundTrip = (Vec<Vec<Value>>, Vec<Vec<Value>>, Vec<Vec<Imported>>);
+
 /// For the resources' tests: the lines of each of `kinds` exported from
 /// `from`, imported (in that order) into `to`, and exported again from
 /// `to`: `(first, again, what each import did)`. An exact round trip has
@@ -236,7 +241,7 @@ pub(crate) fn round_trip(
     from: &crate::Organiser,
     to: &crate::Organiser,
     kinds: &[&Portable],
-) -> (Vec<Vec<Value>>, Vec<Vec<Value>>, Vec<Vec<Imported>>) {
+) -> RoundTrip {
     let first: Vec<Vec<Value>> = from
         .inner
         .read(|cx| kinds.iter().map(|p| lines(cx, p)).collect())
