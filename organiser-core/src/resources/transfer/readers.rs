@@ -40,7 +40,7 @@ pub(super) fn read(
                 project
             },
         ),
-        Format::Taskwarrior => from::taskwarrior::read(bytes),
+        Format::Taskwarrior => from::taskwarrior::read(bytes, zone),
         Format::Vcard => from::vcard::read(bytes),
         Format::Ical => from::ical::read(bytes, zone),
         Format::Markdown => {

@@ -10,8 +10,9 @@
 //!   list of that name); no project: the inbox.
 //! - `due`: `deadline_on`; `scheduled`: `start_on`; `until`: `expires_on`
 //!   (and, on a recurring task, the repeat's `UNTIL`). Taskwarrior writes
-//!   moments in UTC (`20240105T230000Z`) and the export does not say the
-//!   owner's zone, so each is taken as its date in UTC.
+//!   moments in UTC (`20240105T230000Z`), the owner's local midnight for
+//!   a date typed as `due:2024-01-06`; each is taken as its date in the
+//!   owner's zone (so that date is 6 January again).
 //! - `entry`: `created_at`; `end` of a completed task: its `closed_at`.
 //! - `status`: `pending` and `waiting` are open, `completed` is completed;
 //!   `deleted` tasks are skipped ("deleted in Taskwarrior").
@@ -34,7 +35,7 @@
 //!   imported as completed tasks (without a repeat), as any completed
 //!   task is.
 //! - Kept in words in the description, one paragraph each: every
-//!   annotation as `2024-01-05: text` (its `entry` date in UTC), `Tags: a,
+//!   annotation as `2024-01-05: text` (its `entry` date in the owner's zone), `Tags: a,
 //!   b`, `Priority: H`, `Waiting until: 2024-01-05` (`wait`), and an
 //!   unmapped `Recurrence: <value>`.
 //! - Not kept: `urgency`, `id`, `modified`, `mask`/`imask`/`rtype`,
@@ -78,7 +79,7 @@ pub(crate) fn looks_like(bytes: &[u8]) -> bool {
 
 /// The tasks of a `task export` file; refused when it is not JSON or holds
 /// anything but task objects.
-pub(crate) fn read(bytes: &[u8]) -> Result<Parsed, Refused> {
+pub(crate) fn read(bytes: &[u8], zone: &TimeZone) -> Result<Parsed, Refused> {
     let text = std::str::from_utf8(bytes).map_err(|e| {
         let line = line_of(bytes, e.valid_up_to());
         Refused::new(format!("line {line}: not UTF-8 text"))
@@ -89,7 +90,7 @@ pub(crate) fn read(bytes: &[u8]) -> Result<Parsed, Refused> {
     } else {
         line_objects(text)?
     };
-    Ok(convert(objects))
+    Ok(convert(objects, zone))
 }
 
 /// One task object of the file, with where it is (`line 3`).
@@ -213,7 +214,7 @@ fn status(word: Option<&str>) -> Option<Status> {
 }
 
 /// The drafts of the file's task objects, in file order.
-fn convert(rows: Vec<Row>) -> Parsed {
+fn convert(rows: Vec<Row>, zone: &TimeZone) -> Parsed {
     let chosen = chosen_occurrences(&rows);
     let recur_of: HashMap<&str, &str> = rows
         .iter()
@@ -221,7 +222,7 @@ fn convert(rows: Vec<Row>) -> Parsed {
         .collect();
     let mut parsed = Parsed::default();
     for row in &rows {
-        match draft(row, &chosen, &recur_of) {
+        match draft(row, &chosen, &recur_of, zone) {
             Ok((task, skipped)) => {
                 parsed.tasks.push(task);
                 parsed.skipped.extend(skipped);
@@ -259,6 +260,7 @@ fn draft(
     row: &Row,
     chosen: &HashMap<&str, &str>,
     recur_of: &HashMap<&str, &str>,
+    zone: &TimeZone,
 ) -> Result<(DraftTask, Vec<Skipped>), Skipped> {
     let f = &row.fields;
     let Some(uuid) = text(f, "uuid") else {
@@ -318,9 +320,9 @@ fn draft(
 
     let mut task = DraftTask::new(uuid, uuid, title);
     task.list = text(f, "project").map(str::to_owned);
-    task.deadline_on = date(f, "due").map_err(|e| Skipped::new(uuid, e))?;
-    task.start_on = date(f, "scheduled").map_err(|e| Skipped::new(uuid, e))?;
-    task.expires_on = date(f, "until").map_err(|e| Skipped::new(uuid, e))?;
+    task.deadline_on = date(f, "due", zone).map_err(|e| Skipped::new(uuid, e))?;
+    task.start_on = date(f, "scheduled", zone).map_err(|e| Skipped::new(uuid, e))?;
+    task.expires_on = date(f, "until", zone).map_err(|e| Skipped::new(uuid, e))?;
     task.created_at = moment(f, "entry").map_err(|e| Skipped::new(uuid, e))?;
     if state == Status::Completed {
         task.status = TaskStatus::Completed;
@@ -341,7 +343,7 @@ fn draft(
                 .get("entry")
                 .and_then(Value::as_str)
                 .and_then(parse_moment)
-                .map(utc_date);
+                .map(|at| local_date(at, zone));
             task.description.push(match day {
                 Some(day) => format!("{day}: {words}"),
                 None => words.to_owned(),
@@ -355,7 +357,7 @@ fn draft(
     if let Some(priority) = text(f, "priority") {
         task.description.push(format!("Priority: {priority}"));
     }
-    if let Some(wait) = date(f, "wait").ok().flatten() {
+    if let Some(wait) = date(f, "wait", zone).ok().flatten() {
         task.description.push(format!("Waiting until: {wait}"));
     }
 
@@ -410,10 +412,10 @@ fn tags(fields: &Map<String, Value>) -> Vec<&str> {
     }
 }
 
-/// The date (in UTC) of the moment field `name`; the message says why it
-/// cannot be read.
-fn date(fields: &Map<String, Value>, name: &str) -> Result<Option<Date>, String> {
-    Ok(moment(fields, name)?.map(utc_date))
+/// The date (in the owner's zone) of the moment field `name`; the
+/// message says why it cannot be read.
+fn date(fields: &Map<String, Value>, name: &str, zone: &TimeZone) -> Result<Option<Date>, String> {
+    Ok(moment(fields, name)?.map(|at| local_date(at, zone)))
 }
 
 /// The moment field `name`, if the task has it; the message says why it
@@ -445,9 +447,9 @@ fn parse_moment(s: &str) -> Option<Timestamp> {
     s.parse::<Timestamp>().ok()
 }
 
-/// The date of `at` in UTC.
-fn utc_date(at: Timestamp) -> Date {
-    at.to_zoned(TimeZone::UTC).date()
+/// The date of `at` in `zone`.
+fn local_date(at: Timestamp, zone: &TimeZone) -> Date {
+    at.to_zoned(zone.clone()).date()
 }
 
 /// The RRULE of Taskwarrior's recurrence `recur`; `None` for one the
@@ -581,7 +583,7 @@ mod tests {
 
     #[test]
     fn the_real_export_maps_field_by_field() {
-        let parsed = read(EXPORT).unwrap();
+        let parsed = read(EXPORT, &TimeZone::UTC).unwrap();
         // (uuid, title, list, start, deadline, expires, repeat, status,
         // description)
         type Row<'a> = (
@@ -770,7 +772,7 @@ mod tests {
 
     #[test]
     fn the_real_export_skips_with_reasons() {
-        let parsed = read(EXPORT).unwrap();
+        let parsed = read(EXPORT, &TimeZone::UTC).unwrap();
         // (at, reason contains)
         let rows: &[(&str, &str)] = &[
             (
@@ -826,8 +828,8 @@ mod tests {
 
     #[test]
     fn one_object_a_line_reads_as_the_array_does() {
-        let lines = read(EXPORT_LINES).unwrap();
-        let array = read(EXPORT).unwrap();
+        let lines = read(EXPORT_LINES, &TimeZone::UTC).unwrap();
+        let array = read(EXPORT, &TimeZone::UTC).unwrap();
         assert_eq!(lines, array);
     }
 
@@ -840,7 +842,7 @@ mod tests {
 {"uuid":"U","description":"Alone","status":"recurring","recur":"monthly","due":"20240131T000000Z"},
 {"uuid":"U0","description":"Alone","status":"completed","parent":"U","imask":0,"recur":"monthly","due":"20240131T000000Z","end":"20240131T100000Z"}
 ]"#;
-        let parsed = read(file).unwrap();
+        let parsed = read(file, &TimeZone::UTC).unwrap();
         let sources: Vec<_> = parsed.tasks.iter().map(|t| t.source.as_str()).collect();
         assert_eq!(sources, ["C1", "U", "U0"]);
         assert_eq!(parsed.tasks[0].repeat, Some(Repeat::rule("FREQ=WEEKLY")));
@@ -897,7 +899,7 @@ mod tests {
     }
 
     #[test]
-    fn moments_are_taken_as_their_utc_date() {
+    fn moments_are_taken_as_their_date_in_the_zone() {
         let cases: &[(&str, Option<&str>)] = &[
             ("20240105T230000Z", Some("2024-01-05")),
             ("20240105T000000Z", Some("2024-01-05")),
@@ -907,8 +909,23 @@ mod tests {
             ("2024-13-01", None),
         ];
         for (s, want) in cases {
-            assert_eq!(parse_moment(s).map(utc_date), want.map(d), "{s}");
+            assert_eq!(
+                parse_moment(s).map(|at| local_date(at, &TimeZone::UTC)),
+                want.map(d),
+                "{s}"
+            );
         }
+    }
+
+    #[test]
+    fn a_date_typed_east_of_utc_is_that_date_in_the_owners_zone() {
+        // `task add due:2024-01-06` in Berlin stores local midnight in UTC.
+        let berlin = TimeZone::get("Europe/Berlin").unwrap();
+        let export = br#"[{"uuid":"a","description":"x","status":"pending","entry":"20240101T000000Z","due":"20240105T230000Z"}]"#;
+        let parsed = read(export, &berlin).unwrap();
+        assert_eq!(parsed.tasks[0].deadline_on, Some(d("2024-01-06")));
+        let parsed = read(export, &TimeZone::UTC).unwrap();
+        assert_eq!(parsed.tasks[0].deadline_on, Some(d("2024-01-05")));
     }
 
     #[test]
@@ -941,7 +958,7 @@ mod tests {
             ),
         ];
         for (bytes, want) in cases {
-            let err = read(bytes).unwrap_err();
+            let err = read(bytes, &TimeZone::UTC).unwrap_err();
             assert!(
                 err.0.starts_with(want),
                 "{:?}: {}",
@@ -963,7 +980,7 @@ mod tests {
 {"uuid":"u7","description":"Recurring without a date","status":"recurring","recur":"weekly"},
 {"uuid":"u8","description":"Fine","annotations":[{"description":"no date"},{"entry":"20240105T230000Z"}],"tags":"a,b"}
 ]"#;
-        let parsed = read(file).unwrap();
+        let parsed = read(file, &TimeZone::UTC).unwrap();
         let skipped: Vec<_> = parsed
             .skipped
             .iter()
@@ -994,7 +1011,7 @@ mod tests {
     #[test]
     fn an_empty_export_has_nothing() {
         for file in [&b"[\n]\n"[..], b"", b"\n\n"] {
-            assert_eq!(read(file).unwrap(), Parsed::default());
+            assert_eq!(read(file, &TimeZone::UTC).unwrap(), Parsed::default());
         }
     }
 
@@ -1013,7 +1030,7 @@ mod tests {
         file.pop();
         file.push_str("\n]\n");
         let started = std::time::Instant::now();
-        let parsed = read(file.as_bytes()).unwrap();
+        let parsed = read(file.as_bytes(), &TimeZone::UTC).unwrap();
         let took = started.elapsed();
         assert_eq!(parsed.tasks.len(), 100_000);
         assert!(took.as_secs() < 10, "{took:?}");
@@ -1023,7 +1040,7 @@ mod tests {
     fn no_prefix_of_a_file_panics() {
         for file in [EXPORT, EXPORT_LINES] {
             for end in 0..=file.len() {
-                let _ = read(file.get(..end).unwrap());
+                let _ = read(file.get(..end).unwrap(), &TimeZone::UTC);
             }
         }
     }
