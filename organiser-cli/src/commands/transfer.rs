@@ -3,6 +3,7 @@
 //! the store written to one file, and a file (or a folder of Markdown
 //! notes) taken in, through the server when one holds the store.
 
+use std::io::Read;
 use std::path::PathBuf;
 
 use clap::{Args, ValueEnum};
@@ -123,29 +124,52 @@ impl ImportCommand {
     pub(crate) fn run(self, global: &Global) -> Result<(), CliError> {
         let path = &self.file;
         let cant = |e: &dyn std::fmt::Display| CliError::msg(format!("{}: {e}", path.display()));
+        let label = path
+            .file_name()
+            .map(|n| n.to_string_lossy().into_owned())
+            .unwrap_or_else(|| path.display().to_string());
+        // A dry run writes in a transaction it then throws away.
+        let client = global.writer()?;
+        let size = std::fs::metadata(path).map(|m| m.len()).unwrap_or(0);
+        // A large file shows a bar on a terminal: reading it in this
+        // process, or sending it to a server; then the import itself.
+        let bar = super::upload::progress_bar(size, &label);
         let bytes = if path.is_dir() {
             organiser_core::transfer::read_folder(path).map_err(|e| cant(&e))?
         } else {
-            std::fs::read(path).map_err(|e| cant(&e))?
+            let mut file = std::fs::File::open(path).map_err(|e| cant(&e))?;
+            let mut bytes = Vec::with_capacity(usize::try_from(size).unwrap_or(0));
+            match (&bar, client.is_local()) {
+                (Some(bar), true) => bar.wrap_read(&mut file).read_to_end(&mut bytes),
+                _ => file.read_to_end(&mut bytes),
+            }
+            .map_err(|e| cant(&e))?;
+            bytes
         };
-        let name = self
-            .list
-            .clone()
-            .or_else(|| path.file_name().map(|n| n.to_string_lossy().into_owned()));
+        let name = self.list.clone().or(Some(label.clone()));
         let params = ImportParams {
             from: self.from.map(Format::from),
             dry_run: self.dry_run,
             name,
         };
-        // A dry run writes in a transaction it then throws away.
-        let client = global.writer()?;
-        let spinner = output::spinner(&format!(
-            "Importing {} ({})…",
-            path.display(),
-            organiser_core::limits::size(bytes.len() as u64)
-        ));
-        let report = client.reply(|c| c.transfer().import(params.clone(), bytes.clone()));
-        if let Some(s) = spinner {
+        let spinner = match &bar {
+            Some(bar) => {
+                if client.is_local() {
+                    bar.set_message(format!("{label}: importing"));
+                }
+                None
+            }
+            None => output::spinner(&format!(
+                "Importing {} ({})…",
+                path.display(),
+                organiser_core::limits::size(bytes.len() as u64)
+            )),
+        };
+        let sending = bar.clone().filter(|_| !client.is_local());
+        let report = client.with_progress(sending, |c| {
+            c.reply(|c| c.transfer().import(params, bytes))
+        });
+        if let Some(s) = spinner.as_ref().or(bar.as_ref()) {
             s.finish_and_clear();
         }
         let report = report?;

@@ -53,7 +53,7 @@ pub(crate) fn upload_pdf(client: &Client, path: &Path, flag: &str) -> Result<Upl
 
 /// A bar for a file of `size` bytes, when it is large and standard error
 /// is a terminal.
-fn progress_bar(size: u64, filename: &str) -> Option<ProgressBar> {
+pub(crate) fn progress_bar(size: u64, filename: &str) -> Option<ProgressBar> {
     if size <= PROGRESS_FROM || !std::io::stderr().is_terminal() {
         return None;
     }
