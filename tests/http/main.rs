@@ -21,4 +21,5 @@ mod routes;
 mod search;
 mod sessions;
 mod system;
+mod transfer;
 mod uploads;

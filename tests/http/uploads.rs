@@ -11,7 +11,7 @@ use organiser::{Options, Organiser, clock::ManualClock};
 
 use crate::common::{Setup, TestServer};
 
-fn on_disk() -> (TestServer, tempfile::TempDir) {
+pub(crate) fn on_disk() -> (TestServer, tempfile::TempDir) {
     let dir = tempfile::tempdir().unwrap();
     let setup = Setup::default();
     let clock = ManualClock::at(setup.now);
@@ -35,7 +35,7 @@ fn jpeg() -> Vec<u8> {
 
 /// Sends `head` (and nothing more) and reads the answer's status line,
 /// within five seconds.
-fn raw_status(s: &TestServer, head: &str) -> (String, Duration) {
+pub(crate) fn raw_status(s: &TestServer, head: &str) -> (String, Duration) {
     let mut stream = TcpStream::connect(s.addr()).unwrap();
     stream
         .set_read_timeout(Some(Duration::from_secs(5)))
