@@ -181,6 +181,15 @@ pub(crate) fn read_line<T: serde::de::DeserializeOwned>(kind: &str, line: Value)
     })
 }
 
+/// The record `found` as a line; `None` when it is not live (404).
+pub(crate) fn line_of<T: serde::Serialize>(found: Result<T>) -> Result<Option<Value>> {
+    match found {
+        Ok(value) => to_line(value).map(Some),
+        Err(Error::NotFound) => Ok(None),
+        Err(e) => Err(e),
+    }
+}
+
 /// `value` as a line (a JSON object).
 pub(crate) fn to_line(value: impl serde::Serialize) -> Result<Value> {
     serde_json::to_value(value).map_err(|e| Error::Internal(format!("writing a record: {e}")))
@@ -202,12 +211,11 @@ pub(crate) fn decide(
     }
 }
 
-/// Every line of `p` in the store `cx` reads, in ID order.
-pub(crate) fn lines(cx: &ReadCx<'_>, p: &Portable) -> Result<Vec<Value>> {
-    let paths = Paths::new(&cx.org.secret);
+/// The IDs stored in `table` (keyed by 16-byte IDs), in order.
+pub(crate) fn ids(cx: &ReadCx<'_>, table: Tbl) -> Result<Vec<Id>> {
     let mut ids = Vec::new();
     cx.tx.scan(
-        p.table,
+        table,
         std::ops::Bound::Unbounded,
         std::ops::Bound::Unbounded,
         crate::store::Dir::Asc,
@@ -218,8 +226,14 @@ pub(crate) fn lines(cx: &ReadCx<'_>, p: &Portable) -> Result<Vec<Value>> {
             Ok(true)
         },
     )?;
-    let mut out = Vec::with_capacity(ids.len());
-    for id in ids {
+    Ok(ids)
+}
+
+/// Every line of `p` in the store `cx` reads, in ID order.
+pub(crate) fn lines(cx: &ReadCx<'_>, p: &Portable) -> Result<Vec<Value>> {
+    let paths = Paths::new(&cx.org.secret);
+    let mut out = Vec::new();
+    for id in ids(cx, p.table)? {
         if let Some(line) = (p.export)(cx, &paths, id)? {
             out.push(line);
         }

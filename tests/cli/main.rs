@@ -56,4 +56,5 @@ mod show;
 mod tables;
 mod tasks;
 mod token;
+mod transfer;
 mod usage;

@@ -86,7 +86,7 @@ fn an_export_is_an_attachment() {
         assert_eq!(header("content-type"), ty);
         let disposition = header("content-disposition");
         assert!(
-            disposition.starts_with("attachment; filename=\"organiser-export-")
+            disposition.starts_with("attachment; filename=\"organiser-")
                 && disposition.ends_with(&format!(".{ext}\"")),
             "{disposition}"
         );

@@ -305,14 +305,33 @@ fn each_export_has_its_type_and_name() {
     s.call(&import("?from=markdown", folder("markdown/obsidian")))
         .expect(201);
     let today = s.org.today().to_string();
-    for (format, ext, starts) in [
-        (ExportFormat::Organiser, "zip", &b"PK\x03\x04"[..]),
-        (ExportFormat::Vcard, "vcf", &b"BEGIN:VCARD"[..]),
-        (ExportFormat::Ical, "ics", &b"BEGIN:VCALENDAR"[..]),
-        (ExportFormat::Markdown, "zip", &b"PK\x03\x04"[..]),
+    for (format, name, starts) in [
+        (
+            ExportFormat::Organiser,
+            "export-{today}.zip",
+            &b"PK\x03\x04"[..],
+        ),
+        (
+            ExportFormat::Vcard,
+            "people-{today}.vcf",
+            &b"BEGIN:VCARD"[..],
+        ),
+        (
+            ExportFormat::Ical,
+            "calendar-{today}.ics",
+            &b"BEGIN:VCALENDAR"[..],
+        ),
+        (
+            ExportFormat::Markdown,
+            "notes-{today}.zip",
+            &b"PK\x03\x04"[..],
+        ),
     ] {
         let file = s.org.transfer().export(format).expect("an export");
-        assert_eq!(file.filename, format!("organiser-export-{today}.{ext}"));
+        assert_eq!(
+            file.filename,
+            format!("organiser-{}", name.replace("{today}", &today))
+        );
         assert!(file.bytes.starts_with(starts), "{format:?}");
     }
     // What the foreign exports write reads back through the importers.

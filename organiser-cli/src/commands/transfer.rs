@@ -71,7 +71,8 @@ impl From<ImportFrom> for Format {
 
 #[derive(Debug, Args)]
 pub(crate) struct ExportCommand {
-    /// Write to FILE (default: `organiser-export-<date>.<ext>` in the
+    /// Write to FILE (default: `organiser-export-<date>.zip`, or
+    /// `organiser-people-`, `-calendar-`, `-notes-` for the others, in the
     /// current directory).
     #[arg(long, value_name = "FILE")]
     to: Option<PathBuf>,
@@ -166,9 +167,8 @@ impl ImportCommand {
             )),
         };
         let sending = bar.clone().filter(|_| !client.is_local());
-        let report = client.with_progress(sending, |c| {
-            c.reply(|c| c.transfer().import(params, bytes))
-        });
+        let report =
+            client.with_progress(sending, |c| c.reply(|c| c.transfer().import(params, bytes)));
         if let Some(s) = spinner.as_ref().or(bar.as_ref()) {
             s.finish_and_clear();
         }

@@ -111,6 +111,10 @@ pub(crate) struct Answer<O: 'static> {
     pub(crate) absolute: Option<fn(O, &str) -> O>,
     /// For [`Shape::Raw`]: the answer, and the output read back from one.
     pub(crate) raw: Option<RawAnswer<O>>,
+    /// The status of a success when it depends on the output (a dry run
+    /// answers 200 where the import answers 201): the other status it may
+    /// answer, and which of the two an output gets.
+    pub(crate) status_of: Option<(u16, fn(&O) -> u16)>,
 }
 
 impl<O> Answer<O> {
@@ -121,6 +125,7 @@ impl<O> Answer<O> {
             shape: Shape::Data,
             absolute: None,
             raw: None,
+            status_of: None,
         }
     }
 
@@ -131,6 +136,7 @@ impl<O> Answer<O> {
             shape: Shape::Bare,
             absolute: None,
             raw: None,
+            status_of: None,
         }
     }
 
@@ -138,6 +144,15 @@ impl<O> Answer<O> {
     pub(crate) const fn absolute(self, f: fn(O, &str) -> O) -> Answer<O> {
         Answer {
             absolute: Some(f),
+            ..self
+        }
+    }
+
+    /// The same, answering `status` or `other` as `f` says of the
+    /// output.
+    pub(crate) const fn status_by(self, other: u16, f: fn(&O) -> u16) -> Answer<O> {
+        Answer {
+            status_of: Some((other, f)),
             ..self
         }
     }
@@ -153,6 +168,7 @@ impl<O> Answer<O> {
             shape: Shape::Raw,
             absolute: None,
             raw: Some((write, read)),
+            status_of: None,
         }
     }
 }
@@ -165,6 +181,7 @@ impl Answer<()> {
             shape: Shape::Empty,
             absolute: None,
             raw: None,
+            status_of: None,
         }
     }
 }
@@ -695,7 +712,10 @@ impl<I: Input, O: Serialize + 'static, P> Operation<I, O, P> {
 
     /// The answer's body as the API writes it.
     fn render(&self, output: O) -> Response {
-        let status = self.answer.status;
+        let status = self
+            .answer
+            .status_of
+            .map_or(self.answer.status, |(_, f)| f(&output));
         match (self.answer.shape, self.answer.raw) {
             (Shape::Data, _) => Response::data(status, &output),
             (Shape::Bare, _) => Response::json(status, &output),
@@ -788,6 +808,9 @@ pub(crate) struct Described {
     /// The status of a success, when its answer is JSON or empty (an
     /// answer of its own making, a file or a redirect, says its own).
     pub(crate) success: Option<u16>,
+    /// The other status of a success, for one whose status depends on
+    /// its output.
+    pub(crate) other_success: Option<u16>,
 }
 
 /// An operation with its types forgotten: what the dispatch, the route
@@ -824,6 +847,7 @@ impl<I: Input, O: Serialize + 'static, P> Declared for Operation<I, O, P> {
             doc: self.doc,
             public: matches!(&self.run, Run::Plain(op, _) if op.is_public()),
             success: (self.answer.shape != Shape::Raw).then_some(self.answer.status),
+            other_success: self.answer.status_of.map(|(other, _)| other),
         }
     }
 

@@ -194,7 +194,45 @@ pub struct Response {
     pub headers: Vec<(&'static str, String)>,
 }
 
+impl FileBytes {
+    /// The file an answer holds, as a remote door reads it back: its type,
+    /// the name of its `Content-Disposition`, and its bytes.
+    pub(crate) fn of_answer(response: &Response) -> FileBytes {
+        let filename = response
+            .header("content-disposition")
+            .and_then(|d| d.split("filename=\"").nth(1))
+            .and_then(|rest| rest.split('"').next())
+            .unwrap_or_default()
+            .to_owned();
+        FileBytes {
+            content_type: response
+                .header("content-type")
+                .unwrap_or("application/octet-stream")
+                .to_owned(),
+            filename,
+            bytes: response.body.clone().unwrap_or_default(),
+        }
+    }
+}
+
 impl Response {
+    /// `file` as an attachment to save under its name, which no cache
+    /// keeps (a backup, an export).
+    pub(crate) fn attachment(file: FileBytes) -> Response {
+        let mut response = Response::file(&file.content_type, file.bytes);
+        response
+            .headers
+            .retain(|(name, _)| *name != "cache-control");
+        response
+            .headers
+            .push(("cache-control", "private, no-store".to_owned()));
+        response.headers.push((
+            "content-disposition",
+            format!("attachment; filename=\"{}\"", file.filename),
+        ));
+        response
+    }
+
     /// `{data: value}` with `status`.
     pub fn data(status: u16, value: &impl Serialize) -> Response {
         Response::data_sized(status, value, 1024)

@@ -109,31 +109,13 @@ pub(crate) static FILE: Operation<String, FileBytes> = Operation::new(
 .session_only();
 
 fn archive_answer(file: FileBytes, _req: &Request) -> Response {
-    let mut response = Response::file(&file.content_type, file.bytes);
-    response
-        .headers
-        .retain(|(name, _)| *name != "cache-control");
-    response
-        .headers
-        .push(("cache-control", "private, no-store".to_owned()));
-    response.headers.push((
-        "content-disposition",
-        format!("attachment; filename=\"{}\"", file.filename),
-    ));
-    response
+    Response::attachment(file)
 }
 
 fn read_archive_answer(response: &Response) -> Result<FileBytes> {
-    let filename = response
-        .header("content-disposition")
-        .and_then(|d| d.split("filename=\"").nth(1))
-        .and_then(|rest| rest.split('"').next())
-        .unwrap_or_default()
-        .to_owned();
     Ok(FileBytes {
         content_type: "application/x-tar".to_owned(),
-        filename,
-        bytes: response.body.clone().unwrap_or_default(),
+        ..FileBytes::of_answer(response)
     })
 }
 

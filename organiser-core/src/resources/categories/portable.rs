@@ -8,14 +8,12 @@ use serde_json::Value;
 
 use super::tables::{CATEGORIES, CATEGORIES_BY_NAME};
 use super::{Category, KIND, NAME_MAX, get, load, save};
-use crate::engine::{Cx, ReadCx, WriteCx};
-use crate::error::{Error, Result};
+use crate::engine::{ReadCx, WriteCx};
+use crate::error::Result;
 use crate::ids::Id;
 use crate::portable::{self, Imported, Paths, Portable};
 use crate::restore;
 use crate::store::Tables;
-use crate::store::key::Key;
-use crate::store::schema::DELETIONS_BY_RECORD;
 
 /// The categories' part of the archive.
 pub(crate) static PORTABLE: Portable = Portable {
@@ -25,23 +23,9 @@ pub(crate) static PORTABLE: Portable = Portable {
     import,
 };
 
-/// Whether the store holds a deletion record of category `id`.
-fn deleted_here<T: Tables>(cx: &Cx<'_, T>, id: Id) -> Result<bool> {
-    Ok(cx
-        .get(
-            DELETIONS_BY_RECORD,
-            Key::new().str(KIND.name).id(id).as_slice(),
-        )?
-        .is_some())
-}
-
 /// The line of category `id`: the category as the API shows it.
 fn export(cx: &ReadCx<'_>, _paths: &Paths<'_>, id: Id) -> Result<Option<Value>> {
-    match get(cx, id) {
-        Ok(category) => portable::to_line(category).map(Some),
-        Err(Error::NotFound) => Ok(None),
-        Err(e) => Err(e),
-    }
+    portable::line_of(get(cx, id))
 }
 
 /// Writes a category's line exactly, with its indexes. A name another
@@ -50,7 +34,8 @@ fn export(cx: &ReadCx<'_>, _paths: &Paths<'_>, id: Id) -> Result<Option<Value>> 
 fn import(cx: &mut WriteCx<'_>, _paths: &Paths<'_>, line: Value) -> Result<Imported> {
     let mut category: Category = portable::read_line(PORTABLE.kind, line)?;
     let before = load(cx, category.id)?;
-    let deleted = before.is_none() && deleted_here(cx, category.id)?;
+    let deleted = before.is_none()
+        && crate::resources::deletions::recorded(cx, KIND.name, category.id)?.is_some();
     let did = portable::decide(
         before.as_ref().map(|c| c.updated_at),
         deleted,
@@ -75,6 +60,7 @@ fn import(cx: &mut WriteCx<'_>, _paths: &Paths<'_>, line: Value) -> Result<Impor
 mod tests {
     use super::*;
     use crate::Organiser;
+    use crate::error::Error;
     use crate::input::Field;
     use crate::list::{ListOrder, ListParams};
     use crate::portable::round_trip;

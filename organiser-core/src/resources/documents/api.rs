@@ -288,20 +288,7 @@ fn file_answer(file: FileBytes, req: &Request) -> Response {
 
 /// A file read back from its answer.
 fn read_file_answer(response: &Response) -> Result<FileBytes> {
-    let filename = response
-        .header("content-disposition")
-        .and_then(|d| d.split("filename=\"").nth(1))
-        .and_then(|rest| rest.split('"').next())
-        .unwrap_or_default()
-        .to_owned();
-    Ok(FileBytes {
-        content_type: response
-            .header("content-type")
-            .unwrap_or("application/octet-stream")
-            .to_owned(),
-        filename,
-        bytes: response.body.clone().unwrap_or_default(),
-    })
+    Ok(FileBytes::of_answer(response))
 }
 
 /// A private file: the owner's, so no shared cache may keep it. A PDF

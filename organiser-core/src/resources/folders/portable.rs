@@ -14,15 +14,12 @@ use serde_json::Value;
 
 use super::tables::FOLDERS;
 use super::{Folder, KIND, exists, get, is_within, load, save, sibling_named};
-use crate::engine::{Cx, ReadCx, WriteCx};
-use crate::error::{Error, Result};
+use crate::engine::{ReadCx, WriteCx};
+use crate::error::Result;
 use crate::ids::Id;
 use crate::limits;
 use crate::portable::{self, Imported, Paths, Portable};
 use crate::restore;
-use crate::store::Tables;
-use crate::store::key::Key;
-use crate::store::schema::DELETIONS_BY_RECORD;
 
 /// The folders' part of the archive.
 pub(crate) static PORTABLE: Portable = Portable {
@@ -32,23 +29,9 @@ pub(crate) static PORTABLE: Portable = Portable {
     import,
 };
 
-/// Whether the store holds a deletion record of folder `id`.
-fn deleted_here<T: Tables>(cx: &Cx<'_, T>, id: Id) -> Result<bool> {
-    Ok(cx
-        .get(
-            DELETIONS_BY_RECORD,
-            Key::new().str(KIND.name).id(id).as_slice(),
-        )?
-        .is_some())
-}
-
 /// The line of folder `id`: the folder as the API shows it.
 fn export(cx: &ReadCx<'_>, _paths: &Paths<'_>, id: Id) -> Result<Option<Value>> {
-    match get(cx, id) {
-        Ok(folder) => portable::to_line(folder).map(Some),
-        Err(Error::NotFound) => Ok(None),
-        Err(e) => Err(e),
-    }
+    portable::line_of(get(cx, id))
 }
 
 /// Writes a folder's line exactly, with its indexes. A parent deleted
@@ -59,7 +42,8 @@ fn import(cx: &mut WriteCx<'_>, _paths: &Paths<'_>, line: Value) -> Result<Impor
     let mut folder: Folder = portable::read_line(PORTABLE.kind, line)?;
     let id = folder.id;
     let before = load(cx, id)?;
-    let deleted = before.is_none() && deleted_here(cx, id)?;
+    let deleted =
+        before.is_none() && crate::resources::deletions::recorded(cx, KIND.name, id)?.is_some();
     let did = portable::decide(
         before.as_ref().map(|f| f.updated_at),
         deleted,
@@ -69,7 +53,9 @@ fn import(cx: &mut WriteCx<'_>, _paths: &Paths<'_>, line: Value) -> Result<Impor
         return Ok(did);
     }
     if let Some(parent) = folder.parent_id {
-        if !exists(cx, parent)? && deleted_here(cx, parent)? {
+        if !exists(cx, parent)?
+            && crate::resources::deletions::recorded(cx, KIND.name, parent)?.is_some()
+        {
             folder.parent_id = None;
         } else if is_within(cx, parent, id)? {
             return Ok(Imported::Unchanged);
@@ -91,6 +77,7 @@ fn import(cx: &mut WriteCx<'_>, _paths: &Paths<'_>, line: Value) -> Result<Impor
 mod tests {
     use super::*;
     use crate::Organiser;
+    use crate::error::Error;
     use crate::input::Field;
     use crate::list::{ListOrder, ListParams};
     use crate::portable::round_trip;

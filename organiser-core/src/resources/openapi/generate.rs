@@ -144,8 +144,19 @@ fn operation(d: &Described, id: &str, fragment: Value) -> Result<Value, Unwritab
     };
     // The success the declaration answers is the one documented.
     if let Some(success) = d.success {
-        let documented: Vec<&String> = responses.keys().filter(|s| s.starts_with('2')).collect();
-        if documented != [&success.to_string()] {
+        let mut documented: Vec<&String> =
+            responses.keys().filter(|s| s.starts_with('2')).collect();
+        documented.sort();
+        let mut declared: Vec<String> = std::iter::once(success)
+            .chain(d.other_success)
+            .map(|s| s.to_string())
+            .collect();
+        declared.sort();
+        if documented
+            .iter()
+            .map(|s| s.as_str())
+            .ne(declared.iter().map(String::as_str))
+        {
             return Err(Unwritable(format!(
                 "{id} answers {success}, but its openapi.json documents {documented:?}"
             )));
@@ -198,6 +209,7 @@ mod tests {
             doc: "A thing\n\nWhat it is.",
             public,
             success,
+            other_success: None,
         }
     }
 

@@ -22,14 +22,11 @@ use super::members::{self, MemberRecord, ProjectMember};
 use super::shown::{self, Gone, Row};
 use super::tables::{EVENTS, MEMBERS, MEMBERS_BY_PROJECT, PROJECTS};
 use super::{KIND, Project, ProjectRecord};
-use crate::engine::{Cx, ReadCx, WriteCx};
-use crate::error::{Error, Result};
+use crate::engine::{ReadCx, WriteCx};
+use crate::error::Result;
 use crate::ids::Id;
 use crate::portable::{self, Imported, Paths, Portable};
 use crate::resources::people;
-use crate::store::Tables;
-use crate::store::key::Key;
-use crate::store::schema::DELETIONS_BY_RECORD;
 
 /// The projects' part of the archive.
 pub(crate) static PORTABLE: Portable = Portable {
@@ -55,26 +52,9 @@ pub(crate) static EVENTS_PORTABLE: Portable = Portable {
     import: import_event,
 };
 
-/// Whether the store holds a deletion record of `kind` `id` (deleted here
-/// for good, or hidden by a delete).
-fn deleted_here<T: Tables>(cx: &Cx<'_, T>, kind: &str, id: Id) -> Result<bool> {
-    Ok(cx
-        .get(DELETIONS_BY_RECORD, Key::new().str(kind).id(id).as_slice())?
-        .is_some())
-}
-
-/// `value` as a line, or `None` when `found` is 404.
-fn line_of<T: serde::Serialize>(found: Result<T>) -> Result<Option<Value>> {
-    match found {
-        Ok(value) => portable::to_line(value).map(Some),
-        Err(Error::NotFound) => Ok(None),
-        Err(e) => Err(e),
-    }
-}
-
 /// The line of project `id`: the project as the API shows it.
 fn export_project(cx: &ReadCx<'_>, _paths: &Paths<'_>, id: Id) -> Result<Option<Value>> {
-    line_of(super::get(cx, id))
+    portable::line_of(super::get(cx, id))
 }
 
 /// Writes a project's line: its record exactly (its members those stored
@@ -87,7 +67,10 @@ fn import_project(cx: &mut WriteCx<'_>, _paths: &Paths<'_>, line: Value) -> Resu
             r.deleted_at.is_none().then_some(r.project.updated_at),
             r.deleted_at.is_some(),
         ),
-        None => (None, deleted_here(cx, KIND.name, project.id)?),
+        None => (
+            None,
+            crate::resources::deletions::recorded(cx, KIND.name, project.id)?.is_some(),
+        ),
     };
     let did = portable::decide(stored, deleted, project.updated_at);
     if did == Imported::Unchanged {
@@ -114,7 +97,7 @@ fn import_project(cx: &mut WriteCx<'_>, _paths: &Paths<'_>, line: Value) -> Resu
 
 /// The line of member `id`: the member as the API shows it.
 fn export_member(cx: &ReadCx<'_>, _paths: &Paths<'_>, id: Id) -> Result<Option<Value>> {
-    line_of(members::get(cx, id))
+    portable::line_of(members::get(cx, id))
 }
 
 /// What to do with a row of a project (a member, an event) whose line
@@ -134,7 +117,10 @@ fn decide_row<R: Row>(
             let shown = !gone.project && !gone.person;
             (shown.then(|| stored_at(r)), !shown)
         }
-        None => (None, deleted_here(cx, R::KIND, id)?),
+        None => (
+            None,
+            crate::resources::deletions::recorded(cx, R::KIND, id)?.is_some(),
+        ),
     };
     Ok(match portable::decide(at, deleted, updated_at) {
         _ if !owners_live => Imported::Unchanged,
@@ -261,6 +247,7 @@ mod tests {
     use super::*;
     use crate::clock::ManualClock;
     use crate::config::Options;
+    use crate::error::Error;
     use crate::input::Field;
     use crate::list::{ListOrder, ListParams};
     use crate::portable::round_trip;

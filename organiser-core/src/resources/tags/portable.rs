@@ -8,13 +8,11 @@ use serde_json::Value;
 
 use super::tables::{TAGS, TAGS_BY_NAME};
 use super::{KIND, Tag, find, get, save};
-use crate::engine::{Cx, ReadCx, WriteCx};
-use crate::error::{Error, Result};
+use crate::engine::{ReadCx, WriteCx};
+use crate::error::Result;
 use crate::ids::Id;
 use crate::portable::{self, Imported, Paths, Portable};
 use crate::store::Tables;
-use crate::store::key::Key;
-use crate::store::schema::DELETIONS_BY_RECORD;
 
 /// The tags' part of the archive.
 pub(crate) static PORTABLE: Portable = Portable {
@@ -24,24 +22,9 @@ pub(crate) static PORTABLE: Portable = Portable {
     import,
 };
 
-/// Whether the store holds a deletion record of tag `id` (deleted or
-/// merged here).
-fn deleted_here<T: Tables>(cx: &Cx<'_, T>, id: Id) -> Result<bool> {
-    Ok(cx
-        .get(
-            DELETIONS_BY_RECORD,
-            Key::new().str(KIND.name).id(id).as_slice(),
-        )?
-        .is_some())
-}
-
 /// The line of tag `id`: the tag as the API shows it.
 fn export(cx: &ReadCx<'_>, _paths: &Paths<'_>, id: Id) -> Result<Option<Value>> {
-    match get(cx, id) {
-        Ok(tag) => portable::to_line(tag).map(Some),
-        Err(Error::NotFound) => Ok(None),
-        Err(e) => Err(e),
-    }
+    portable::line_of(get(cx, id))
 }
 
 /// Writes a tag's line exactly, with its indexes. A line whose name
@@ -50,7 +33,8 @@ fn export(cx: &ReadCx<'_>, _paths: &Paths<'_>, id: Id) -> Result<Option<Value>> 
 fn import(cx: &mut WriteCx<'_>, _paths: &Paths<'_>, line: Value) -> Result<Imported> {
     let tag: Tag = portable::read_line(PORTABLE.kind, line)?;
     let before = find(cx, tag.id)?;
-    let deleted = before.is_none() && deleted_here(cx, tag.id)?;
+    let deleted =
+        before.is_none() && crate::resources::deletions::recorded(cx, KIND.name, tag.id)?.is_some();
     let did = portable::decide(
         before.as_ref().map(|t| t.updated_at),
         deleted,
@@ -67,6 +51,7 @@ fn import(cx: &mut WriteCx<'_>, _paths: &Paths<'_>, line: Value) -> Result<Impor
 mod tests {
     use super::*;
     use crate::Organiser;
+    use crate::error::Error;
     use crate::input::Field;
     use crate::list::{ListOrder, ListParams};
     use crate::portable::round_trip;

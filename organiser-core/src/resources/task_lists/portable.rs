@@ -27,11 +27,7 @@ pub(crate) static PORTABLE: Portable = Portable {
 
 /// The line of live list `id`; `None` when it is deleted.
 fn export(cx: &ReadCx<'_>, _paths: &Paths<'_>, id: Id) -> Result<Option<Value>> {
-    match super::get(cx, id) {
-        Ok(list) => portable::to_line(list).map(Some),
-        Err(Error::NotFound) => Ok(None),
-        Err(e) => Err(e),
-    }
+    portable::line_of(super::get(cx, id))
 }
 
 /// Writes a list line: made as the line says, or replacing an older live

@@ -20,7 +20,7 @@ pub(crate) static EXPORT: Operation<ExportFormat, FileBytes> = Operation::new(
     "getExport",
     Get,
     "/export",
-    "Export\n\n`format` `organiser` (the default: a zip of `manifest.json`, `records/<kind>.jsonl`, `deletions.jsonl`, `owner.json` and `files/`, which an import into an empty store makes again exactly), `vcard` (people, one vCard 4.0 file), `ical` (tasks as to-dos and key dates as yearly events, one iCalendar file) or `markdown` (notes, a zip of Markdown files with front matter and their images). No secrets: no tokens, password, sessions, AI keys or feed credentials. An attachment named `organiser-export-<date>` with the format's extension.",
+    "Export\n\n`format` `organiser` (the default: a zip of `manifest.json`, `records/<kind>.jsonl`, `deletions.jsonl`, `owner.json` and `files/`, which an import into an empty store makes again exactly), `vcard` (people, one vCard 4.0 file), `ical` (tasks as to-dos and key dates as yearly events, one iCalendar file) or `markdown` (notes, a zip of Markdown files with front matter and their images). No secrets: no tokens, password, sessions, AI keys or feed credentials. An attachment named `organiser-export-<date>.zip`, `organiser-people-<date>.vcf`, `organiser-calendar-<date>.ics` or `organiser-notes-<date>.zip`.",
     Run::Read(ReadOp::SETTLED, |cx, format: ExportFormat| {
         writers::export(cx, format)
     }),
@@ -40,7 +40,7 @@ pub(crate) static IMPORT: Operation<(ImportParams, RawBody), ImportReport, (bool
             Prepare::with(|inner, (params, raw)| prepare(inner, params, raw)),
             run,
         ),
-        Answer::raw(report_answer, read_report_answer),
+        Answer::data(201).status_by(200, |report| if report.dry_run { 200 } else { 201 }),
     )
     .raw_body(|_| {
         Ok(RawRule {
@@ -90,52 +90,12 @@ fn run(cx: &mut WriteCx<'_>, (dry_run, job): (bool, Job)) -> Result<ImportReport
     Ok(report)
 }
 
-fn report_answer(report: ImportReport, _req: &Request) -> Response {
-    let status = if report.dry_run { 200 } else { 201 };
-    Response::json(status, &serde_json::json!({ "data": report }))
-}
-
-fn read_report_answer(response: &Response) -> Result<ImportReport> {
-    #[derive(serde::Deserialize)]
-    struct Data {
-        data: ImportReport,
-    }
-    let body = response.body.as_deref().unwrap_or_default();
-    serde_json::from_slice::<Data>(body)
-        .map(|d| d.data)
-        .map_err(|e| crate::error::Error::Internal(format!("reading an import's report: {e}")))
-}
-
 fn file_answer(file: FileBytes, _req: &Request) -> Response {
-    let mut response = Response::file(&file.content_type, file.bytes);
-    response
-        .headers
-        .retain(|(name, _)| *name != "cache-control");
-    response
-        .headers
-        .push(("cache-control", "private, no-store".to_owned()));
-    response.headers.push((
-        "content-disposition",
-        format!("attachment; filename=\"{}\"", file.filename),
-    ));
-    response
+    Response::attachment(file)
 }
 
 fn read_file_answer(response: &Response) -> Result<FileBytes> {
-    let filename = response
-        .header("content-disposition")
-        .and_then(|d| d.split("filename=\"").nth(1))
-        .and_then(|rest| rest.split('"').next())
-        .unwrap_or_default()
-        .to_owned();
-    Ok(FileBytes {
-        content_type: response
-            .header("content-type")
-            .unwrap_or("application/octet-stream")
-            .to_owned(),
-        filename,
-        bytes: response.body.clone().unwrap_or_default(),
-    })
+    Ok(FileBytes::of_answer(response))
 }
 
 /// The operations of export and import, for the registry.

@@ -120,7 +120,19 @@ pub(crate) fn apply(cx: &mut WriteCx<'_>, prepared: Prepared) -> Result<ImportRe
             mapped,
         )?;
     }
+    let this_year = cx.today().year();
     for (i, draft) in parsed.people.iter().enumerate() {
+        for k in &draft.key_dates {
+            if let Some(y) = k.year.filter(|y| !(1900..=this_year).contains(y)) {
+                report.skip(
+                    &draft.at,
+                    format!(
+                        "the year {y} was left out of the {}: key dates' years are 1900 to this year",
+                        k.kind.replace('_', " ")
+                    ),
+                );
+            }
+        }
         let photo = photos.remove(&i);
         let mut photo = Some(photo);
         let mapped = |cx: &mut WriteCx<'_>, report: &mut ImportReport, old: Option<Id>| {
@@ -374,26 +386,15 @@ fn person(
         Some(rows)
     }
     let b = before.as_ref();
-    // The organiser keeps key dates' years from 1900 to this year (a
-    // card's 1815 is kept as a date without its year, and said).
+    // The organiser keeps key dates' years from 1900 to this year: a
+    // card's 1815 is kept as a date without its year (`apply` says so).
     let this_year = cx.today().year();
     let key_dates: Vec<_> = draft
         .key_dates
         .iter()
         .map(|k| {
             let mut k = k.clone();
-            if let Some(y) = k.year
-                && !(1900..=this_year).contains(&y)
-            {
-                report.skip(
-                    &draft.at,
-                    format!(
-                        "the year {y} of a {} was left out: key dates' years are 1900 to this year",
-                        k.kind.replace('_', " ")
-                    ),
-                );
-                k.year = None;
-            }
+            k.year = k.year.filter(|y| (1900..=this_year).contains(y));
             k
         })
         .collect();

@@ -141,6 +141,20 @@ impl ExportFormat {
         }
     }
 
+    /// The name of the file it writes on `date`: `organiser-export-<date>.zip`
+    /// for the archive; the foreign exports name what they hold
+    /// (`organiser-people-…`, `organiser-calendar-…`, `organiser-notes-…`),
+    /// so that exports of one day do not overwrite each other.
+    pub fn file_name(self, date: jiff::civil::Date) -> String {
+        let what = match self {
+            ExportFormat::Organiser => "export",
+            ExportFormat::Vcard => "people",
+            ExportFormat::Ical => "calendar",
+            ExportFormat::Markdown => "notes",
+        };
+        format!("organiser-{what}-{date}.{}", self.extension())
+    }
+
     /// The format named `name`.
     pub fn named(name: &str) -> Option<ExportFormat> {
         ExportFormat::ALL.into_iter().find(|f| f.name() == name)

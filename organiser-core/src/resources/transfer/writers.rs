@@ -3,7 +3,6 @@
 //! `to/`.
 
 use std::collections::HashSet;
-use std::ops::Bound;
 
 use super::ExportFormat;
 use super::to::ical::KeyDateEvent;
@@ -14,7 +13,7 @@ use crate::engine::request::FileBytes;
 use crate::error::{Error, Result};
 use crate::ids::Id;
 use crate::resources::{Note, Person, Task, notes, people, tags, tasks, uploads};
-use crate::store::{Dir, Tables, Tbl};
+use crate::store::Tbl;
 
 /// The store `cx` reads, exported as `format`: the file.
 pub(super) fn export(cx: &ReadCx<'_>, format: ExportFormat) -> Result<FileBytes> {
@@ -26,7 +25,7 @@ pub(super) fn export(cx: &ReadCx<'_>, format: ExportFormat) -> Result<FileBytes>
     };
     Ok(FileBytes {
         content_type: content_type.to_owned(),
-        filename: format!("organiser-export-{}.{}", cx.today(), format.extension()),
+        filename: format.file_name(cx.today()),
         bytes,
     })
 }
@@ -38,19 +37,7 @@ pub(super) fn live<R>(
     table: Tbl,
     get: fn(&ReadCx<'_>, Id) -> Result<R>,
 ) -> Result<Vec<R>> {
-    let mut ids = Vec::new();
-    cx.tx.scan(
-        table,
-        Bound::Unbounded,
-        Bound::Unbounded,
-        Dir::Asc,
-        &mut |k, _| {
-            if let Ok(bytes) = <[u8; 16]>::try_from(k) {
-                ids.push(Id::from_bytes(bytes));
-            }
-            Ok(true)
-        },
-    )?;
+    let ids = crate::portable::ids(cx, table)?;
     let mut out = Vec::with_capacity(ids.len());
     for id in ids {
         match get(cx, id) {
