@@ -73,6 +73,23 @@ pub(crate) struct Paths<'a> {
     /// The archive's files by their path (`files/<id>`), while one is
     /// imported.
     files: Option<&'a std::collections::HashMap<String, Vec<u8>>>,
+    /// How records written by an import are dated ([`Stamp`]).
+    stamp: Stamp,
+}
+
+/// How an import dates the records it writes.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) enum Stamp {
+    /// As the line says (the resources' own tests).
+    AsWritten,
+    /// As the line says, but never later than this moment (into an empty
+    /// store: the round trip is exact, and a source whose clock ran ahead
+    /// does not date records in this store's future).
+    Exact(jiff::Timestamp),
+    /// This moment, the import's (into a store in use: every record made
+    /// or replaced is dated now, so that a client mirroring the store with
+    /// `updated_since` sees it).
+    Now(jiff::Timestamp),
 }
 
 /// The archive's folder of upload files.
@@ -81,17 +98,23 @@ pub(crate) const FILES: &str = "files/";
 impl<'a> Paths<'a> {
     /// Addresses signed with `key` (the store's secret).
     pub(crate) fn new(key: &'a SecretKey) -> Self {
-        Paths { key, files: None }
+        Paths {
+            key,
+            files: None,
+            stamp: Stamp::AsWritten,
+        }
     }
 
     /// The same, with the files of an archive being imported.
     pub(crate) fn with_files(
         key: &'a SecretKey,
         files: &'a std::collections::HashMap<String, Vec<u8>>,
+        stamp: Stamp,
     ) -> Self {
         Paths {
             key,
             files: Some(files),
+            stamp,
         }
     }
 
@@ -197,18 +220,28 @@ pub(crate) fn to_line(value: impl serde::Serialize) -> Result<Value> {
 
 /// What to do with a line whose record may already be here: `stored` is
 /// the live record of its ID's `updated_at`, `None` when there is none at
-/// all; `deleted` when the store holds it deleted.
+/// all; `deleted` when the store holds it deleted. `updated_at` is the
+/// line's; a record to be written is dated as `paths` says ([`Stamp`]).
 pub(crate) fn decide(
+    paths: &Paths<'_>,
     stored: Option<jiff::Timestamp>,
     deleted: bool,
-    line: jiff::Timestamp,
+    updated_at: &mut jiff::Timestamp,
 ) -> Imported {
-    match stored {
+    let did = match stored {
         _ if deleted => Imported::Unchanged,
         None => Imported::Created,
-        Some(here) if line > here => Imported::Updated,
+        Some(here) if *updated_at > here => Imported::Updated,
         Some(_) => Imported::Unchanged,
+    };
+    if did != Imported::Unchanged {
+        *updated_at = match paths.stamp {
+            Stamp::AsWritten => *updated_at,
+            Stamp::Exact(now) => (*updated_at).min(now),
+            Stamp::Now(now) => now,
+        };
     }
+    did
 }
 
 /// The IDs stored in `table` (keyed by 16-byte IDs), in order.

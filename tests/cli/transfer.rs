@@ -233,7 +233,7 @@ const CONTACT_FILES: &[Case] = &[
     Case {
         file: "vcard/apple.vcf",
         from: "vcard",
-        created: "2 person",
+        created: "1 company, 2 person",
         skipped: 1,
         tasks: &[],
         lists: &[],
@@ -243,7 +243,7 @@ const CONTACT_FILES: &[Case] = &[
     Case {
         file: "vcard/google.vcf",
         from: "vcard",
-        created: "2 person",
+        created: "1 company, 2 person",
         skipped: 4,
         tasks: &[],
         lists: &[],
@@ -253,7 +253,7 @@ const CONTACT_FILES: &[Case] = &[
     Case {
         file: "vcard/khard.vcf",
         from: "vcard",
-        created: "2 person",
+        created: "3 company, 2 person",
         skipped: 3,
         tasks: &[],
         lists: &[],
@@ -263,7 +263,7 @@ const CONTACT_FILES: &[Case] = &[
     Case {
         file: "vcard/monica.vcf",
         from: "vcard",
-        created: "2 person",
+        created: "1 company, 2 person",
         skipped: 3,
         tasks: &[],
         lists: &[],
@@ -273,7 +273,7 @@ const CONTACT_FILES: &[Case] = &[
     Case {
         file: "vcard/nextcloud.vcf",
         from: "vcard",
-        created: "2 person",
+        created: "1 company, 2 person",
         skipped: 3,
         tasks: &[],
         lists: &[],
@@ -305,7 +305,7 @@ const OTHER_FILES: &[Case] = &[
     Case {
         file: "markdown/joplin",
         from: "markdown",
-        created: "1 document, 3 note",
+        created: "1 document, 3 note, 3 tag",
         skipped: 4,
         tasks: &[],
         lists: &[],
@@ -444,9 +444,14 @@ fn what_an_import_keeps_of_dates_repeats_and_key_dates() {
 fn a_dry_run_writes_nothing_and_says_what_would_be_imported() {
     let cases = [
         ("todoist/Home.csv", "todoist", "10 task, 2 task list", 1),
-        ("vcard/monica.vcf", "vcard", "2 person", 3),
+        ("vcard/monica.vcf", "vcard", "1 company, 2 person", 3),
         ("ical/tasks.ics", "ical", "7 task", 3),
-        ("markdown/joplin", "markdown", "1 document, 3 note", 4),
+        (
+            "markdown/joplin",
+            "markdown",
+            "1 document, 3 note, 3 tag",
+            4,
+        ),
     ];
     for (file, from, created, skipped) in cases {
         let dir = Dir::new();
@@ -497,7 +502,7 @@ fn an_obsidian_vault_folder_becomes_notes_without_its_hidden_folders() {
     let out = dir.ok(&["import", arg(&vault)]);
     let (first, skipped) = report(&out);
     assert_eq!(
-        first, "Imported from markdown: created 3 note; updated nothing; skipped 3",
+        first, "Imported from markdown: created 3 note, 7 tag; updated nothing; skipped 3",
         "{out:?}"
     );
     for item in &skipped {
@@ -885,9 +890,9 @@ fn an_export_goes_into_an_empty_store_as_it_was_and_foreign_ones_come_back() {
     // The foreign exports read back by our own import.
     let other = Dir::new();
     let cases = [
-        (&people, "Imported from vcard: created 2 person;"),
+        (&people, "Imported from vcard: created 1 company, 2 person;"),
         (&tasks, "Imported from ical: created 10 task;"),
-        (&notes, "Imported from markdown: created 3 note;"),
+        (&notes, "Imported from markdown: created 3 note, 7 tag;"),
     ];
     for (path, said) in cases {
         let out = other.ok(&["import", arg(path)]);
@@ -929,7 +934,7 @@ fn through_a_running_server_import_and_export_work_the_same() {
     let out = dir.ok(&["import", arg(&fixture("markdown/obsidian"))]);
     assert_eq!(
         report(&out).0,
-        "Imported from markdown: created 3 note; updated nothing; skipped 3",
+        "Imported from markdown: created 3 note, 7 tag; updated nothing; skipped 3",
         "{out:?}"
     );
     // --json: the API's body.

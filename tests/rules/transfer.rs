@@ -69,19 +69,19 @@ fn every_format_imports_once_and_the_same_file_again_changes_nothing() {
             "vcard",
             "apple.vcf",
             fixture("vcard/apple.vcf"),
-            json!({"person": 2}),
+            json!({"company": 1, "person": 2}),
         ),
         (
             "vcard",
             "google.vcf",
             fixture("vcard/google.vcf"),
-            json!({"person": 2}),
+            json!({"company": 1, "person": 2}),
         ),
         (
             "vcard",
             "monica.vcf",
             fixture("vcard/monica.vcf"),
-            json!({"person": 2}),
+            json!({"company": 1, "person": 2}),
         ),
         (
             "ical",
@@ -93,13 +93,13 @@ fn every_format_imports_once_and_the_same_file_again_changes_nothing() {
             "markdown",
             "obsidian",
             folder("markdown/obsidian"),
-            json!({"note": 3}),
+            json!({"note": 3, "tag": 7}),
         ),
         (
             "markdown",
             "joplin",
             folder("markdown/joplin"),
-            json!({"note": 3, "document": 1}),
+            json!({"note": 3, "document": 1, "tag": 3}),
         ),
     ];
     for (from, name, bytes, created) in cases {

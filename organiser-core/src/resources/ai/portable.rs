@@ -55,14 +55,15 @@ fn export_provider(cx: &ReadCx<'_>, _paths: &Paths<'_>, id: Id) -> Result<Option
 /// Writes a provider's line as the module's docs say: a line replacing
 /// a provider here keeps its key while its address stays on the same
 /// server.
-fn import_provider(cx: &mut WriteCx<'_>, _paths: &Paths<'_>, line: Value) -> Result<Imported> {
+fn import_provider(cx: &mut WriteCx<'_>, paths: &Paths<'_>, line: Value) -> Result<Imported> {
     let kind = PROVIDER_PORTABLE.kind;
     let mut provider: AiProvider = portable::read_line(kind, line)?;
     let before = providers::load(cx, provider.id)?;
     let did = portable::decide(
+        paths,
         before.as_ref().map(|s| s.provider.updated_at),
         false,
-        provider.updated_at,
+        &mut provider.updated_at,
     );
     if did == Imported::Unchanged {
         return Ok(did);
@@ -111,14 +112,15 @@ fn export_model(cx: &ReadCx<'_>, _paths: &Paths<'_>, id: Id) -> Result<Option<Va
 
 /// Writes a model's line as the module's docs say; a model of its
 /// provider with its identifier here already keeps it (`Unchanged`).
-fn import_model(cx: &mut WriteCx<'_>, _paths: &Paths<'_>, line: Value) -> Result<Imported> {
+fn import_model(cx: &mut WriteCx<'_>, paths: &Paths<'_>, line: Value) -> Result<Imported> {
     let kind = MODEL_PORTABLE.kind;
-    let model: AiModel = portable::read_line(kind, line)?;
+    let mut model: AiModel = portable::read_line(kind, line)?;
     let before = models::load(cx, model.id)?;
     let did = portable::decide(
+        paths,
         before.as_ref().map(|m| m.updated_at),
         false,
-        model.updated_at,
+        &mut model.updated_at,
     );
     if did == Imported::Unchanged {
         return Ok(did);

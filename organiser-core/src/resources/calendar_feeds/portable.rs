@@ -74,7 +74,7 @@ fn refused(id: Id, problem: &str) -> Error {
 
 /// Writes a feed's line as the module's docs say: due to sync at once,
 /// private addresses allowed as this process allows them.
-fn import(cx: &mut WriteCx<'_>, _paths: &Paths<'_>, mut line: Value) -> Result<Imported> {
+fn import(cx: &mut WriteCx<'_>, paths: &Paths<'_>, mut line: Value) -> Result<Imported> {
     let stored = line
         .as_object_mut()
         .and_then(|fields| fields.remove("stored"))
@@ -84,9 +84,10 @@ fn import(cx: &mut WriteCx<'_>, _paths: &Paths<'_>, mut line: Value) -> Result<I
         serde_json::from_value(stored).map_err(|e| refused(feed.id, &format!("stored: {e}")))?;
     let before = load(cx, feed.id)?;
     let did = portable::decide(
+        paths,
         before.as_ref().map(|s| s.feed.updated_at),
         false,
-        feed.updated_at,
+        &mut feed.updated_at,
     );
     if did == Imported::Unchanged {
         return Ok(did);

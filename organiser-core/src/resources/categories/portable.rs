@@ -31,15 +31,16 @@ fn export(cx: &ReadCx<'_>, _paths: &Paths<'_>, id: Id) -> Result<Option<Value>> 
 /// Writes a category's line exactly, with its indexes. A name another
 /// category here has (ignoring case) takes the first free numbered one,
 /// `Name (2)`, so that names stay unique.
-fn import(cx: &mut WriteCx<'_>, _paths: &Paths<'_>, line: Value) -> Result<Imported> {
+fn import(cx: &mut WriteCx<'_>, paths: &Paths<'_>, line: Value) -> Result<Imported> {
     let mut category: Category = portable::read_line(PORTABLE.kind, line)?;
     let before = load(cx, category.id)?;
     let deleted = before.is_none()
         && crate::resources::deletions::recorded(cx, KIND.name, category.id)?.is_some();
     let did = portable::decide(
+        paths,
         before.as_ref().map(|c| c.updated_at),
         deleted,
-        category.updated_at,
+        &mut category.updated_at,
     );
     if did == Imported::Unchanged {
         return Ok(did);

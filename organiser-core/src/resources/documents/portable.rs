@@ -93,17 +93,18 @@ fn import(cx: &mut WriteCx<'_>, paths: &Paths<'_>, mut line: Value) -> Result<Im
         .as_object_mut()
         .and_then(|fields| fields.remove("stored"))
         .unwrap_or(Value::Null);
-    let doc: Document = portable::read_line(KIND.name, line)?;
+    let mut doc: Document = portable::read_line(KIND.name, line)?;
     let stored: Stored =
         serde_json::from_value(stored).map_err(|e| refused(doc.id, &format!("stored: {e}")))?;
     let before = load(cx, doc.id)?;
     let did = portable::decide(
+        paths,
         before
             .as_ref()
             .filter(|r| r.deleted_at.is_none())
             .map(|r| r.updated_at),
         before.as_ref().is_some_and(|r| r.deleted_at.is_some()),
-        doc.updated_at,
+        &mut doc.updated_at,
     );
     if did == Imported::Unchanged {
         return Ok(did);

@@ -38,16 +38,17 @@ fn export(cx: &ReadCx<'_>, _paths: &Paths<'_>, id: Id) -> Result<Option<Value>> 
 /// here puts it at the top; a parent inside it here (a cycle) leaves it
 /// alone; a name a sibling here has (ignoring case) takes the first free
 /// numbered one, `Name (2)`.
-fn import(cx: &mut WriteCx<'_>, _paths: &Paths<'_>, line: Value) -> Result<Imported> {
+fn import(cx: &mut WriteCx<'_>, paths: &Paths<'_>, line: Value) -> Result<Imported> {
     let mut folder: Folder = portable::read_line(PORTABLE.kind, line)?;
     let id = folder.id;
     let before = load(cx, id)?;
     let deleted =
         before.is_none() && crate::resources::deletions::recorded(cx, KIND.name, id)?.is_some();
     let did = portable::decide(
+        paths,
         before.as_ref().map(|f| f.updated_at),
         deleted,
-        folder.updated_at,
+        &mut folder.updated_at,
     );
     if did == Imported::Unchanged {
         return Ok(did);

@@ -89,15 +89,16 @@ impl Resolve for Existing<'_, '_> {
 
 /// Writes a note's line as the module's docs say.
 fn import(cx: &mut WriteCx<'_>, paths: &Paths<'_>, line: Value) -> Result<Imported> {
-    let note: Note = portable::read_line(KIND.name, line)?;
+    let mut note: Note = portable::read_line(KIND.name, line)?;
     let before = load(cx, note.id)?;
     let did = portable::decide(
+        paths,
         before
             .as_ref()
             .filter(|r| r.deleted_at.is_none())
             .map(|r| r.note.updated_at),
         before.as_ref().is_some_and(|r| r.deleted_at.is_some()),
-        note.updated_at,
+        &mut note.updated_at,
     );
     if did == Imported::Unchanged {
         return Ok(did);
@@ -229,7 +230,11 @@ pub(crate) mod tests {
                 for (p, each) in kinds.iter().zip(&first) {
                     let mut done = Vec::new();
                     for line in each {
-                        let paths = Paths::with_files(&cx.org.secret, &files);
+                        let paths = Paths::with_files(
+                            &cx.org.secret,
+                            &files,
+                            crate::portable::Stamp::AsWritten,
+                        );
                         done.push((p.import)(cx, &paths, line.clone())?);
                     }
                     did.push(done);

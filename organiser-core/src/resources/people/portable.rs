@@ -108,9 +108,10 @@ fn import(cx: &mut WriteCx<'_>, paths: &Paths<'_>, mut line: Value) -> Result<Im
     });
     let here = load_row(cx, person.id)?;
     let did = portable::decide(
+        paths,
         here.as_ref().map(|row| row.person.updated_at),
         here.as_ref().is_some_and(|row| row.deleted.is_some()),
-        person.updated_at,
+        &mut person.updated_at,
     );
     let before = match (did, here) {
         (Imported::Unchanged, _) => return Ok(Imported::Unchanged),

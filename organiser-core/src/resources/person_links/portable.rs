@@ -54,8 +54,8 @@ fn refused(link: &PersonLink, why: &str) -> Error {
 }
 
 /// Writes the link of `line` as the module's docs say.
-fn import(cx: &mut WriteCx<'_>, _paths: &Paths<'_>, line: Value) -> Result<Imported> {
-    let link: PersonLink = portable::read_line(KIND, line)?;
+fn import(cx: &mut WriteCx<'_>, paths: &Paths<'_>, line: Value) -> Result<Imported> {
+    let mut link: PersonLink = portable::read_line(KIND, line)?;
     let Some(kind) = role(&link.kind) else {
         return Err(refused(&link, "has a role the vocabulary does not have"));
     };
@@ -69,9 +69,10 @@ fn import(cx: &mut WriteCx<'_>, _paths: &Paths<'_>, line: Value) -> Result<Impor
     }
     let here = load(cx, link.id)?;
     let did = portable::decide(
+        paths,
         here.as_ref().map(|r| r.link.updated_at),
         here.as_ref().is_some_and(|r| r.taken_by.is_some()),
-        link.updated_at,
+        &mut link.updated_at,
     );
     if did == Imported::Unchanged {
         return Ok(did);

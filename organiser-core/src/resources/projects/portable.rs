@@ -59,7 +59,7 @@ fn export_project(cx: &ReadCx<'_>, _paths: &Paths<'_>, id: Id) -> Result<Option<
 
 /// Writes a project's line: its record exactly (its members those stored
 /// here), with every index a create writes; no event, no follower told.
-fn import_project(cx: &mut WriteCx<'_>, _paths: &Paths<'_>, line: Value) -> Result<Imported> {
+fn import_project(cx: &mut WriteCx<'_>, paths: &Paths<'_>, line: Value) -> Result<Imported> {
     let mut project: Project = portable::read_line(PORTABLE.kind, line)?;
     let row = super::load_row(cx, project.id)?;
     let (stored, deleted) = match &row {
@@ -72,7 +72,7 @@ fn import_project(cx: &mut WriteCx<'_>, _paths: &Paths<'_>, line: Value) -> Resu
             crate::resources::deletions::recorded(cx, KIND.name, project.id)?.is_some(),
         ),
     };
-    let did = portable::decide(stored, deleted, project.updated_at);
+    let did = portable::decide(paths, stored, deleted, &mut project.updated_at);
     if did == Imported::Unchanged {
         return Ok(did);
     }
@@ -105,9 +105,10 @@ fn export_member(cx: &ReadCx<'_>, _paths: &Paths<'_>, id: Id) -> Result<Option<V
 /// deletion record here, and only while `owners_live`.
 fn decide_row<R: Row>(
     cx: &WriteCx<'_>,
+    paths: &Paths<'_>,
     stored: Option<&R>,
     id: Id,
-    updated_at: Timestamp,
+    updated_at: &mut Timestamp,
     stored_at: impl Fn(&R) -> Timestamp,
     owners_live: bool,
 ) -> Result<Imported> {
@@ -122,7 +123,7 @@ fn decide_row<R: Row>(
             crate::resources::deletions::recorded(cx, R::KIND, id)?.is_some(),
         ),
     };
-    Ok(match portable::decide(at, deleted, updated_at) {
+    Ok(match portable::decide(paths, at, deleted, updated_at) {
         _ if !owners_live => Imported::Unchanged,
         did => did,
     })
@@ -178,15 +179,16 @@ fn another_member(cx: &WriteCx<'_>, member: &ProjectMember) -> Result<bool> {
 
 /// Writes a member's line: its record exactly, with every index an added
 /// member has, and its project's briefs; no event.
-fn import_member(cx: &mut WriteCx<'_>, _paths: &Paths<'_>, line: Value) -> Result<Imported> {
-    let member: ProjectMember = portable::read_line(MEMBERS_PORTABLE.kind, line)?;
+fn import_member(cx: &mut WriteCx<'_>, paths: &Paths<'_>, line: Value) -> Result<Imported> {
+    let mut member: ProjectMember = portable::read_line(MEMBERS_PORTABLE.kind, line)?;
     let stored = shown::load::<MemberRecord, _>(cx, member.id)?;
     let live = owners_live(cx, member.project_id, Some(member.person_id))?;
     let did = decide_row(
         cx,
+        paths,
         stored.as_ref(),
         member.id,
-        member.updated_at,
+        &mut member.updated_at,
         |r: &MemberRecord| r.member.updated_at,
         live,
     )?;
@@ -215,15 +217,16 @@ fn export_event(cx: &ReadCx<'_>, _paths: &Paths<'_>, id: Id) -> Result<Option<Va
 }
 
 /// Writes an event's line: its record exactly, with its indexes.
-fn import_event(cx: &mut WriteCx<'_>, _paths: &Paths<'_>, line: Value) -> Result<Imported> {
-    let event: ProjectEvent = portable::read_line(EVENTS_PORTABLE.kind, line)?;
+fn import_event(cx: &mut WriteCx<'_>, paths: &Paths<'_>, line: Value) -> Result<Imported> {
+    let mut event: ProjectEvent = portable::read_line(EVENTS_PORTABLE.kind, line)?;
     let stored = shown::load::<EventRecord, _>(cx, event.id)?;
     let live = owners_live(cx, event.project_id, event.person_id)?;
     let did = decide_row(
         cx,
+        paths,
         stored.as_ref(),
         event.id,
-        event.updated_at,
+        &mut event.updated_at,
         |r: &EventRecord| r.event.updated_at,
         live,
     )?;

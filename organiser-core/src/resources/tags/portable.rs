@@ -30,15 +30,16 @@ fn export(cx: &ReadCx<'_>, _paths: &Paths<'_>, id: Id) -> Result<Option<Value>> 
 /// Writes a tag's line exactly, with its indexes. A line whose name
 /// another tag here has (ignoring case) is not written: a tag's name is
 /// unique, and that tag is the same tag to the notes.
-fn import(cx: &mut WriteCx<'_>, _paths: &Paths<'_>, line: Value) -> Result<Imported> {
-    let tag: Tag = portable::read_line(PORTABLE.kind, line)?;
+fn import(cx: &mut WriteCx<'_>, paths: &Paths<'_>, line: Value) -> Result<Imported> {
+    let mut tag: Tag = portable::read_line(PORTABLE.kind, line)?;
     let before = find(cx, tag.id)?;
     let deleted =
         before.is_none() && crate::resources::deletions::recorded(cx, KIND.name, tag.id)?.is_some();
     let did = portable::decide(
+        paths,
         before.as_ref().map(|t| t.updated_at),
         deleted,
-        tag.updated_at,
+        &mut tag.updated_at,
     );
     if did == Imported::Unchanged || cx.named(TAGS_BY_NAME, &tag.name, Some(tag.id))?.is_some() {
         return Ok(Imported::Unchanged);

@@ -33,15 +33,15 @@ fn export(cx: &ReadCx<'_>, _paths: &Paths<'_>, id: Id) -> Result<Option<Value>> 
 /// Writes a list line: made as the line says, or replacing an older live
 /// list of its ID. A name another live list has meanwhile (ignoring case)
 /// is numbered as a restore numbers it (`Work (2)`), so names stay unique.
-fn import(cx: &mut WriteCx<'_>, _paths: &Paths<'_>, line: Value) -> Result<Imported> {
-    let list: TaskList = portable::read_line(KIND.name, line)?;
+fn import(cx: &mut WriteCx<'_>, paths: &Paths<'_>, line: Value) -> Result<Imported> {
+    let mut list: TaskList = portable::read_line(KIND.name, line)?;
     check(&list)?;
     let row = load_row(cx, list.id)?;
     let (stored, deleted) = match &row {
         Some(r) => (Some(r.list.updated_at), r.deleted.is_some()),
         None => (None, false),
     };
-    let did = portable::decide(stored, deleted, list.updated_at);
+    let did = portable::decide(paths, stored, deleted, &mut list.updated_at);
     match (did, row) {
         (Imported::Created, _) => insert_live(cx, &unique(cx, list)?)?,
         (

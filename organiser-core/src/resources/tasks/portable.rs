@@ -100,7 +100,7 @@ fn export(cx: &ReadCx<'_>, _paths: &Paths<'_>, id: Id) -> Result<Option<Value>> 
 /// Writes a task line: made as the line says, or replacing an older live
 /// task of its ID (its index entries and counters moved as a change moves
 /// them).
-fn import(cx: &mut WriteCx<'_>, _paths: &Paths<'_>, mut line: Value) -> Result<Imported> {
+fn import(cx: &mut WriteCx<'_>, paths: &Paths<'_>, mut line: Value) -> Result<Imported> {
     let stored = match &mut line {
         Value::Object(fields) => fields.remove("stored"),
         _ => None,
@@ -117,7 +117,7 @@ fn import(cx: &mut WriteCx<'_>, _paths: &Paths<'_>, mut line: Value) -> Result<I
         Some(r) => (Some(r.task.updated_at), r.deleted.is_some()),
         None => (None, false),
     };
-    let did = portable::decide(here, deleted, task.updated_at);
+    let did = portable::decide(paths, here, deleted, &mut task.updated_at);
     match (did, row) {
         (Imported::Created, _) => {
             put_live(cx, None, &task)?;

@@ -69,7 +69,9 @@ fn prepare(inner: &Inner, params: ImportParams, raw: RawBody) -> Result<(bool, J
         })?,
     };
     let job = if format == super::Format::Organiser {
-        Job::Archive(native::read(&raw.bytes)?)
+        let mut archive = native::read(&raw.bytes)?;
+        archive.in_use = inner.read(native::in_use)?;
+        Job::Archive(archive)
     } else {
         let zone = inner.zone();
         let parsed = readers::read(format, &raw.bytes, &name, zone.time_zone())?;
@@ -79,10 +81,12 @@ fn prepare(inner: &Inner, params: ImportParams, raw: RawBody) -> Result<(bool, J
 }
 
 fn run(cx: &mut WriteCx<'_>, (dry_run, job): (bool, Job)) -> Result<ImportReport> {
+    let before = super::made_on_the_side(cx)?;
     let mut report = match job {
         Job::Archive(archive) => native::apply(cx, archive)?,
         Job::Foreign(prepared) => apply::apply(cx, prepared)?,
     };
+    super::count_made_on_the_side(cx, &before, &mut report)?;
     if dry_run {
         report.dry_run = true;
         cx.discard();

@@ -106,9 +106,19 @@ pub(crate) fn apply(cx: &mut WriteCx<'_>, prepared: Prepared) -> Result<ImportRe
     let mut lists = Lists::default();
     for draft in &parsed.tasks {
         let at = draft.at.clone();
-        let mapped = |cx: &mut WriteCx<'_>, report: &mut ImportReport, old: Option<Id>| {
+        let mapped = |cx: &mut WriteCx<'_>, report: &mut ImportReport, old: Option<Changed>| {
             task(cx, report, &mut lists, draft, old)
         };
+        let fields = vec![
+            digest(&draft.title),
+            digest(&draft.description),
+            digest(&draft.list),
+            digest(&draft.start_on),
+            digest(&draft.deadline_on),
+            digest(&draft.expires_on),
+            digest(&draft.repeat),
+            digest(&draft.status),
+        ];
         item(
             cx,
             &mut report,
@@ -116,7 +126,7 @@ pub(crate) fn apply(cx: &mut WriteCx<'_>, prepared: Prepared) -> Result<ImportRe
             &draft.source,
             &at,
             "task",
-            digest(draft),
+            fields,
             mapped,
         )?;
     }
@@ -135,35 +145,42 @@ pub(crate) fn apply(cx: &mut WriteCx<'_>, prepared: Prepared) -> Result<ImportRe
         }
         let photo = photos.remove(&i);
         let mut photo = Some(photo);
-        let mapped = |cx: &mut WriteCx<'_>, report: &mut ImportReport, old: Option<Id>| {
+        let mapped = |cx: &mut WriteCx<'_>, report: &mut ImportReport, old: Option<Changed>| {
             person(cx, report, draft, photo.take().flatten(), old)
         };
+        let fields = vec![
+            digest(&draft.name),
+            digest(&draft.emails),
+            digest(&draft.phones),
+            digest(&draft.key_dates),
+            digest(&draft.positions),
+            digest(&draft.urls),
+            digest(&draft.photo),
+        ];
+        let (source, at) = (&draft.source, &draft.at);
         item(
             cx,
             &mut report,
             format,
-            &draft.source,
-            &draft.at,
+            source,
+            at,
             "person",
-            digest(draft),
+            fields,
             mapped,
         )?;
     }
     for (i, draft) in parsed.notes.iter().enumerate() {
         let mut staged = Some(files.remove(&i).unwrap_or_default());
-        let mapped = |cx: &mut WriteCx<'_>, report: &mut ImportReport, old: Option<Id>| {
+        let mapped = |cx: &mut WriteCx<'_>, report: &mut ImportReport, old: Option<Changed>| {
             note(cx, report, draft, staged.take().unwrap_or_default(), old)
         };
-        item(
-            cx,
-            &mut report,
-            format,
-            &draft.source,
-            &draft.at,
-            "note",
-            digest(draft),
-            mapped,
-        )?;
+        let fields = vec![
+            digest(&draft.title),
+            digest(&(&draft.markdown, &draft.tags, &draft.files)),
+            digest(&(&draft.created_at, &draft.edited_at)),
+        ];
+        let (source, at) = (&draft.source, &draft.at);
+        item(cx, &mut report, format, source, at, "note", fields, mapped)?;
     }
     Ok(report)
 }
@@ -172,6 +189,29 @@ pub(crate) fn apply(cx: &mut WriteCx<'_>, prepared: Prepared) -> Result<ImportRe
 enum Done {
     Made(Id),
     Changed(Id),
+}
+
+/// An item imported before whose source changed since: its record, and
+/// which of its fields (in the kind's order) the source changed.
+struct Changed {
+    id: Id,
+    fields: Vec<bool>,
+}
+
+impl Changed {
+    /// Whether the source changed field `i`.
+    fn field(&self, i: usize) -> bool {
+        self.fields.get(i).copied().unwrap_or(true)
+    }
+}
+
+/// `value` when this is a new record or the source changed field `i`
+/// since the last import; else absent (what the owner made of it stays).
+fn changed<T>(old: Option<&Changed>, i: usize, value: Field<T>) -> Field<T> {
+    match old {
+        Some(c) if !c.field(i) => Field::Absent,
+        _ => value,
+    }
 }
 
 /// Imports one item through the map: made when new, changed when its
@@ -185,8 +225,8 @@ fn item(
     source: &str,
     at: &str,
     kind: &str,
-    digest: [u8; 16],
-    mut write: impl FnMut(&mut WriteCx<'_>, &mut ImportReport, Option<Id>) -> Result<Done>,
+    fields: Vec<[u8; 8]>,
+    mut write: impl FnMut(&mut WriteCx<'_>, &mut ImportReport, Option<Changed>) -> Result<Done>,
 ) -> Result<()> {
     let mut key = vec![format.tag()];
     key.extend_from_slice(source.as_bytes());
@@ -202,8 +242,15 @@ fn item(
             );
             return Ok(());
         }
-        Some(m) if m.digest == digest => return Ok(()),
-        Some(m) => Some(Id::from_bytes(m.id)),
+        Some(m) if m.fields == fields => return Ok(()),
+        Some(m) => Some(Changed {
+            id: Id::from_bytes(m.id),
+            fields: fields
+                .iter()
+                .enumerate()
+                .map(|(i, f)| m.fields.get(i) != Some(f))
+                .collect(),
+        }),
         None => None,
     };
     match write(cx, report, old_id) {
@@ -221,7 +268,7 @@ fn item(
             let mapped = Mapped {
                 kind: kind.to_owned(),
                 id: id.to_bytes(),
-                digest,
+                fields,
             };
             cx.tx.put_record(IMPORTED, &key, &mapped)
         }
@@ -248,8 +295,8 @@ fn live(cx: &WriteCx<'_>, kind: &str, id: Id) -> Result<bool> {
     }
 }
 
-/// The first 16 bytes of the SHA-256 of what `item` says.
-fn digest(item: &impl Hash) -> [u8; 16] {
+/// The first 8 bytes of the SHA-256 of what `item` says.
+fn digest(item: &impl Hash) -> [u8; 8] {
     struct Sha(Sha256);
     impl Hasher for Sha {
         fn finish(&self) -> u64 {
@@ -262,8 +309,8 @@ fn digest(item: &impl Hash) -> [u8; 16] {
     let mut h = Sha(Sha256::new());
     item.hash(&mut h);
     let full = h.0.finalize();
-    let mut out = [0; 16];
-    out.copy_from_slice(&full[..16]);
+    let mut out = [0; 8];
+    out.copy_from_slice(&full[..8]);
     out
 }
 
@@ -319,11 +366,12 @@ fn task(
     report: &mut ImportReport,
     lists: &mut Lists,
     draft: &DraftTask,
-    old: Option<Id>,
+    old: Option<Changed>,
 ) -> Result<Done> {
+    let old = old.as_ref();
     let list = match &draft.list {
-        Some(name) => Some(lists.named(cx, report, name)?),
-        None => None,
+        Some(name) if old.is_none_or(|c| c.field(2)) => Some(lists.named(cx, report, name)?),
+        _ => None,
     };
     // A repeat needs a date to repeat from: a phrase with no date starts
     // today; a closed task keeps its repeat only in words.
@@ -338,18 +386,18 @@ fn task(
         description.push(format!("Repeated: {}", r.to_words()));
     }
     let input = TaskInput {
-        title: Some(draft.title.clone()),
-        description_html: field(paragraphs(&description)),
-        start_on: field(draft.start_on),
-        deadline_on: field(deadline),
-        expires_on: field(draft.expires_on),
-        status: Some(draft.status),
-        task_list_id: field(list),
-        repeat: field(repeat),
+        title: old.is_none_or(|c| c.field(0)).then(|| draft.title.clone()),
+        description_html: changed(old, 1, field(paragraphs(&description))),
+        task_list_id: changed(old, 2, field(list)),
+        start_on: changed(old, 3, field(draft.start_on)),
+        deadline_on: changed(old, 4, field(deadline)),
+        expires_on: changed(old, 5, field(draft.expires_on)),
+        repeat: changed(old, 6, field(repeat)),
+        status: old.is_none_or(|c| c.field(7)).then_some(draft.status),
         ..TaskInput::default()
     };
     Ok(match old {
-        Some(id) => Done::Changed(tasks::change_task(cx, id, &input)?.id),
+        Some(c) => Done::Changed(tasks::change_task(cx, c.id, &input)?.id),
         None => Done::Made(tasks::create_task(cx, &input)?.id),
     })
 }
@@ -359,9 +407,12 @@ fn person(
     report: &mut ImportReport,
     draft: &DraftPerson,
     photo: Option<Staged>,
-    old: Option<Id>,
+    old: Option<Changed>,
 ) -> Result<Done> {
-    let avatar = match photo {
+    let old = old.as_ref();
+    let wanted = |i: usize| old.is_none_or(|c| c.field(i));
+    let avatar = match photo.filter(|_| wanted(6)) {
+        _ if !wanted(6) => Field::Absent,
         Some(Ok(staged)) => Field::Value(uploads::create(cx, staged)?.signed_id),
         Some(Err(why)) => {
             report.skip(&draft.at, format!("the photo was not kept: {why}"));
@@ -370,11 +421,19 @@ fn person(
         None => Field::Null,
     };
     let before = match old {
-        Some(id) => Some(people::get(cx, id)?),
+        Some(c) => Some(people::get(cx, c.id)?),
         None => None,
     };
-    // A changed card replaces the person's rows.
-    fn rows<F: Default>(old: impl Iterator<Item = Id>, new: Vec<F>) -> Option<Vec<RowInput<F>>> {
+    // A card whose rows of a kind changed replaces the person's rows of
+    // that kind; the others are left as they are here.
+    fn rows<F: Default>(
+        wanted: bool,
+        old: impl Iterator<Item = Id>,
+        new: Vec<F>,
+    ) -> Option<Vec<RowInput<F>>> {
+        if !wanted {
+            return None;
+        }
         let mut rows: Vec<RowInput<F>> = old
             .map(|id| RowInput {
                 id: Some(id),
@@ -399,9 +458,10 @@ fn person(
         })
         .collect();
     let input = PersonInput {
-        name: Some(draft.name.clone()),
+        name: wanted(0).then(|| draft.name.clone()),
         avatar,
         key_dates: rows(
+            wanted(3),
             b.iter().flat_map(|p| p.key_dates.iter().map(|r| r.id)),
             key_dates
                 .iter()
@@ -415,6 +475,7 @@ fn person(
                 .collect(),
         ),
         email_addresses: rows(
+            wanted(1),
             b.iter()
                 .flat_map(|p| p.email_addresses.iter().map(|r| r.id)),
             draft
@@ -427,6 +488,7 @@ fn person(
                 .collect(),
         ),
         phone_numbers: rows(
+            wanted(2),
             b.iter().flat_map(|p| p.phone_numbers.iter().map(|r| r.id)),
             draft
                 .phones
@@ -438,6 +500,7 @@ fn person(
                 .collect(),
         ),
         social_profiles: rows(
+            wanted(5),
             b.iter()
                 .flat_map(|p| p.social_profiles.iter().map(|r| r.id)),
             draft
@@ -450,6 +513,7 @@ fn person(
                 .collect(),
         ),
         positions: rows(
+            wanted(4),
             b.iter().flat_map(|p| p.positions.iter().map(|r| r.id)),
             draft
                 .positions
@@ -465,7 +529,7 @@ fn person(
     };
     let body = input.into();
     Ok(match old {
-        Some(id) => Done::Changed(people::change_person(cx, id, &body)?.id),
+        Some(c) => Done::Changed(people::change_person(cx, c.id, &body)?.id),
         None => Done::Made(people::create_person(cx, &body)?.id),
     })
 }
@@ -475,8 +539,13 @@ fn note(
     report: &mut ImportReport,
     draft: &DraftNote,
     staged: Vec<(String, Staged)>,
-    old: Option<Id>,
+    old: Option<Changed>,
 ) -> Result<Done> {
+    let old = old.as_ref();
+    // The body (with its tags, images and PDFs) is written only when new
+    // or changed in the source: an owner's edit here stays otherwise.
+    let body_wanted = old.is_none_or(|c| c.field(1));
+    let staged = if body_wanted { staged } else { Vec::new() };
     let mut images = HashMap::new();
     let mut pdfs = Vec::new();
     for (link, staged) in staged {
@@ -506,14 +575,18 @@ fn note(
         body.push_str(&format!("<p>{}</p>", tags.join(" ")));
     }
     let input = NoteInput {
-        title: field(draft.title.clone()),
-        body_html: Field::Value(body),
+        title: changed(old, 0, field(draft.title.clone())),
+        body_html: if body_wanted {
+            Field::Value(body)
+        } else {
+            Field::Absent
+        },
         ..NoteInput::default()
     };
     let id = match old {
-        Some(id) => {
-            notes::change_note(cx, id, &input)?;
-            id
+        Some(c) => {
+            notes::change_note(cx, c.id, &input)?;
+            c.id
         }
         None => {
             let made = notes::create_note(cx, &input)?;

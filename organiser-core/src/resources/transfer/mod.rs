@@ -339,6 +339,39 @@ pub fn read_folder(dir: &std::path::Path) -> Result<Vec<u8>> {
         .map_err(|e| Error::invalid("base", format!("{}: {e}", dir.display())))
 }
 
+/// The records an import makes on the side, by kind, with their table:
+/// tags (a note's `#tags`), companies (a person's positions).
+const ON_THE_SIDE: [(&str, crate::store::Tbl); 2] = [
+    ("tag", crate::resources::tags::tables::TAGS),
+    ("company", crate::resources::people::tables::COMPANIES),
+];
+
+/// How many records of each kind made on the side the store holds.
+fn made_on_the_side(cx: &crate::engine::WriteCx<'_>) -> Result<[u64; 2]> {
+    use crate::store::Tables;
+    let mut out = [0; 2];
+    for (n, (_, table)) in out.iter_mut().zip(ON_THE_SIDE) {
+        *n = cx.tx.len(table)?;
+    }
+    Ok(out)
+}
+
+/// Counts in `report` the records made on the side since `before`, where
+/// the import's own counting did not (an archive counts its tags).
+fn count_made_on_the_side(
+    cx: &crate::engine::WriteCx<'_>,
+    before: &[u64; 2],
+    report: &mut ImportReport,
+) -> Result<()> {
+    let after = made_on_the_side(cx)?;
+    for ((kind, _), (b, a)) in ON_THE_SIDE.iter().zip(before.iter().zip(after)) {
+        if a > *b && !report.created.contains_key(*kind) {
+            report.created.insert((*kind).to_owned(), a - b);
+        }
+    }
+    Ok(())
+}
+
 /// A file that is not the format: 422 `validation_failed` on `base`.
 impl From<Refused> for Error {
     fn from(r: Refused) -> Error {

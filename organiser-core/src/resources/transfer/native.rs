@@ -20,7 +20,7 @@ use super::zipped::Writer;
 use crate::engine::{ReadCx, WriteCx};
 use crate::error::{Error, Result};
 use crate::ids::Id;
-use crate::portable::{self, Imported, Paths, Portable};
+use crate::portable::{self, Imported, Paths, Portable, Stamp};
 use crate::resources::{account, uploads};
 use crate::store::schema::DELETIONS;
 use crate::store::{Dir, Tables};
@@ -131,6 +131,9 @@ pub(crate) struct Archive {
     owner: Option<OwnerLine>,
     /// The files, by path (`files/<id>`).
     files: HashMap<String, Vec<u8>>,
+    /// Whether the store it goes into is in use ([`in_use`], read before
+    /// the transaction).
+    pub(crate) in_use: bool,
 }
 
 /// `owner.json`.
@@ -228,7 +231,61 @@ pub(crate) fn read(bytes: &[u8]) -> std::result::Result<Archive, Refused> {
         deletions,
         owner,
         files,
+        in_use: true,
     })
+}
+
+/// Whether the store holds a live record of any kind the archive holds,
+/// or a deletion record: a store in use (reading stops at the first).
+pub(crate) fn in_use(cx: &ReadCx<'_>) -> Result<bool> {
+    let mut found = false;
+    cx.tx.scan(
+        DELETIONS,
+        Bound::Unbounded,
+        Bound::Unbounded,
+        Dir::Asc,
+        &mut |_, _| {
+            found = true;
+            Ok(false)
+        },
+    )?;
+    if found {
+        return Ok(true);
+    }
+    let paths = Paths::new(&cx.org.secret);
+    for p in crate::resources::PORTABLE {
+        let mut live = false;
+        let mut failed = None;
+        cx.tx.scan(
+            p.table,
+            Bound::Unbounded,
+            Bound::Unbounded,
+            Dir::Asc,
+            &mut |k, _| {
+                let Ok(bytes) = <[u8; 16]>::try_from(k) else {
+                    return Ok(true);
+                };
+                match (p.export)(cx, &paths, Id::from_bytes(bytes)) {
+                    Ok(Some(_)) => {
+                        live = true;
+                        Ok(false)
+                    }
+                    Ok(None) => Ok(true),
+                    Err(e) => {
+                        failed = Some(e);
+                        Ok(false)
+                    }
+                }
+            },
+        )?;
+        if let Some(e) = failed {
+            return Err(e);
+        }
+        if live {
+            return Ok(true);
+        }
+    }
+    Ok(false)
 }
 
 /// Writes `archive` in the caller's transaction (EXTENSIONS.md §5, the
@@ -241,9 +298,28 @@ pub(crate) fn apply(cx: &mut WriteCx<'_>, archive: Archive) -> Result<ImportRepo
         ..ImportReport::default()
     };
     let key = cx.org.secret.clone();
-    let paths = Paths::with_files(&key, &archive.files);
+    // Into an empty store the archive is made again exactly; into one in
+    // use, what it makes or replaces is dated now, so that every client
+    // mirroring the store with `updated_since` sees it.
+    let stamp = if archive.in_use {
+        Stamp::Now(cx.now())
+    } else {
+        Stamp::Exact(cx.now())
+    };
+    let paths = Paths::with_files(&key, &archive.files, stamp);
     for (p, lines) in archive.records {
         for line in lines {
+            // A record deleted here (its deletion record says so) is not
+            // brought back, purged or not.
+            let id = line
+                .get("id")
+                .and_then(Value::as_str)
+                .and_then(|s| s.parse::<Id>().ok());
+            if let Some(id) = id
+                && crate::resources::deletions::recorded(cx, p.kind, id)?.is_some()
+            {
+                continue;
+            }
             match (p.import)(cx, &paths, line)? {
                 Imported::Created => report.created(p.kind),
                 Imported::Updated => report.updated(p.kind),
@@ -252,7 +328,14 @@ pub(crate) fn apply(cx: &mut WriteCx<'_>, archive: Archive) -> Result<ImportRepo
         }
     }
     for (kind, id, at) in archive.deletions {
-        if crate::resources::deletions::recorded(cx, &kind, id)?.is_none() {
+        // A record this store holds (live, or deleted with its own record)
+        // keeps its own state: a deletion elsewhere of the same ID is not
+        // this store's.
+        let held = match crate::resources::PORTABLE.iter().find(|p| p.kind == kind) {
+            Some(p) => cx.tx.get(p.table, &id.to_bytes())?.is_some(),
+            None => false,
+        };
+        if !held && crate::resources::deletions::recorded(cx, &kind, id)?.is_none() {
             crate::resources::deletions::record_at(cx, &kind, id, at)?;
         }
     }

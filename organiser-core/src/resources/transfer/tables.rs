@@ -24,8 +24,11 @@ pub(crate) struct Mapped {
     pub(crate) kind: String,
     /// The record.
     pub(crate) id: [u8; 16],
-    /// SHA-256 of the item as last imported, first 16 bytes.
-    pub(crate) digest: [u8; 16],
+    /// A digest of each field of the item as last imported (SHA-256,
+    /// first 8 bytes), in the kind's order: an import changes only the
+    /// fields its source changed since, so what the owner changed here in
+    /// the others stays.
+    pub(crate) fields: Vec<[u8; 8]>,
 }
 
 impl Record for Mapped {
