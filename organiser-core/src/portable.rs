@@ -92,6 +92,18 @@ pub(crate) enum Stamp {
     Now(jiff::Timestamp),
 }
 
+impl Stamp {
+    /// The date a record or deletion record the import writes takes, `at`
+    /// being the archive's, as the variant says.
+    pub(crate) fn date(self, at: jiff::Timestamp) -> jiff::Timestamp {
+        match self {
+            Stamp::AsWritten => at,
+            Stamp::Exact(now) => at.min(now),
+            Stamp::Now(now) => now,
+        }
+    }
+}
+
 /// The archive's folder of upload files.
 pub(crate) const FILES: &str = "files/";
 
@@ -116,6 +128,13 @@ impl<'a> Paths<'a> {
             files: Some(files),
             stamp,
         }
+    }
+
+    /// The date a record the import writes on the side (not a line of its
+    /// own, such as a company a person's positions name) takes, `at` being
+    /// the archive's ([`Stamp::date`]).
+    pub(crate) fn date(&self, at: jiff::Timestamp) -> jiff::Timestamp {
+        self.stamp.date(at)
     }
 
     /// The bytes of the archive's file at `path` (`files/<id>`), while an
@@ -235,11 +254,7 @@ pub(crate) fn decide(
         Some(_) => Imported::Unchanged,
     };
     if did != Imported::Unchanged {
-        *updated_at = match paths.stamp {
-            Stamp::AsWritten => *updated_at,
-            Stamp::Exact(now) => (*updated_at).min(now),
-            Stamp::Now(now) => now,
-        };
+        *updated_at = paths.stamp.date(*updated_at);
     }
     did
 }

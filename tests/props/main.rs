@@ -2,6 +2,9 @@
 //!
 //! - [`mirror`]: a client that mirrors the store with `updated_since` and
 //!   `GET /deletions` ends equal to it, whatever happened in between.
+//! - [`imports`]: that mirror stays equal to the store across imports
+//!   (foreign files, another store's archive, its own), each import's
+//!   `created` is what the mirror gained, and a dry run changes nothing.
 //! - [`requests`]: no request fails badly: never a panic or a 500, always
 //!   the spec's error shape, and a refused request changes nothing.
 //! - [`search`]: search finds exactly what a brute-force matcher over the
@@ -19,6 +22,7 @@
 
 mod feeds;
 mod fixture;
+mod imports;
 mod mirror;
 // The oracle of tests/common, alone (its items are public for that module).
 #[allow(unreachable_pub)]

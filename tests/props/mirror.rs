@@ -240,24 +240,24 @@ struct Pass {
 /// Which bound a client keeps; only [`Marks::FirstPage`] is right (see the
 /// module doc).
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
-enum Marks {
+pub(crate) enum Marks {
     FirstPage,
     WholePass,
 }
 
 /// The client's copy.
-struct Mirror {
+pub(crate) struct Mirror {
     limit: u32,
     marks: Marks,
     /// Records by ID, one map per collection of [`COLLECTIONS`].
-    records: Vec<BTreeMap<String, Value>>,
+    pub(crate) records: Vec<BTreeMap<String, Value>>,
     /// One feed per collection, then the deletions.
     feeds: Vec<Feed>,
-    pages: u64,
+    pub(crate) pages: u64,
 }
 
 impl Mirror {
-    fn new(limit: u32, marks: Marks) -> Mirror {
+    pub(crate) fn new(limit: u32, marks: Marks) -> Mirror {
         Mirror {
             limit,
             marks,
@@ -272,7 +272,7 @@ impl Mirror {
     }
 
     /// Reads one page of feed `f`, starting a pass when none is under way.
-    fn page(&mut self, store: &Store, f: usize) -> Result<(), TestCaseError> {
+    pub(crate) fn page(&mut self, store: &Store, f: usize) -> Result<(), TestCaseError> {
         let deletions = f == self.deletions_feed();
         let feed = &mut self.feeds[f];
         let since = feed.mark;
@@ -374,7 +374,7 @@ impl Mirror {
 
     /// Finishes every pass under way, then syncs every feed once more:
     /// the collections, then the deletions.
-    fn sync(&mut self, store: &Store) -> Result<(), TestCaseError> {
+    pub(crate) fn sync(&mut self, store: &Store) -> Result<(), TestCaseError> {
         for f in 0..self.feeds.len() {
             self.finish(store, f)?;
         }
@@ -386,7 +386,7 @@ impl Mirror {
     }
 
     /// The mirror equals the store, field by field.
-    fn check(&self, store: &Store) -> Result<(), TestCaseError> {
+    pub(crate) fn check(&self, store: &Store) -> Result<(), TestCaseError> {
         for (c, collection) in COLLECTIONS.iter().enumerate() {
             let truth = by_id(store.list_all(collection.path, &[], 100), collection.path)?;
             for split in collection.splits {

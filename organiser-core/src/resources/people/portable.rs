@@ -118,10 +118,17 @@ fn import(cx: &mut WriteCx<'_>, paths: &Paths<'_>, mut line: Value) -> Result<Im
         (_, Some(row)) => Some(row.person),
         (_, None) => None,
     };
-    // The companies its positions name, written with their IDs when missing.
+    // The companies its positions name, written with their IDs when missing
+    // (dated as the import dates what it writes, so that mirrors see them).
     for company in person.positions.iter().filter_map(|p| p.company_id) {
         match stored.companies.iter().find(|c| c.id == company) {
-            Some(found) => companies::put_if_missing(cx, found)?,
+            Some(found) => {
+                let dated = Company {
+                    updated_at: paths.date(found.updated_at),
+                    ..found.clone()
+                };
+                companies::put_if_missing(cx, &dated)?
+            }
             None if companies::get(cx, company)?.is_some() => {}
             None => {
                 return Err(Error::invalid(

@@ -330,13 +330,16 @@ pub(crate) fn apply(cx: &mut WriteCx<'_>, archive: Archive) -> Result<ImportRepo
     for (kind, id, at) in archive.deletions {
         // A record this store holds (live, or deleted with its own record)
         // keeps its own state: a deletion elsewhere of the same ID is not
-        // this store's.
+        // this store's. One written is dated as the records are: a date in
+        // this store's future (the source's clock ahead) would carry a
+        // mirroring client's `since` past the deletes this store makes
+        // next, and the client would never read them.
         let held = match crate::resources::PORTABLE.iter().find(|p| p.kind == kind) {
             Some(p) => cx.tx.get(p.table, &id.to_bytes())?.is_some(),
             None => false,
         };
         if !held && crate::resources::deletions::recorded(cx, &kind, id)?.is_none() {
-            crate::resources::deletions::record_at(cx, &kind, id, at)?;
+            crate::resources::deletions::record_at(cx, &kind, id, stamp.date(at))?;
         }
     }
     if let Some(line) = archive.owner {
