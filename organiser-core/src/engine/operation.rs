@@ -100,6 +100,9 @@ pub(crate) type RawAnswer<O> = (fn(O, &Request) -> Response, fn(&Response) -> Re
 /// An HTTP answer written straight from the snapshot.
 pub(crate) type HttpAnswer<I> = fn(&ReadCx<'_>, &I, &Request) -> Result<Response>;
 
+/// A success's other status, and which status an output gets.
+pub(crate) type StatusOf<O> = (u16, fn(&O) -> u16);
+
 /// How an operation's output becomes its answer, and back.
 pub(crate) struct Answer<O: 'static> {
     /// The status of a success.
@@ -114,7 +117,7 @@ pub(crate) struct Answer<O: 'static> {
     /// The status of a success when it depends on the output (a dry run
     /// answers 200 where the import answers 201): the other status it may
     /// answer, and which of the two an output gets.
-    pub(crate) status_of: Option<(u16, fn(&O) -> u16)>,
+    pub(crate) status_of: Option<StatusOf<O>>,
 }
 
 impl<O> Answer<O> {
