@@ -247,10 +247,16 @@ pub(crate) fn decide(
     deleted: bool,
     updated_at: &mut jiff::Timestamp,
 ) -> Imported {
+    // A line is compared as it would be written back: a source whose clock
+    // ran ahead does not replace the record it made here on each import.
+    let line = match paths.stamp {
+        Stamp::AsWritten => *updated_at,
+        Stamp::Exact(now) | Stamp::Now(now) => (*updated_at).min(now),
+    };
     let did = match stored {
         _ if deleted => Imported::Unchanged,
         None => Imported::Created,
-        Some(here) if *updated_at > here => Imported::Updated,
+        Some(here) if line > here => Imported::Updated,
         Some(_) => Imported::Unchanged,
     };
     if did != Imported::Unchanged {
