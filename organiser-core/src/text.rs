@@ -161,3 +161,23 @@ mod tests {
         }
     }
 }
+
+/// An iCalendar or vCard TEXT value with its escapes undone (RFC 5545
+/// §3.3.11, RFC 6350 §3.4): `\n` (or `\N`) a new line, `\,` `\;` `\:`
+/// `\\` the character itself; a lone `\` at the end stays.
+pub(crate) fn unescape_text(value: &str) -> String {
+    let mut out = String::with_capacity(value.len());
+    let mut chars = value.chars();
+    while let Some(c) = chars.next() {
+        if c != '\\' {
+            out.push(c);
+            continue;
+        }
+        match chars.next() {
+            Some('n' | 'N') => out.push('\n'),
+            Some(other) => out.push(other),
+            None => out.push('\\'),
+        }
+    }
+    out
+}

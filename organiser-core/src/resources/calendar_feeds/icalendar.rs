@@ -17,6 +17,7 @@ use ical::parser::ical::component::{IcalCalendar, IcalTimeZoneTransitionType};
 use ical::property::Property;
 
 use super::SyncErrorCode;
+pub(crate) use crate::text::unescape_text as unescape;
 
 /// The most events a feed may hold (`too_many_events` beyond).
 pub(crate) const MOST_EVENTS: usize = 20_000;
@@ -325,24 +326,6 @@ fn keep_shown_parts(text: &str) -> Result<(String, u32), SyncErrorCode> {
         }
     }
     Ok((out, skipped))
-}
-
-/// A TEXT value with its escapes (`\n`, `\,`, `\;`, `\\`) undone.
-pub(crate) fn unescape(value: &str) -> String {
-    let mut out = String::with_capacity(value.len());
-    let mut chars = value.chars();
-    while let Some(c) = chars.next() {
-        if c != '\\' {
-            out.push(c);
-            continue;
-        }
-        match chars.next() {
-            Some('n' | 'N') => out.push('\n'),
-            Some(other) => out.push(other),
-            None => out.push('\\'),
-        }
-    }
-    out
 }
 
 #[cfg(test)]

@@ -52,6 +52,7 @@ use jiff::tz::TimeZone;
 use super::Refused;
 use crate::resources::tasks::{Repeat, TaskStatus};
 use crate::resources::transfer::draft::{DraftTask, Parsed, Skipped};
+use crate::text::unescape_text as unescape;
 
 /// Whether `bytes` start as an iCalendar file does (`BEGIN:VCALENDAR`).
 pub(crate) fn looks_like(bytes: &[u8]) -> bool {
@@ -301,24 +302,6 @@ fn param<'a>(property: &'a Property, name: &str) -> Option<&'a str> {
         .find(|(key, _)| key.eq_ignore_ascii_case(name))
         .and_then(|(_, values)| values.first())
         .map(String::as_str)
-}
-
-/// A TEXT value with its escapes (`\\`, `\;`, `\,`, `\n`) read.
-fn unescape(value: &str) -> String {
-    let mut out = String::with_capacity(value.len());
-    let mut chars = value.chars();
-    while let Some(c) = chars.next() {
-        if c != '\\' {
-            out.push(c);
-            continue;
-        }
-        match chars.next() {
-            Some('n' | 'N') => out.push('\n'),
-            Some(other) => out.push(other),
-            None => out.push('\\'),
-        }
-    }
-    out
 }
 
 /// The parts of a list value (`CATEGORIES:a,b\,c`), each unescaped.

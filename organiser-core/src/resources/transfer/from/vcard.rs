@@ -73,6 +73,7 @@ use crate::resources::transfer::draft::{
     DraftKeyDate, DraftPerson, DraftPosition, Labelled, Parsed, Skipped,
 };
 use crate::resources::transfer::from::Refused;
+use crate::text::unescape_text as unescape;
 
 /// Whether `bytes` look like a contacts file: their first line that is not
 /// blank is `BEGIN:VCARD`.
@@ -697,28 +698,6 @@ fn split_unescaped(raw: &str, separator: char) -> Vec<&str> {
     }
     parts.push(raw.get(start..).unwrap_or_default());
     parts
-}
-
-/// A text value with its escapes read: `\n` a new line, `\,` `\;` `\:`
-/// `\\` the character itself.
-fn unescape(raw: &str) -> String {
-    if !raw.contains('\\') {
-        return raw.to_owned();
-    }
-    let mut out = String::with_capacity(raw.len());
-    let mut chars = raw.chars();
-    while let Some(c) = chars.next() {
-        if c != '\\' {
-            out.push(c);
-            continue;
-        }
-        match chars.next() {
-            Some('n' | 'N') => out.push('\n'),
-            Some(next) => out.push(next),
-            None => out.push('\\'),
-        }
-    }
-    out
 }
 
 /// A quoted-printable value decoded (`=C3=A9` is `é`), as UTF-8, or as
