@@ -532,10 +532,20 @@ impl Run<'_> {
         // What the mirror gained is what the report says was created.
         let now = store.org.now();
         let mut made = Vec::new();
+        // What an import removes it says in `/deletions` (a company a
+        // newer person no longer names).
+        let deleted: BTreeSet<String> = store
+            .list_all("/deletions", &[], 100)
+            .iter()
+            .filter_map(|d| d["id"].as_str().map(str::to_owned))
+            .collect();
         for (c, collection) in COLLECTIONS.iter().enumerate() {
             let had = &before.records[c];
             let has = &self.mirror.records[c];
-            let lost: Vec<&String> = had.keys().filter(|id| !has.contains_key(*id)).collect();
+            let lost: Vec<&String> = had
+                .keys()
+                .filter(|id| !has.contains_key(*id) && !deleted.contains(*id))
+                .collect();
             ensure!(
                 lost.is_empty(),
                 "{label}: {} lost {lost:?} in an import (its report: {report})",

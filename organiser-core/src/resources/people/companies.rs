@@ -106,6 +106,9 @@ pub(crate) fn put_if_missing(cx: &WriteCx<'_>, company: &Company) -> Result<()> 
     {
         return Ok(());
     }
+    // A company removed here once and named again comes back under its
+    // ID: its deletion record goes, or a mirror would drop it again.
+    deletions::unrecord(cx, KIND, company.id)?;
     cx.put_record(
         COMPANIES,
         &company.id.to_bytes(),

@@ -150,11 +150,14 @@ fn import(cx: &mut WriteCx<'_>, paths: &Paths<'_>, mut line: Value) -> Result<Im
         Some(before) => {
             // Connections are the links' here; they move with the links.
             person.connections = before.connections.clone();
+            // A company no position names any more goes with its deletion
+            // record, as a change does: a client mirroring the store hears
+            // of it.
             count_companies(
                 cx,
                 &before.positions,
                 &person.positions,
-                companies::count_use_quietly,
+                companies::count_use,
             )?;
             // A replaced or removed photo goes, as a change does.
             let old = before
@@ -734,7 +737,14 @@ mod tests {
                 page: all(None),
             })
             .unwrap();
-        assert!(deletions.items.is_empty(), "{:?}", deletions.items);
+        // The company no position names any more goes with its deletion
+        // record, so that a client mirroring the store hears of it.
+        let kinds: Vec<(&str, Id)> = deletions
+            .items
+            .iter()
+            .map(|d| (d.kind.as_str(), d.id))
+            .collect();
+        assert_eq!(kinds, [("company", m.acme)], "{:?}", deletions.items);
     }
 
     #[test]
