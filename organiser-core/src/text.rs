@@ -93,6 +93,26 @@ pub(crate) fn char_len(s: &str) -> usize {
     s.chars().count()
 }
 
+/// An iCalendar or vCard TEXT value with its escapes undone (RFC 5545
+/// §3.3.11, RFC 6350 §3.4): `\n` (or `\N`) a new line, `\,` `\;` `\:`
+/// `\\` the character itself; a lone `\` at the end stays.
+pub(crate) fn unescape_text(value: &str) -> String {
+    let mut out = String::with_capacity(value.len());
+    let mut chars = value.chars();
+    while let Some(c) = chars.next() {
+        if c != '\\' {
+            out.push(c);
+            continue;
+        }
+        match chars.next() {
+            Some('n' | 'N') => out.push('\n'),
+            Some(other) => out.push(other),
+            None => out.push('\\'),
+        }
+    }
+    out
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -160,24 +180,4 @@ mod tests {
             assert_eq!(squish(input), expected, "{input:?}");
         }
     }
-}
-
-/// An iCalendar or vCard TEXT value with its escapes undone (RFC 5545
-/// §3.3.11, RFC 6350 §3.4): `\n` (or `\N`) a new line, `\,` `\;` `\:`
-/// `\\` the character itself; a lone `\` at the end stays.
-pub(crate) fn unescape_text(value: &str) -> String {
-    let mut out = String::with_capacity(value.len());
-    let mut chars = value.chars();
-    while let Some(c) = chars.next() {
-        if c != '\\' {
-            out.push(c);
-            continue;
-        }
-        match chars.next() {
-            Some('n' | 'N') => out.push('\n'),
-            Some(other) => out.push(other),
-            None => out.push('\\'),
-        }
-    }
-    out
 }
