@@ -602,3 +602,23 @@ fn the_archive_round_trips_exactly_and_twice_changes_nothing() {
         .expect("the same archive");
     assert_eq!((same.created.len(), same.updated.len()), (0, 0), "{same:?}");
 }
+
+/// A Todoist CSV names its project by its file's name, without `.csv`
+/// and without the ` [id]` Todoist's backup zip adds.
+#[test]
+fn a_todoist_csv_names_its_project_by_its_file() {
+    for name in ["Home.csv", "Home%20%5B2203306141%5D.csv"] {
+        let s = Core::start();
+        s.call(&import(
+            &format!("?from=todoist&name={name}"),
+            fixture("todoist/Home.csv"),
+        ))
+        .expect(201);
+        let lists = s.get("/task_lists").expect(200).body["data"].clone();
+        let names: Vec<&str> = lists
+            .as_array()
+            .map(|l| l.iter().filter_map(|l| l["name"].as_str()).collect())
+            .unwrap_or_default();
+        assert_eq!(names, ["Home", "Home / Garden"], "{name}");
+    }
+}

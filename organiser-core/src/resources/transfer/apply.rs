@@ -4,9 +4,10 @@
 //! their tags, images and PDFs; each through the resource's own create or
 //! change, so every rule of the records holds, inside the import's one
 //! transaction. The import map keeps each item's identity in its source
-//! and a digest of what it said: the same item again changes nothing, a
-//! changed one changes its record, and a record deleted here since is not
-//! brought back.
+//! and a digest of each of its fields: the same item again changes
+//! nothing, a changed one changes only the fields its source changed (what
+//! the owner changed here in the others stays), and a record deleted here
+//! since is not brought back.
 //!
 //! An item its resource refuses (a title too long, a rule the repeat
 //! rules refuse) is skipped with the resource's reason; the rest of the

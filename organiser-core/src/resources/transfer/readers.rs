@@ -31,6 +31,17 @@ pub(super) fn read(
         .strip_suffix(".csv")
         .or_else(|| file.strip_suffix(".CSV"))
         .unwrap_or(file);
+    // A CSV taken out of Todoist's backup zip is named `<Project> [<id>].csv`.
+    let project = match project.rsplit_once(" [") {
+        Some((name, id))
+            if id
+                .strip_suffix(']')
+                .is_some_and(|d| !d.is_empty() && d.bytes().all(|b| b.is_ascii_digit())) =>
+        {
+            name
+        }
+        _ => project,
+    };
     match format {
         Format::Todoist => from::todoist::read(
             bytes,
