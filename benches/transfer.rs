@@ -57,6 +57,10 @@ use serde_json::{Value, json};
 
 #[path = "common/mod.rs"]
 mod common;
+// The core tests' PDF writer (its other pages unused here).
+#[allow(dead_code)]
+#[path = "../organiser-core/src/pdf_fixtures.rs"]
+mod pdf_fixtures;
 use common::{
     Rng, bench_main, copy_store, env_number, get, mib, ms, options, proc_status_kib, target_dir,
     targets_verdict,
@@ -815,41 +819,11 @@ fn jpeg(side: u32, seed: u64) -> Vec<u8> {
     out
 }
 
-/// A well-formed one-page PDF, different for each `label` (as the tests
-/// make them: tests/common/fixtures.rs).
+/// A well-formed one-page PDF, different for each `label`, written by
+/// the core tests' PDF writer.
 fn pdf(label: &str) -> Vec<u8> {
     let stream = format!("0 0 1 rg 20 20 160 60 re f BT /F1 12 Tf 30 50 Td ({label}) Tj ET");
-    let objects = [
-        "<< /Type /Catalog /Pages 2 0 R >>".to_owned(),
-        "<< /Type /Pages /Kids [3 0 R] /Count 1 >>".to_owned(),
-        "<< /Type /Page /Parent 2 0 R /MediaBox [0 0 200 100] /Contents 4 0 R \
-         /Resources << /Font << /F1 5 0 R >> >> >>"
-            .to_owned(),
-        format!(
-            "<< /Length {} >>\nstream\n{stream}\nendstream",
-            stream.len()
-        ),
-        "<< /Type /Font /Subtype /Type1 /BaseFont /Helvetica >>".to_owned(),
-    ];
-    let mut out = b"%PDF-1.4\n".to_vec();
-    let mut offsets = Vec::new();
-    for (n, object) in objects.iter().enumerate() {
-        offsets.push(out.len());
-        out.extend(format!("{} 0 obj\n{object}\nendobj\n", n + 1).bytes());
-    }
-    let xref = out.len();
-    out.extend(format!("xref\n0 {}\n0000000000 65535 f \n", objects.len() + 1).bytes());
-    for offset in offsets {
-        out.extend(format!("{offset:010} 00000 n \n").bytes());
-    }
-    out.extend(
-        format!(
-            "trailer\n<< /Size {} /Root 1 0 R >>\nstartxref\n{xref}\n%%EOF\n",
-            objects.len() + 1
-        )
-        .bytes(),
-    );
-    out
+    pdf_fixtures::pdf_with_pages(200, 100, &[&stream])
 }
 
 /// The thumbnail file of the upload a `signed_id` names (its first 16
