@@ -7,7 +7,7 @@
 use serde_json::Value;
 
 use super::tables::{CATEGORIES, CATEGORIES_BY_NAME};
-use super::{Category, KIND, NAME_MAX, get, load, save};
+use super::{Category, NAME_MAX, get, load, save};
 use crate::engine::{ReadCx, WriteCx};
 use crate::error::Result;
 use crate::ids::Id;
@@ -34,12 +34,10 @@ fn export(cx: &ReadCx<'_>, _paths: &Paths<'_>, id: Id) -> Result<Option<Value>> 
 fn import(cx: &mut WriteCx<'_>, paths: &Paths<'_>, line: Value) -> Result<Imported> {
     let mut category: Category = portable::read_line(PORTABLE.kind, line)?;
     let before = load(cx, category.id)?;
-    let deleted = before.is_none()
-        && crate::resources::deletions::recorded(cx, KIND.name, category.id)?.is_some();
     let did = portable::decide(
         paths,
         before.as_ref().map(|c| c.updated_at),
-        deleted,
+        false,
         &mut category.updated_at,
     );
     if did == Imported::Unchanged {

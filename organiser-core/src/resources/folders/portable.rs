@@ -42,12 +42,10 @@ fn import(cx: &mut WriteCx<'_>, paths: &Paths<'_>, line: Value) -> Result<Import
     let mut folder: Folder = portable::read_line(PORTABLE.kind, line)?;
     let id = folder.id;
     let before = load(cx, id)?;
-    let deleted =
-        before.is_none() && crate::resources::deletions::recorded(cx, KIND.name, id)?.is_some();
     let did = portable::decide(
         paths,
         before.as_ref().map(|f| f.updated_at),
-        deleted,
+        false,
         &mut folder.updated_at,
     );
     if did == Imported::Unchanged {

@@ -235,7 +235,7 @@ pub(crate) mod tests {
                             &files,
                             crate::portable::Stamp::AsWritten,
                         );
-                        done.push((p.import)(cx, &paths, line.clone())?);
+                        done.push(crate::portable::import(p, cx, &paths, line.clone())?);
                     }
                     did.push(done);
                 }

@@ -21,7 +21,7 @@ use super::events::{EventRecord, ProjectEvent};
 use super::members::{self, MemberRecord, ProjectMember};
 use super::shown::{self, Gone, Row};
 use super::tables::{EVENTS, MEMBERS, MEMBERS_BY_PROJECT, PROJECTS};
-use super::{KIND, Project, ProjectRecord};
+use super::{Project, ProjectRecord};
 use crate::engine::{ReadCx, WriteCx};
 use crate::error::Result;
 use crate::ids::Id;
@@ -67,10 +67,7 @@ fn import_project(cx: &mut WriteCx<'_>, paths: &Paths<'_>, line: Value) -> Resul
             r.deleted_at.is_none().then_some(r.project.updated_at),
             r.deleted_at.is_some(),
         ),
-        None => (
-            None,
-            crate::resources::deletions::recorded(cx, KIND.name, project.id)?.is_some(),
-        ),
+        None => (None, false),
     };
     let did = portable::decide(paths, stored, deleted, &mut project.updated_at);
     if did == Imported::Unchanged {
@@ -101,32 +98,27 @@ fn export_member(cx: &ReadCx<'_>, _paths: &Paths<'_>, id: Id) -> Result<Option<V
 }
 
 /// What to do with a row of a project (a member, an event) whose line
-/// says `updated_at`: by the stored row, or when there is none by a
-/// deletion record here, and only while `owners_live`.
+/// says `updated_at`: by the stored row (a deletion record here was read
+/// by `portable::import`), and only while `owners_live`.
 fn decide_row<R: Row>(
-    cx: &WriteCx<'_>,
     paths: &Paths<'_>,
     stored: Option<&R>,
-    id: Id,
     updated_at: &mut Timestamp,
     stored_at: impl Fn(&R) -> Timestamp,
     owners_live: bool,
-) -> Result<Imported> {
+) -> Imported {
     let (at, deleted) = match stored {
         Some(r) => {
             let gone = r.gone();
             let shown = !gone.project && !gone.person;
             (shown.then(|| stored_at(r)), !shown)
         }
-        None => (
-            None,
-            crate::resources::deletions::recorded(cx, R::KIND, id)?.is_some(),
-        ),
+        None => (None, false),
     };
-    Ok(match portable::decide(paths, at, deleted, updated_at) {
+    match portable::decide(paths, at, deleted, updated_at) {
         _ if !owners_live => Imported::Unchanged,
         did => did,
-    })
+    }
 }
 
 /// Writes `after` in place of `before` (none: a new row), moving every
@@ -184,14 +176,12 @@ fn import_member(cx: &mut WriteCx<'_>, paths: &Paths<'_>, line: Value) -> Result
     let stored = shown::load::<MemberRecord, _>(cx, member.id)?;
     let live = owners_live(cx, member.project_id, Some(member.person_id))?;
     let did = decide_row(
-        cx,
         paths,
         stored.as_ref(),
-        member.id,
         &mut member.updated_at,
         |r: &MemberRecord| r.member.updated_at,
         live,
-    )?;
+    );
     if did == Imported::Unchanged || another_member(cx, &member)? {
         return Ok(Imported::Unchanged);
     }
@@ -222,14 +212,12 @@ fn import_event(cx: &mut WriteCx<'_>, paths: &Paths<'_>, line: Value) -> Result<
     let stored = shown::load::<EventRecord, _>(cx, event.id)?;
     let live = owners_live(cx, event.project_id, event.person_id)?;
     let did = decide_row(
-        cx,
         paths,
         stored.as_ref(),
-        event.id,
         &mut event.updated_at,
         |r: &EventRecord| r.event.updated_at,
         live,
-    )?;
+    );
     if did == Imported::Unchanged {
         return Ok(did);
     }

@@ -7,7 +7,7 @@
 use serde_json::Value;
 
 use super::tables::{TAGS, TAGS_BY_NAME};
-use super::{KIND, Tag, find, get, save};
+use super::{Tag, find, get, save};
 use crate::engine::{ReadCx, WriteCx};
 use crate::error::Result;
 use crate::ids::Id;
@@ -33,12 +33,10 @@ fn export(cx: &ReadCx<'_>, _paths: &Paths<'_>, id: Id) -> Result<Option<Value>> 
 fn import(cx: &mut WriteCx<'_>, paths: &Paths<'_>, line: Value) -> Result<Imported> {
     let mut tag: Tag = portable::read_line(PORTABLE.kind, line)?;
     let before = find(cx, tag.id)?;
-    let deleted =
-        before.is_none() && crate::resources::deletions::recorded(cx, KIND.name, tag.id)?.is_some();
     let did = portable::decide(
         paths,
         before.as_ref().map(|t| t.updated_at),
-        deleted,
+        false,
         &mut tag.updated_at,
     );
     if did == Imported::Unchanged || cx.named(TAGS_BY_NAME, &tag.name, Some(tag.id))?.is_some() {

@@ -309,18 +309,7 @@ pub(crate) fn apply(cx: &mut WriteCx<'_>, archive: Archive) -> Result<ImportRepo
     let paths = Paths::with_files(&key, &archive.files, stamp);
     for (p, lines) in archive.records {
         for line in lines {
-            // A record deleted here (its deletion record says so) is not
-            // brought back, purged or not.
-            let id = line
-                .get("id")
-                .and_then(Value::as_str)
-                .and_then(|s| s.parse::<Id>().ok());
-            if let Some(id) = id
-                && crate::resources::deletions::recorded(cx, p.kind, id)?.is_some()
-            {
-                continue;
-            }
-            match (p.import)(cx, &paths, line)? {
+            match portable::import(p, cx, &paths, line)? {
                 Imported::Created => report.created(p.kind),
                 Imported::Updated => report.updated(p.kind),
                 Imported::Unchanged => {}
