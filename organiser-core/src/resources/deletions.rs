@@ -181,14 +181,36 @@ fn list<T: Tables>(cx: &Cx<'_, T>, q: &DeletionQuery) -> Result<Page<Deletion>> 
         None => Filter::default(),
     };
     LISTING.page(&cx.tx, &cx.org.secret, &q.page, &filter, |k| {
-        let mut r = Reader::new(k);
-        let ms = r.i64();
-        let id = r.id();
-        let kind = r.str();
-        Ok(Some(Deletion {
-            kind,
-            id,
-            deleted_at: Timestamp::from_millisecond(ms).unwrap_or_default(),
-        }))
+        Ok(Some(of_key(k)))
     })
+}
+
+/// The deletion record a key of `DELETIONS` holds.
+fn of_key(k: &[u8]) -> Deletion {
+    let mut r = Reader::new(k);
+    let ms = r.i64();
+    let id = r.id();
+    let kind = r.str();
+    Deletion {
+        kind,
+        id,
+        deleted_at: Timestamp::from_millisecond(ms).unwrap_or_default(),
+    }
+}
+
+/// Every deletion record, oldest first (`deleted_at`, then ID): the
+/// organiser's archive holds them all.
+pub(crate) fn all<T: Tables>(cx: &Cx<'_, T>) -> Result<Vec<Deletion>> {
+    let mut out = Vec::new();
+    cx.tx.scan(
+        DELETIONS,
+        std::ops::Bound::Unbounded,
+        std::ops::Bound::Unbounded,
+        crate::store::Dir::Asc,
+        &mut |k, _| {
+            out.push(of_key(k));
+            Ok(true)
+        },
+    )?;
+    Ok(out)
 }

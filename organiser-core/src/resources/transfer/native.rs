@@ -94,31 +94,12 @@ pub(crate) fn export(cx: &ReadCx<'_>) -> Result<Vec<u8>> {
 /// Every deletion record, oldest first, one JSON object a line.
 fn deletions(cx: &ReadCx<'_>) -> Result<Vec<u8>> {
     let mut out = Vec::new();
-    let mut failed = None;
-    cx.tx.scan(
-        DELETIONS,
-        Bound::Unbounded,
-        Bound::Unbounded,
-        Dir::Asc,
-        &mut |k, _| {
-            let mut r = crate::store::key::Reader::new(k);
-            let ms = r.i64();
-            let id = r.id();
-            let kind = r.str();
-            let at = jiff::Timestamp::from_millisecond(ms).unwrap_or_default();
-            let line = serde_json::json!({"type": kind, "id": id, "deleted_at": at});
-            if let Err(e) = serde_json::to_writer(&mut out, &line) {
-                failed = Some(e);
-                return Ok(false);
-            }
-            out.push(b'\n');
-            Ok(true)
-        },
-    )?;
-    match failed {
-        Some(e) => Err(Error::Internal(format!("writing the deletions: {e}"))),
-        None => Ok(out),
+    for d in crate::resources::deletions::all(cx)? {
+        serde_json::to_writer(&mut out, &d)
+            .map_err(|e| Error::Internal(format!("writing the deletions: {e}")))?;
+        out.push(b'\n');
     }
+    Ok(out)
 }
 
 /// An archive read whole, before the import's transaction opens.
@@ -152,16 +133,6 @@ struct AppearanceLine {
     accent: String,
     theme: String,
     code_theme: String,
-}
-
-/// A deletion record as `deletions.jsonl` writes it.
-#[derive(Debug, serde::Deserialize)]
-struct DeletionLine {
-    #[serde(rename = "type")]
-    kind: String,
-    id: Id,
-    #[serde(with = "crate::time::serde_timestamp")]
-    deleted_at: jiff::Timestamp,
 }
 
 /// Reads the archive `bytes` whole: refused when it is not the
@@ -211,7 +182,7 @@ pub(crate) fn read(bytes: &[u8]) -> std::result::Result<Archive, Refused> {
     let mut deletions = Vec::new();
     if let Some(bytes) = by_name.remove("deletions.jsonl") {
         for (n, line) in lines("deletions.jsonl", &bytes)?.into_iter().enumerate() {
-            let d: DeletionLine = serde_json::from_value(line)
+            let d: crate::resources::Deletion = serde_json::from_value(line)
                 .map_err(|e| Refused::new(format!("deletions.jsonl, line {}: {e}", n + 1)))?;
             deletions.push((d.kind, d.id, d.deleted_at));
         }
