@@ -48,7 +48,8 @@ impl Inner {
             Ok(response) => response,
             Err(error) => {
                 if error.status() == 500 {
-                    tracing::error!(%error, method = request.method.as_str(), path = %request.path, "request failed");
+                    let path = crate::resources::loggable_path(&request.path, request.at_root);
+                    tracing::error!(%error, method = request.method.as_str(), %path, "request failed");
                 }
                 Some(Response::error(&error))
             }
@@ -62,7 +63,12 @@ impl Inner {
         };
         // Without credentials only public routes answer; an unknown route
         // or a malformed query is 401 too, so nothing is revealed.
-        if request.auth == Auth::Anonymous && !route.as_ref().is_ok_and(Route::public) {
+        // A request at the server's root names no API route: what it does
+        // not find is 404, whoever asks.
+        if request.auth == Auth::Anonymous
+            && !request.at_root
+            && !route.as_ref().is_ok_and(Route::public)
+        {
             return Err(Error::Unauthorized);
         }
         let route = route?;

@@ -117,8 +117,8 @@ pub mod server {
     pub use crate::limits::routes::{ROUTE_LIMITS, RouteLimit};
     pub use crate::resources::discovery::Discovery;
     pub use crate::resources::{
-        OPENAPI, Unwritable, check_raw_header, endpoints, openapi_document, raw_body_rule,
-        route_limit,
+        OPENAPI, Unwritable, check_raw_header, endpoints, loggable_path, openapi_document,
+        raw_body_rule, root_endpoints, route_limit, serves_at_root,
     };
 }
 
@@ -143,6 +143,35 @@ pub mod backups {
     pub use crate::resources::backups::{
         BACKUP_DIR, Backup, BackupSettings, BackupSettingsChange, Backups, Restored, restore,
         verify,
+    };
+}
+
+/// Calendar subscriptions (EXTENSIONS.md §2): the owner's organiser as a
+/// calendar to subscribe to at a secret address, `/ics/{secret}.ics`; the
+/// typed handle is [`Organiser::calendar_subscriptions`].
+///
+/// ```
+/// use organiser_core::Organiser;
+/// use organiser_core::calendar_subscriptions::{CalendarSubscriptionInput, Feed};
+///
+/// let org = Organiser::in_memory();
+/// let sub = org.calendar_subscriptions().create(CalendarSubscriptionInput::default())?;
+/// // The address is shown once: `/ics/<secret>.ics` below the server's root.
+/// let url = sub.url.expect("shown when made");
+/// let file = url.rsplit('/').next().unwrap();
+/// let Feed::Calendar { etag, body } = org.calendar_subscriptions().feed(file, None)? else {
+///     unreachable!()
+/// };
+/// assert!(body.starts_with("BEGIN:VCALENDAR\r\n"));
+/// // Asked again with its entity tag, it has not changed.
+/// let again = org.calendar_subscriptions().feed(file, Some(&etag))?;
+/// assert_eq!(again, Feed::NotModified { etag });
+/// # Ok::<(), organiser_core::Error>(())
+/// ```
+pub mod calendar_subscriptions {
+    pub use crate::resources::calendar_subscriptions::{
+        CalendarSubscription, CalendarSubscriptionInput, CalendarSubscriptions, DEFAULT_NAME, Feed,
+        FeedRequest, Include, MOST_ALARM_MINUTES,
     };
 }
 

@@ -103,11 +103,27 @@ async fn translate(
     if is_discovery(path) && (method == HttpMethod::GET || method == HttpMethod::HEAD) {
         return Ok(Translated::Discovery);
     }
+    let if_none_match = headers
+        .get(header::IF_NONE_MATCH)
+        .and_then(|v| v.to_str().ok())
+        .map(str::to_owned);
     let Some(api_path) = path
         .strip_prefix(API_PREFIX)
         .filter(|p| p.is_empty() || p.starts_with('/'))
     else {
-        return Err(Error::NotFound);
+        // A route of the core's at the root (a calendar feed) needs no
+        // credential: its address is one.
+        return match Method::parse(method.as_str()) {
+            Some(core_method) if organiser_core::server::serves_at_root(path) => {
+                let mut request = Request::new(core_method, path, Auth::Anonymous);
+                request.plain_http = origin.plain_http();
+                request.base_url = origin.base_url();
+                request.if_none_match = if_none_match;
+                request.at_root = true;
+                Ok(Translated::Core(request))
+            }
+            _ => Err(Error::NotFound),
+        };
     };
     let Some(core_method) = Method::parse(method.as_str()) else {
         return Err(Error::NotFound);
@@ -154,6 +170,8 @@ async fn translate(
             .get(header::RANGE)
             .and_then(|v| v.to_str().ok())
             .map(str::to_owned),
+        if_none_match,
+        at_root: false,
     }))
 }
 

@@ -99,7 +99,9 @@ where
             return Either::Left(self.inner.call(request));
         }
         let method = request.method().clone();
-        let path = request.uri().path().to_owned();
+        // A path that holds a secret (a calendar feed's address) is
+        // logged as its route's template.
+        let path = loggable_path(request.uri().path());
         let peer = Origin::of(&self.state.config, &request).client();
         let id = request
             .headers()
@@ -125,6 +127,18 @@ where
             }
             .boxed(),
         )
+    }
+}
+
+/// `path` as a log line shows it: a calendar feed's address
+/// (`/ics/{secret}.ics`) as its template, any other as it is.
+pub(crate) fn loggable_path(path: &str) -> String {
+    match path.strip_prefix("/api/v1") {
+        Some(rest) => format!(
+            "/api/v1{}",
+            organiser_core::server::loggable_path(rest, false)
+        ),
+        None => organiser_core::server::loggable_path(path, true).into_owned(),
     }
 }
 

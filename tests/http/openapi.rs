@@ -49,6 +49,11 @@ fn served() -> BTreeSet<(String, String)> {
             let method = e.method.as_str().to_ascii_lowercase();
             (method, format!("/api/v1{}", e.path))
         })
+        .chain(organiser::server::root_endpoints().map(|e| {
+            // The routes at the server's root (the calendar feed) are
+            // written as they are.
+            (e.method.as_str().to_ascii_lowercase(), e.path.to_owned())
+        }))
         .chain(
             SERVER_ONLY
                 .iter()
@@ -164,7 +169,8 @@ fn the_document_is_well_formed() {
                 .collect();
             let templated: BTreeSet<String> = path
                 .split('/')
-                .filter_map(|s| s.strip_prefix('{')?.strip_suffix('}'))
+                // `{id}`, or `{secret}.ics` (a parameter and a suffix).
+                .filter_map(|s| s.strip_prefix('{')?.split_once('}').map(|(name, _)| name))
                 .map(str::to_owned)
                 .collect();
             assert_eq!(declared, templated, "{method} {path}: path parameters");

@@ -22,6 +22,9 @@ pub(crate) struct ReadOp {
     /// (not on the principal or the instant), so it is kept between
     /// requests of one commit generation (`engine::bodies`).
     kept: bool,
+    /// Answers without a principal (a calendar subscription's feed, whose
+    /// secret address is its credential).
+    public: bool,
 }
 
 impl ReadOp {
@@ -29,16 +32,32 @@ impl ReadOp {
     pub(crate) const PLAIN: ReadOp = ReadOp {
         settled: false,
         kept: false,
+        public: false,
     };
     /// Reads a snapshot in which nothing the clock made due is left.
     pub(crate) const SETTLED: ReadOp = ReadOp {
         settled: true,
         kept: false,
+        public: false,
     };
 
     /// The same read, its answers kept between requests of one generation.
     pub(crate) const fn kept(self) -> ReadOp {
         ReadOp { kept: true, ..self }
+    }
+
+    /// The same read, for anyone: what it reads is named by a secret in
+    /// its input, which it checks itself.
+    pub(crate) const fn public(self) -> ReadOp {
+        ReadOp {
+            public: true,
+            ..self
+        }
+    }
+
+    /// Whether it answers without a principal.
+    pub(crate) const fn is_public(&self) -> bool {
+        self.public
     }
 
     /// The route arm of this operation: `f` runs on the snapshot.
@@ -204,7 +223,11 @@ enum RouteKind<'r> {
 impl Route<'_> {
     /// Answers without authentication.
     pub(crate) fn public(&self) -> bool {
-        matches!(self.kind, RouteKind::Plain(op, _) if op.public)
+        match self.kind {
+            RouteKind::Plain(op, _) => op.public,
+            RouteKind::Read(op, _) => op.public,
+            RouteKind::Write(..) => false,
+        }
     }
 
     /// Refused while the licence is read-only.

@@ -227,6 +227,12 @@ pub struct Operation<I: 'static, O: 'static, P: 'static = I> {
     /// For an operation whose body is bytes rather than JSON (an upload):
     /// what it accepts, from its query.
     pub(crate) raw: Option<fn(&Query) -> Result<RawRule>>,
+    /// Served at the server's root rather than below `/api/v1` (the
+    /// calendar feed): its path is the whole path.
+    pub(crate) root: bool,
+    /// The `{…}` segments of its path are secrets (a calendar feed's
+    /// address): logs show the template instead.
+    pub(crate) secret_path: bool,
     pub(crate) _input: PhantomData<fn(I) -> P>,
 }
 
@@ -263,7 +269,19 @@ impl<I, O, P> Operation<I, O, P> {
             limit: None,
             session: false,
             raw: None,
+            root: false,
+            secret_path: false,
             _input: PhantomData,
+        }
+    }
+
+    /// The same, served at the server's root (not below `/api/v1`), its
+    /// path's `{…}` segments secrets that no log shows.
+    pub(crate) const fn at_root_with_secret(self) -> Self {
+        Operation {
+            root: true,
+            secret_path: true,
+            ..self
         }
     }
 
@@ -758,6 +776,7 @@ impl<I: Input, O: Serialize + 'static, P> Operation<I, O, P> {
             .collect();
         let mut request = Request::new(self.method, path.join("/"), Auth::Local)
             .with_query(Query::from_pairs(out.query));
+        request.at_root = self.root;
         request.body = out.body;
         request.raw = out.raw;
         request
@@ -808,6 +827,8 @@ pub(crate) struct Described {
     pub(crate) doc: &'static str,
     /// Whether it answers without a principal.
     pub(crate) public: bool,
+    /// Whether its path is at the server's root, not below `/api/v1`.
+    pub(crate) root: bool,
     /// The status of a success, when its answer is JSON or empty (an
     /// answer of its own making, a file or a redirect, says its own).
     pub(crate) success: Option<u16>,
@@ -834,6 +855,15 @@ pub(crate) trait Declared: Sync {
     /// The route arm of a request for it: the parts read early are read
     /// now, the rest when it runs.
     fn route<'r>(&'static self, req: &'r Request, segments: &[&'r str]) -> Result<Route<'r>>;
+
+    /// Whether it is served at the server's root, not below `/api/v1`.
+    fn at_root(&self) -> bool;
+
+    /// Whether its path's `{…}` segments are secrets no log shows.
+    fn secret_path(&self) -> bool;
+
+    /// Its path template.
+    fn template(&self) -> &'static str;
 }
 
 impl<I: Input, O: Serialize + 'static, P> Declared for Operation<I, O, P> {
@@ -848,7 +878,12 @@ impl<I: Input, O: Serialize + 'static, P> Declared for Operation<I, O, P> {
             alias: self.alias,
             path: self.path,
             doc: self.doc,
-            public: matches!(&self.run, Run::Plain(op, _) if op.is_public()),
+            public: match &self.run {
+                Run::Plain(op, _) => op.is_public(),
+                Run::Read(op, _) => op.is_public(),
+                Run::Write(..) => false,
+            },
+            root: self.root,
             success: (self.answer.shape != Shape::Raw).then_some(self.answer.status),
             other_success: self.answer.status_of.map(|(other, _)| other),
         }
@@ -862,7 +897,23 @@ impl<I: Input, O: Serialize + 'static, P> Declared for Operation<I, O, P> {
         self.raw
     }
 
+    fn at_root(&self) -> bool {
+        self.root
+    }
+
+    fn secret_path(&self) -> bool {
+        self.secret_path
+    }
+
+    fn template(&self) -> &'static str {
+        self.path
+    }
+
     fn route<'r>(&'static self, req: &'r Request, segments: &[&'r str]) -> Result<Route<'r>> {
+        // A root route is not below `/api/v1`, nor an API route at the root.
+        if self.root != req.at_root {
+            return Err(Error::NotFound);
+        }
         if self.session {
             req.auth.require_session()?;
         }

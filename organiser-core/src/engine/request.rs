@@ -74,6 +74,13 @@ pub struct Request {
     pub base_url: String,
     /// The `Range` header, for the routes that serve files in parts.
     pub range: Option<String>,
+    /// The `If-None-Match` header, for the answers that carry an `ETag`
+    /// (a calendar subscription's feed).
+    pub if_none_match: Option<String>,
+    /// Whether the request was made at the server's root rather than
+    /// below `/api/v1`: only the operations declared there answer it (the
+    /// calendar feed, `/ics/{secret}.ics`), and they answer nothing else.
+    pub at_root: bool,
 }
 
 impl Request {
@@ -90,6 +97,8 @@ impl Request {
             plain_http: true,
             base_url: String::new(),
             range: None,
+            if_none_match: None,
+            at_root: false,
         }
     }
 

@@ -19,6 +19,7 @@ pub(crate) mod ai;
 pub(crate) mod backups;
 pub(crate) mod calendar;
 pub(crate) mod calendar_feeds;
+pub(crate) mod calendar_subscriptions;
 pub(crate) mod categories;
 pub(crate) mod deletions;
 pub(crate) mod discovery;
@@ -185,6 +186,10 @@ static OPERATIONS: &[(&[&dyn Declared], &str)] = &[
     ),
     (calendar::OPERATIONS, include_str!("calendar/openapi.json")),
     (
+        calendar_subscriptions::OPERATIONS,
+        include_str!("calendar_subscriptions/openapi.json"),
+    ),
+    (
         person_overview::OPERATIONS,
         include_str!("person_overview/openapi.json"),
     ),
@@ -344,7 +349,57 @@ pub fn check_raw_header(rule: UploadRule, content_type: &str, length: u64) -> Re
 /// Every route the core answers below `/api/v1` (HTTP adds `/session`,
 /// discovery at the root and `/healthz`).
 pub fn endpoints() -> impl Iterator<Item = Endpoint> {
-    operations().flat_map(|op| op.endpoints())
+    operations()
+        .filter(|op| !op.at_root())
+        .flat_map(|op| op.endpoints())
+}
+
+/// Every route the core answers at the server's root, outside `/api/v1`
+/// (the calendar feed, `/ics/{secret}.ics`): a request for one is handed
+/// over with [`Request::at_root`] set.
+pub fn root_endpoints() -> impl Iterator<Item = Endpoint> {
+    operations()
+        .filter(|op| op.at_root())
+        .flat_map(|op| op.endpoints())
+}
+
+/// Whether `path` (the whole path, not below `/api/v1`) is one the core
+/// answers at the server's root, whatever the method.
+pub fn serves_at_root(path: &str) -> bool {
+    let Some((segments, n)) = segments(path) else {
+        return false;
+    };
+    root_endpoints().any(|e| {
+        [
+            Method::Get,
+            Method::Post,
+            Method::Put,
+            Method::Patch,
+            Method::Delete,
+        ]
+        .into_iter()
+        .any(|m| e.matches(m, &segments[..n]))
+    })
+}
+
+/// `path` as a log line may show it: the path of a route whose segments
+/// are secrets (a calendar feed's address) is its template
+/// (`/ics/{secret}.ics`); any other path as it is. `at_root` says whether
+/// `path` is the whole path or one below `/api/v1`.
+pub fn loggable_path(path: &str, at_root: bool) -> std::borrow::Cow<'_, str> {
+    let secret = segments(path).and_then(|(segments, n)| {
+        operations()
+            .filter(|op| op.secret_path() && op.at_root() == at_root)
+            .find(|op| {
+                op.endpoints()
+                    .iter()
+                    .any(|e| e.matches(e.method, &segments[..n]))
+            })
+    });
+    match secret {
+        Some(op) => std::borrow::Cow::Borrowed(op.template()),
+        None => std::borrow::Cow::Borrowed(path),
+    }
 }
 
 /// Every table: the core's, then each resource's.
@@ -367,6 +422,7 @@ pub(crate) static TABLES: &[&[Tbl]] = &[
     ai::tables::TABLES,
     backups::tables::TABLES,
     transfer::tables::TABLES,
+    calendar_subscriptions::tables::TABLES,
 ];
 
 /// Every kind of record.
@@ -444,6 +500,7 @@ pub(crate) static JOBS: &[Job] = &[
     calendar_feeds::SCHEDULED_SYNCS,
     ai::TITLES,
     backups::SCHEDULED_BACKUP,
+    calendar_subscriptions::SUBSCRIPTION_READS,
 ];
 
 /// The store's migration steps: `MIGRATIONS[n]` brings a store of schema
@@ -523,6 +580,8 @@ pub(crate) static MIGRATIONS: &[Step] = &[
     |tx| schema::create_tables(tx, &[backups::tables::TABLES]),
     // 16: the import map.
     |tx| schema::create_tables(tx, &[transfer::tables::TABLES]),
+    // 17: calendar subscriptions and their secrets' hashes.
+    |tx| schema::create_tables(tx, &[calendar_subscriptions::tables::TABLES]),
 ];
 
 /// What the engine is wired to.

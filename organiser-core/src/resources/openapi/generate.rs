@@ -52,10 +52,16 @@ pub fn openapi_document() -> Result<String, Unwritable> {
         for op in declared {
             let d = op.described();
             let primary = fragment.remove(d.id).ok_or_else(|| missing(d.id))?;
-            place(&mut paths, d.path, d.method, operation(&d, d.id, primary)?);
+            // A root route's path is whole; the others are below `/api/v1`.
+            let path = if d.root {
+                d.path.to_owned()
+            } else {
+                format!("/api/v1{}", d.path)
+            };
+            place(&mut paths, &path, d.method, operation(&d, d.id, primary)?);
             if let Some((method, id)) = d.alias {
                 let alias = fragment.remove(id).ok_or_else(|| missing(id))?;
-                place(&mut paths, d.path, method, operation(&d, id, alias)?);
+                place(&mut paths, &path, method, operation(&d, id, alias)?);
             }
         }
         if let Some(id) = fragment.keys().next() {
@@ -89,10 +95,10 @@ fn missing(id: &str) -> Unwritable {
     ))
 }
 
-/// Puts `op` under `path` (below `/api/v1`) and `method`.
+/// Puts `op` under `path` and `method`.
 fn place(paths: &mut Map<String, Value>, path: &str, method: Method, op: Value) {
     let item = paths
-        .entry(format!("/api/v1{path}"))
+        .entry(path.to_owned())
         .or_insert_with(|| Value::Object(Map::new()));
     if let Value::Object(item) = item {
         item.insert(method.as_str().to_ascii_lowercase(), op);
@@ -208,6 +214,7 @@ mod tests {
             path,
             doc: "A thing\n\nWhat it is.",
             public,
+            root: false,
             success,
             other_success: None,
         }

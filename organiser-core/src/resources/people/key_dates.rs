@@ -161,6 +161,30 @@ impl KeyDateFields {
     }
 }
 
+/// What a calendar calls a person's key date (the export's and the
+/// calendar subscriptions' events): `Ada Lovelace's birthday`, the
+/// kind's name in lower case (`anniversary`, `work anniversary`, ...);
+/// for `other`, its label, or `key date` without one; a label on another
+/// kind is added in brackets.
+pub(crate) fn summary(person_name: &str, date: &super::KeyDate) -> String {
+    let label = date
+        .label
+        .as_deref()
+        .map(str::trim)
+        .filter(|s| !s.is_empty());
+    let kind = KEY_DATE_KINDS
+        .iter()
+        .find(|k| k.key == date.kind)
+        .map_or_else(|| date.kind.replace('_', " "), |k| k.label.to_lowercase());
+    let what = match (date.kind.as_str(), label) {
+        ("other", Some(label)) => label.to_owned(),
+        ("other", None) => "key date".to_owned(),
+        (_, Some(label)) => format!("{kind} ({label})"),
+        (_, None) => kind,
+    };
+    format!("{}'s {what}", person_name.trim())
+}
+
 /// The first day on or after `from` that a date of `day`/`month` falls on:
 /// 29 February falls on 1 March in a year without one.
 pub(crate) fn next_occurrence(day: i8, month: i8, from: Date) -> Date {

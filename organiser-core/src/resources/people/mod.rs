@@ -47,7 +47,7 @@ pub(crate) use store::{
     by_email, exists, get, index_for_matching, load_live, lookup, only_one_named,
 };
 pub use upcoming::{PersonBrief, UpcomingKeyDate, UpcomingKeyDates, UpcomingMeta, UpcomingQuery};
-pub(crate) use upcoming::{key_dates_on, upcoming as upcoming_key_dates};
+pub(crate) use upcoming::{all_key_dates, key_dates_on, upcoming as upcoming_key_dates};
 
 use jiff::Timestamp;
 use serde::{Deserialize, Serialize};

@@ -151,6 +151,19 @@ pub(crate) fn key_dates_on<T: Tables>(cx: &Cx<'_, T>, month: i8, day: i8) -> Res
     Ok(found)
 }
 
+/// Every live person's key dates, as (person, key date), by month and
+/// day (the calendar subscriptions' feed).
+pub(crate) fn all_key_dates<T: Tables>(cx: &Cx<'_, T>) -> Result<Vec<(Id, Id)>> {
+    let mut found = Vec::new();
+    cx.scan_prefix(KEY_DATES_BY_DAY, &[], Dir::Asc, &mut |k, _| {
+        let mut r = Reader::new(k);
+        let _ = (r.tag(), r.tag());
+        found.push((r.id(), r.id()));
+        Ok(true)
+    })?;
+    Ok(found)
+}
+
 /// `GET /upcoming_key_dates`.
 pub(crate) fn upcoming<T: Tables>(cx: &Cx<'_, T>, q: UpcomingQuery) -> Result<UpcomingKeyDates> {
     let today = cx.today();

@@ -384,6 +384,25 @@ pub(crate) fn due_between<T: Tables>(cx: &Cx<'_, T>, from: Date, to: Date) -> Re
     Ok(ids)
 }
 
+/// The live open tasks with a deadline, by deadline then id (the
+/// calendar subscriptions' feed).
+pub(crate) fn open_with_deadline<T: Tables>(cx: &Cx<'_, T>) -> Result<Vec<Id>> {
+    // Tasks without a deadline sort last: the range ends where they begin.
+    let hi = keys::date_bound(None).into_vec();
+    let mut ids = Vec::new();
+    cx.scan(
+        TASKS_OPEN_BY_DEADLINE,
+        Bound::Unbounded,
+        Bound::Excluded(hi.as_slice()),
+        Dir::Asc,
+        &mut |k, _| {
+            ids.push(crate::store::key::tail_id(k));
+            Ok(true)
+        },
+    )?;
+    Ok(ids)
+}
+
 /// Migration step: indexes the live completed tasks with a deadline
 /// (read from the logbook's covering values).
 pub(crate) fn index_completed_deadlines(tx: &WriteTx) -> Result<()> {

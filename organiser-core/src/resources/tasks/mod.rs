@@ -36,11 +36,12 @@ pub(crate) use series::repetitions;
 pub(crate) use api::OPERATIONS;
 pub use api::Tasks;
 pub(crate) use index::counter::count_stored_completions;
-pub(crate) use index::{due_between, index_completed_deadlines};
+pub(crate) use index::{due_between, index_completed_deadlines, open_with_deadline};
 pub(crate) use lifecycle::{KIND, LIST_CASCADE, PERSON_CASCADE, PROJECT_CASCADE};
 pub use project_counts::ProjectTaskCount;
 pub(crate) use project_counts::completed_in;
 pub(crate) use record::{store_records_compactly, store_records_with_series};
+pub(crate) use series::remaining_rule;
 
 use counts::counts;
 use index::{TodaySet, settle_today};

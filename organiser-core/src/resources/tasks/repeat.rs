@@ -416,6 +416,22 @@ impl Rule {
         out
     }
 
+    /// The rule as a calendar shows what is left of a series whose
+    /// current occurrence comes after `seen` of its dates (EXTENSIONS.md
+    /// §2): its normalised value with `COUNT` reduced to the dates that
+    /// remain, the current one first; `None` when only that one remains.
+    pub(crate) fn remaining(&self, seen: u16) -> Option<String> {
+        let mut rest = self.clone();
+        if let Some(count) = self.count {
+            let left = count.saturating_sub(seen);
+            if left <= 1 {
+                return None;
+            }
+            rest.count = Some(left);
+        }
+        Some(rest.to_string_with(true))
+    }
+
     fn to_string_with(&self, count_and_until: bool) -> String {
         let join = |v: Vec<String>| v.join(",");
         let mut parts = vec![format!("FREQ={}", self.freq.as_str())];

@@ -227,6 +227,20 @@ pub(crate) fn restored(cx: &WriteCx<'_>, task: &mut Task) -> Result<()> {
     keep_one_open(cx, task)
 }
 
+/// The RRULE a calendar subscription's feed gives the open occurrence
+/// `task` of a `from: due` series (EXTENSIONS.md §2): the series' rule
+/// from this occurrence on, `COUNT` reduced to the dates that remain;
+/// `None` for any other task, and when this is the series' last date.
+pub(crate) fn remaining_rule(task: &Task) -> Option<String> {
+    let repeat = task.repeat.as_ref()?;
+    if task.status != TaskStatus::Open || repeat.from != super::RepeatFrom::Due {
+        return None;
+    }
+    let rule = repeat.stored_rule()?;
+    let seen = task.cursor.map_or(0, |c| c.seen);
+    rule.remaining(seen)
+}
+
 /// A repeating task's date to come in the calendar (rule 7).
 #[derive(Debug, Clone, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
 pub struct Repetition {

@@ -53,8 +53,8 @@ use jiff::civil::Date;
 
 use crate::ids::Id;
 use crate::resources::people::KeyDate;
+use crate::resources::people::key_dates::summary as key_date_summary;
 use crate::resources::tasks::{RepeatFrom, Task, TaskStatus};
-use crate::resources::vocabulary::KEY_DATE_KINDS;
 
 /// The year a key date without one is written in: a leap year, so that
 /// 29 February is a date in it.
@@ -186,27 +186,6 @@ fn todo(task: &Task, stamp: &str) -> IcalTodo {
     }
 }
 
-/// The summary of a key date: `Ada Lovelace's birthday`.
-fn summary(event: &KeyDateEvent) -> String {
-    let date = &event.key_date;
-    let label = date
-        .label
-        .as_deref()
-        .map(str::trim)
-        .filter(|s| !s.is_empty());
-    let kind = KEY_DATE_KINDS
-        .iter()
-        .find(|k| k.key == date.kind)
-        .map_or_else(|| date.kind.replace('_', " "), |k| k.label.to_lowercase());
-    let what = match (date.kind.as_str(), label) {
-        ("other", Some(label)) => label.to_owned(),
-        ("other", None) => "key date".to_owned(),
-        (_, Some(label)) => format!("{kind} ({label})"),
-        (_, None) => kind,
-    };
-    format!("{}'s {what}", event.person_name.trim())
-}
-
 /// The yearly `VEVENT` of a key date.
 fn event(event: &KeyDateEvent, stamp: &str) -> IcalEvent {
     let date = &event.key_date;
@@ -227,7 +206,10 @@ fn event(event: &KeyDateEvent, stamp: &str) -> IcalEvent {
     let mut p = vec![
         prop("UID", format!("{}@organiser", date.id)),
         prop("DTSTAMP", stamp),
-        prop("SUMMARY", text(&summary(event))),
+        prop(
+            "SUMMARY",
+            text(&key_date_summary(&event.person_name, &event.key_date)),
+        ),
         day_prop("DTSTART", start),
     ];
     if let Ok(end) = start.tomorrow() {
