@@ -534,3 +534,131 @@ mod tests {
         assert_eq!(plain("one\r\ntwo\rthree\u{0}"), "one\ntwo\nthree");
     }
 }
+
+#[cfg(test)]
+mod feed_tests {
+    use std::sync::Arc;
+
+    use serde_json::{Value, json};
+
+    use crate::engine::request::{Method, Request};
+    use crate::{Auth, ManualClock, Options, Organiser};
+
+    fn call(org: &Organiser, method: Method, path: &str, body: Value) -> Value {
+        let response = org.handle(&Request::new(method, path, Auth::Local).with_body(body));
+        assert!(
+            response.status < 300,
+            "{path}: {} {}",
+            response.status,
+            response.json_value()
+        );
+        response.json_value()
+    }
+
+    /// The lines of `feed` unfolded.
+    fn lines(feed: &str) -> Vec<String> {
+        feed.replace("\r\n ", "")
+            .split("\r\n")
+            .map(str::to_owned)
+            .collect()
+    }
+
+    #[test]
+    fn a_store_of_one_of_each_item_gives_these_events() {
+        let clock = ManualClock::at("2026-03-10T09:00:00Z");
+        let org = Organiser::in_memory_with(Options {
+            clock: Arc::new(clock.clone()),
+            ..Options::default()
+        });
+        let task = call(
+            &org,
+            Method::Post,
+            "/tasks",
+            json!({"task": {"title": "Pay rent, now; really", "deadline_on": "2026-03-31",
+                "repeat": {"rule": "FREQ=MONTHLY;COUNT=3"}}}),
+        );
+        let project = call(
+            &org,
+            Method::Post,
+            "/projects",
+            json!({"project": {"name": "Roof", "status": "active",
+                "start_date": "2026-04-01", "deadline": "2026-05-01"}}),
+        );
+        let person = call(
+            &org,
+            Method::Post,
+            "/people",
+            json!({"person": {"name": "Ada Lovelace", "key_dates": [
+                {"kind": "birthday", "day": 10, "month": 12, "year": 1915},
+                {"kind": "anniversary", "day": 29, "month": 2}]}}),
+        );
+        let sub = org
+            .calendar_subscriptions()
+            .create(super::super::CalendarSubscriptionInput {
+                alarm_minutes: crate::input::Field::Value(15),
+                ..Default::default()
+            })
+            .unwrap();
+        let url = sub.url.unwrap();
+        let file = url.rsplit('/').next().unwrap();
+        let super::Feed::Calendar { body, .. } =
+            org.calendar_subscriptions().feed(file, None).unwrap()
+        else {
+            panic!("a calendar");
+        };
+        assert!(body.split("\r\n").all(|l| l.len() <= 75), "{body}");
+        let lines = lines(&body);
+        let has = |line: &str| lines.iter().any(|l| l == line);
+        let task_id = task["data"]["id"].as_str().unwrap();
+        for line in [
+            "BEGIN:VCALENDAR",
+            "X-WR-CALNAME:Organiser",
+            "REFRESH-INTERVAL;VALUE=DURATION:PT1H",
+            "X-PUBLISHED-TTL:PT1H",
+            &format!("UID:{task_id}-deadline@organiser"),
+            "SUMMARY:Pay rent\\, now\\; really",
+            "DTSTART;VALUE=DATE:20260331",
+            "DTEND;VALUE=DATE:20260401",
+            "RRULE:FREQ=MONTHLY;COUNT=3",
+            "TRIGGER:-PT15M",
+            "ACTION:DISPLAY",
+            &format!(
+                "UID:{}-start@organiser",
+                project["data"]["id"].as_str().unwrap()
+            ),
+            "SUMMARY:Roof: deadline",
+            "SUMMARY:Ada Lovelace's birthday",
+            "DTSTART;VALUE=DATE:19151210",
+            "RRULE:FREQ=YEARLY",
+            "SUMMARY:Ada Lovelace's anniversary",
+            // 29 February: 1 March in 2025, 2026, 2027; 29 February in 2028.
+            "DTSTART;VALUE=DATE:20250301",
+            "DTSTART;VALUE=DATE:20270301",
+            "DTSTART;VALUE=DATE:20280229",
+            "DTSTART;VALUE=DATE:20290301",
+        ] {
+            assert!(has(line), "{line} is missing from:\n{body}");
+        }
+        assert!(!has("DTSTART;VALUE=DATE:20300301"), "{body}");
+        let _ = person;
+        // Completing the task moves the series on: its open occurrence
+        // carries what remains of COUNT.
+        call(
+            &org,
+            Method::Patch,
+            &format!("/tasks/{task_id}"),
+            json!({"task": {"status": "completed"}}),
+        );
+        let super::Feed::Calendar { body, .. } =
+            org.calendar_subscriptions().feed(file, None).unwrap()
+        else {
+            panic!("a calendar");
+        };
+        let lines = self::lines(&body);
+        assert!(
+            lines.iter().any(|l| l == "RRULE:FREQ=MONTHLY;COUNT=2"),
+            "{body}"
+        );
+        assert!(!lines.iter().any(|l| l.contains(task_id)), "{body}");
+    }
+}
