@@ -819,6 +819,9 @@ fn every_route_of_the_table_is_served() {
                 .body(json!({"ai_provider": {"name": "Mock", "kind": "mock"}})),
         )
         .expect(201);
+    let subscription = store
+        .call(&Call::new(Post, "/calendar_subscriptions"))
+        .expect(201);
     let model = store
         .call(&Call::new(Post, "/ai_models").body(json!({"ai_model": {
             "ai_provider_id": provider.data()["id"],
@@ -913,6 +916,13 @@ fn every_route_of_the_table_is_served() {
         (
             "/calendar_feeds/",
             feed.data()["id"].as_str().unwrap_or_default().to_owned(),
+        ),
+        (
+            "/calendar_subscriptions/",
+            subscription.data()["id"]
+                .as_str()
+                .unwrap_or_default()
+                .to_owned(),
         ),
         (
             "/notes/",
