@@ -16,8 +16,9 @@ use clap::{Command, CommandFactory};
 use clap_complete::engine::{ArgValueCandidates, CompletionCandidate};
 use clap_complete::env::CompleteEnv;
 use organiser_core::{
-    calendar::CalendarFeed, categories::Category, documents::Document, folders::Folder,
-    people::Person, projects::Project, tags::Tag, task_lists::TaskList,
+    calendar::CalendarFeed, calendar_subscriptions::CalendarSubscription, categories::Category,
+    documents::Document, folders::Folder, people::Person, projects::Project, tags::Tag,
+    task_lists::TaskList,
 };
 
 use crate::backend;
@@ -34,6 +35,7 @@ const LIST_NAMES: &[(&str, &str)] = &[
     ("organiser lists rename", "list"),
     ("organiser lists move", "list"),
     ("organiser lists rm", "list"),
+    ("organiser calendar subscribe", "list"),
 ];
 
 /// The arguments that take a person's name.
@@ -57,6 +59,7 @@ const PEOPLE_NAMES: &[(&str, &str)] = &[
 /// The arguments that take a project's name.
 const PROJECT_NAMES: &[(&str, &str)] = &[
     ("organiser projects show", "project"),
+    ("organiser calendar subscribe", "project"),
     ("organiser projects activity", "project"),
     ("organiser projects edit", "project"),
     ("organiser projects rm", "project"),
@@ -114,6 +117,12 @@ const FEED_NAMES: &[(&str, &str)] = &[
     ("organiser feeds rm", "feed"),
 ];
 
+/// The arguments that take a calendar subscription's name.
+const SUBSCRIPTION_NAMES: &[(&str, &str)] = &[
+    ("organiser calendar subscriptions rotate", "subscription"),
+    ("organiser calendar subscriptions rm", "subscription"),
+];
+
 /// The `--data-dir` of the command line being completed.
 static DATA_DIR: OnceLock<Option<PathBuf>> = OnceLock::new();
 
@@ -155,6 +164,8 @@ fn with_list_names(cmd: Command, path: &str) -> Command {
             arg.add(ArgValueCandidates::new(names_of::<Document>))
         } else if FEED_NAMES.contains(&id) {
             arg.add(ArgValueCandidates::new(names_of::<CalendarFeed>))
+        } else if SUBSCRIPTION_NAMES.contains(&id) {
+            arg.add(ArgValueCandidates::new(names_of::<CalendarSubscription>))
         } else {
             arg
         }
@@ -240,7 +251,8 @@ mod tests {
             .chain(CATEGORY_NAMES)
             .chain(FOLDER_NAMES)
             .chain(DOCUMENT_NAMES)
-            .chain(FEED_NAMES);
+            .chain(FEED_NAMES)
+            .chain(SUBSCRIPTION_NAMES);
         for (path, id) in all {
             let mut words = path.split(' ').skip(1);
             let mut sub = &cmd;

@@ -144,6 +144,11 @@ pub(crate) trait Doors: Door + Sized {
     fn calendar_feeds(&self) -> CalendarFeeds<'_, Self> {
         CalendarFeeds::new(self)
     }
+    fn calendar_subscriptions(
+        &self,
+    ) -> organiser_core::calendar_subscriptions::CalendarSubscriptions<'_, Self> {
+        organiser_core::calendar_subscriptions::CalendarSubscriptions::new(self)
+    }
     fn categories(&self) -> Categories<'_, Self> {
         Categories::new(self)
     }

@@ -23,6 +23,7 @@ mod ai;
 mod ai_keys;
 mod backups;
 mod calendar;
+mod calendar_subscriptions;
 mod colour;
 mod compact;
 mod completions;

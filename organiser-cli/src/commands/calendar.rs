@@ -4,7 +4,8 @@
 //! deadlines, and the tasks due. Today's heading is labelled (and
 //! coloured when colour is on). The API judges the range; the CLI only
 //! reads the words into dates and lays out the answer. And how an event's
-//! time and link are said, which `people show` shares.
+//! time and link are said, which `people show` shares. `calendar
+//! subscribe` and `calendar subscriptions` are calendar_subscriptions.rs.
 
 use clap::Args;
 use jiff::civil::Date;
@@ -22,7 +23,11 @@ use crate::error::CliError;
 use crate::output;
 
 #[derive(Debug, Args)]
+#[command(args_conflicts_with_subcommands = true)]
 pub(crate) struct Calendar {
+    /// `subscribe` and `subscriptions` (calendar_subscriptions.rs).
+    #[command(subcommand)]
+    action: Option<crate::commands::calendar_subscriptions::CalendarAction>,
     /// Which days: `today` (the default), `week` (today and the six days
     /// after it), `next week` (its Monday to Sunday), `month` or `next
     /// month` (the whole month), one date, or `DATE..DATE` (both
@@ -61,6 +66,9 @@ impl<'a> Span<'a> {
 
 impl Calendar {
     pub(crate) fn run(self, global: &Global) -> Result<(), CliError> {
+        if let Some(action) = self.action {
+            return action.run(global);
+        }
         let client = global.reader()?;
         let me = client.reply(|c| c.account().me())?.data;
         let today = me.today;

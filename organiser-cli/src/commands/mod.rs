@@ -4,6 +4,7 @@
 pub(crate) mod ai;
 pub(crate) mod backup;
 pub(crate) mod calendar;
+pub(crate) mod calendar_subscriptions;
 pub(crate) mod categories;
 pub(crate) mod compact;
 pub(crate) mod completions;

@@ -9,10 +9,13 @@ use super::Global;
 use crate::backend::{data_dir, open_error, open_store};
 use crate::error::CliError;
 
+/// The address `serve` listens on unless `--listen` says otherwise.
+pub(crate) const DEFAULT_LISTEN: &str = "127.0.0.1:7420";
+
 #[derive(Debug, Args)]
 pub(crate) struct Serve {
     /// The address to listen on.
-    #[arg(long, default_value = "127.0.0.1:7420", value_name = "ADDR")]
+    #[arg(long, default_value = DEFAULT_LISTEN, value_name = "ADDR")]
     listen: SocketAddr,
 }
 
