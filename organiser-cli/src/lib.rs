@@ -92,7 +92,8 @@ enum Command {
     /// Note categories: the list in order; add, move, rm.
     Categories(commands::categories::CategoriesCommand),
     /// The calendar day by day: the feeds' events, tasks due, project dates
-    /// and key dates (today by default; week, a date, or DATE..DATE).
+    /// and key dates (today by default; week, a date, or DATE..DATE);
+    /// subscribe to it from a phone (subscribe, subscriptions).
     Calendar(commands::calendar::Calendar),
     /// Search people, projects, notes, tasks, documents, task lists and
     /// folders at once (misspellings forgiven), each match with the
