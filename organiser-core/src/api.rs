@@ -48,7 +48,7 @@ impl Inner {
             Ok(response) => response,
             Err(error) => {
                 if error.status() == 500 {
-                    let path = crate::resources::loggable_path(&request.path, request.at_root);
+                    let path = crate::resources::loggable_path(&request.path);
                     tracing::error!(%error, method = request.method.as_str(), %path, "request failed");
                 }
                 Some(Response::error(&error))

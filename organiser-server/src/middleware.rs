@@ -134,11 +134,8 @@ where
 /// (`/ics/{secret}.ics`) as its template, any other as it is.
 pub(crate) fn loggable_path(path: &str) -> String {
     match path.strip_prefix("/api/v1") {
-        Some(rest) => format!(
-            "/api/v1{}",
-            organiser_core::server::loggable_path(rest, false)
-        ),
-        None => organiser_core::server::loggable_path(path, true).into_owned(),
+        Some(rest) => format!("/api/v1{}", organiser_core::server::loggable_path(rest)),
+        None => organiser_core::server::loggable_path(path).into_owned(),
     }
 }
 

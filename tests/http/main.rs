@@ -12,6 +12,7 @@ mod common;
 
 mod ai;
 mod calendar;
+mod calendar_subscriptions;
 mod connections;
 mod conventions;
 mod health;

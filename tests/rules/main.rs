@@ -13,6 +13,7 @@ mod ai;
 mod avatars;
 mod backups;
 mod calendar;
+mod calendar_subscriptions;
 mod deletions;
 mod documents;
 mod licence;

@@ -382,19 +382,17 @@ pub fn serves_at_root(path: &str) -> bool {
     })
 }
 
-/// `path` as a log line may show it: the path of a route whose segments
-/// are secrets (a calendar feed's address) is its template
-/// (`/ics/{secret}.ics`); any other path as it is. `at_root` says whether
-/// `path` is the whole path or one below `/api/v1`.
-pub fn loggable_path(path: &str, at_root: bool) -> std::borrow::Cow<'_, str> {
+/// `path` (whole, or below `/api/v1`) as a log line may show it: a path
+/// that a route whose segments are secrets would match (a calendar
+/// feed's address, even asked for where it is not served) is that
+/// route's template (`/ics/{secret}.ics`); any other path as it is.
+pub fn loggable_path(path: &str) -> std::borrow::Cow<'_, str> {
     let secret = segments(path).and_then(|(segments, n)| {
-        operations()
-            .filter(|op| op.secret_path() && op.at_root() == at_root)
-            .find(|op| {
-                op.endpoints()
-                    .iter()
-                    .any(|e| e.matches(e.method, &segments[..n]))
-            })
+        operations().filter(|op| op.secret_path()).find(|op| {
+            op.endpoints()
+                .iter()
+                .any(|e| e.matches(e.method, &segments[..n]))
+        })
     });
     match secret {
         Some(op) => std::borrow::Cow::Borrowed(op.template()),

@@ -246,8 +246,8 @@ pub(crate) fn write<T: Tables>(
         ))
         .append_property(Property::new("CALSCALE", "GREGORIAN"))
         .append_property(Property::new("METHOD", "PUBLISH"))
-        // X- properties are not escaped by the crate: the name is text.
-        .append_property(Property::new("X-WR-CALNAME", escape(&sub.name)))
+        // The crate writes an X- property as text, escaped.
+        .append_property(Property::new("X-WR-CALNAME", plain(&sub.name)))
         .append_property(Property::new("X-WR-TIMEZONE", cx.zone().iana()))
         .append_property(
             Property::new("REFRESH-INTERVAL", "PT1H")
@@ -364,23 +364,6 @@ fn feed_key_dates<T: Tables>(cx: &crate::engine::Cx<'_, T>) -> Result<Vec<(Named
     }
     out.sort_by_key(|(p, d)| (d.month, d.day, p.id, d.id));
     Ok(out)
-}
-
-/// `value` as an RFC 5545 TEXT value (for the properties the crate does
-/// not know as text): `\`, `;` and `,` escaped, line breaks as `\n`,
-/// other control characters left out.
-fn escape(value: &str) -> String {
-    let mut out = String::with_capacity(value.len());
-    for c in plain(value).chars() {
-        match c {
-            '\\' => out.push_str("\\\\"),
-            ';' => out.push_str("\\;"),
-            ',' => out.push_str("\\,"),
-            '\n' => out.push_str("\\n"),
-            c => out.push(c),
-        }
-    }
-    out
 }
 
 /// `value` with its line breaks as `\n` and other control characters
@@ -529,9 +512,11 @@ mod tests {
     }
 
     #[test]
-    fn text_is_escaped_and_control_characters_left_out() {
-        assert_eq!(escape("a,b;c\\d\r\ne\u{7}f"), r"a\,b\;c\\d\nef");
-        assert_eq!(plain("one\r\ntwo\rthree\u{0}"), "one\ntwo\nthree");
+    fn control_characters_are_left_out_of_text() {
+        assert_eq!(
+            plain("one\r\ntwo\rthree\u{0}\tfour"),
+            "one\ntwo\nthree\tfour"
+        );
     }
 }
 
