@@ -12,6 +12,10 @@ mod loopback;
 #[allow(dead_code, unreachable_pub)]
 #[path = "../common/hostile.rs"]
 mod hostile;
+// The programs our output is read with (khard, khal), of tests/common.
+#[allow(dead_code, unreachable_pub)]
+#[path = "../common/programs.rs"]
+mod programs;
 // The fake model server of tests/common.
 #[allow(dead_code, unreachable_pub)]
 #[path = "../common/model_server.rs"]

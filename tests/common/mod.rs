@@ -19,6 +19,7 @@
 //!   iCalendar text it serves;
 //! - [`ModelServer`]: a stand-in AI model server speaking both provider
 //!   protocols;
+//! - `programs`: the programs people use (khard, khal), run on our output;
 //! - `hostile`: images and PDFs of a few kilobytes that claim gigapixels,
 //!   thousands of frames or minutes of rendering.
 // Each test crate uses its own part of this module.
@@ -32,6 +33,7 @@ pub mod in_process;
 pub mod loopback;
 pub mod model_server;
 pub mod openapi;
+pub mod programs;
 pub mod search;
 pub mod server;
 pub mod update_server;

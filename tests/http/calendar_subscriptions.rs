@@ -9,13 +9,13 @@
 //! process (tests/rules/calendar_subscriptions.rs).
 
 use std::path::Path;
-use std::process::Command;
 use std::time::{Duration, Instant};
 
 use organiser::server::{Method, Request};
 use organiser::{Auth, Organiser};
 use serde_json::{Value, json};
 
+use crate::common::programs::{require, tool};
 use crate::common::{Setup, TestServer, send};
 
 // The CLI tests' runner of the real binary: the server's log lines are
@@ -468,45 +468,6 @@ fn the_server_never_logs_a_secret() {
 }
 
 // ------------------------------------------------------------------ khal
-
-/// Fails, saying how to install it, unless `program` is on `PATH` (as
-/// tests/cli/transfer/tools.rs does).
-#[track_caller]
-fn require(program: &str) {
-    let found = std::env::var_os("PATH")
-        .map(|path| std::env::split_paths(&path).any(|d| d.join(program).is_file()))
-        .unwrap_or(false);
-    assert!(
-        found,
-        "`{program}` is not on PATH: this test reads the calendar feed with the \
-         real khal. Install it with `apt-get install khal` (`.ci/run` installs it)"
-    );
-}
-
-/// Runs `program ARGS...` with `home` as its home, in the C locale and UTC
-/// (so that dates are written one way), and expects success (as
-/// tests/cli/transfer/tools.rs does).
-#[track_caller]
-fn tool(program: &str, home: &Path, args: &[&str]) -> String {
-    let out = Command::new(program)
-        .args(args)
-        .env_clear()
-        .env("PATH", std::env::var_os("PATH").unwrap_or_default())
-        .env("HOME", home)
-        .env("LC_ALL", "C.UTF-8")
-        .env("TZ", "UTC")
-        .output()
-        .unwrap_or_else(|e| panic!("cannot run {program}: {e}"));
-    let stdout = String::from_utf8_lossy(&out.stdout).into_owned();
-    assert!(
-        out.status.success(),
-        "`{program} {}` failed ({}):\n--- stdout ---\n{stdout}\n--- stderr ---\n{}",
-        args.join(" "),
-        out.status,
-        String::from_utf8_lossy(&out.stderr)
-    );
-    stdout
-}
 
 /// The feed as a subscribing program keeps it in a khal calendar (a
 /// vdir): each event, with its alarm, in a calendar of its own, in a file

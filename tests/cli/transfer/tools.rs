@@ -1,49 +1,9 @@
 //! Our exports read by the tools people use: khard reads the vCard export,
 //! khal the iCalendar export (`.ci/run` installs both).
 
-use std::path::Path;
-use std::process::Command;
-
 use super::{arg, fixture};
+use crate::programs::{require, tool};
 use crate::util::Dir;
-
-/// Fails, saying how to install it, unless `program` is on `PATH`.
-#[track_caller]
-fn require(program: &str) {
-    let found = std::env::var_os("PATH")
-        .map(|path| std::env::split_paths(&path).any(|d| d.join(program).is_file()))
-        .unwrap_or(false);
-    assert!(
-        found,
-        "`{program}` is not on PATH: these tests read our exports with the real \
-         khard and khal. Install them with `apt-get install khard khal` \
-         (`.ci/run` installs them)"
-    );
-}
-
-/// Runs `program ARGS...` with `home` as its home, in the C locale and UTC
-/// (so that dates are written one way), and expects success.
-#[track_caller]
-fn tool(program: &str, home: &Path, args: &[&str]) -> String {
-    let out = Command::new(program)
-        .args(args)
-        .env_clear()
-        .env("PATH", std::env::var_os("PATH").unwrap_or_default())
-        .env("HOME", home)
-        .env("LC_ALL", "C.UTF-8")
-        .env("TZ", "UTC")
-        .output()
-        .unwrap_or_else(|e| panic!("cannot run {program}: {e}"));
-    let stdout = String::from_utf8_lossy(&out.stdout).into_owned();
-    assert!(
-        out.status.success(),
-        "`{program} {}` failed ({}):\n--- stdout ---\n{stdout}\n--- stderr ---\n{}",
-        args.join(" "),
-        out.status,
-        String::from_utf8_lossy(&out.stderr)
-    );
-    stdout
-}
 
 /// A store with Monica's two people (birthdays without a year), Ada with
 /// a full birthday and an anniversary, someone born on 29 February, and a

@@ -141,21 +141,19 @@ pub(crate) fn day_key(date: &KeyDate, person: Id) -> Key {
 /// (person, key date), in key order.
 pub(crate) fn key_dates_on<T: Tables>(cx: &Cx<'_, T>, month: i8, day: i8) -> Result<Vec<(Id, Id)>> {
     let prefix = Key::new().tag(month as u8).tag(day as u8).into_vec();
-    let mut found = Vec::new();
-    cx.scan_prefix(KEY_DATES_BY_DAY, &prefix, Dir::Asc, &mut |k, _| {
-        let mut r = Reader::new(k);
-        let _ = (r.tag(), r.tag());
-        found.push((r.id(), r.id()));
-        Ok(true)
-    })?;
-    Ok(found)
+    key_dates_under(cx, &prefix)
 }
 
 /// Every live person's key dates, as (person, key date), by month and
 /// day (the calendar subscriptions' feed).
 pub(crate) fn all_key_dates<T: Tables>(cx: &Cx<'_, T>) -> Result<Vec<(Id, Id)>> {
+    key_dates_under(cx, &[])
+}
+
+/// The (person, key date) of the day index's keys under `prefix`.
+fn key_dates_under<T: Tables>(cx: &Cx<'_, T>, prefix: &[u8]) -> Result<Vec<(Id, Id)>> {
     let mut found = Vec::new();
-    cx.scan_prefix(KEY_DATES_BY_DAY, &[], Dir::Asc, &mut |k, _| {
+    cx.scan_prefix(KEY_DATES_BY_DAY, prefix, Dir::Asc, &mut |k, _| {
         let mut r = Reader::new(k);
         let _ = (r.tag(), r.tag());
         found.push((r.id(), r.id()));

@@ -370,18 +370,30 @@ pub(crate) fn due_between<T: Tables>(cx: &Cx<'_, T>, from: Date, to: Date) -> Re
     let hi = keys::date_bound(Some(add_days(to, 1))).into_vec();
     let mut ids = Vec::new();
     for table in [TASKS_OPEN_BY_DEADLINE, TASKS_COMPLETED_BY_DEADLINE] {
-        cx.scan(
-            table,
-            Bound::Included(lo.as_slice()),
-            Bound::Excluded(hi.as_slice()),
-            Dir::Asc,
-            &mut |k, _| {
-                ids.push(crate::store::key::tail_id(k));
-                Ok(true)
-            },
-        )?;
+        ids_between(cx, table, Bound::Included(&lo), &hi, &mut ids)?;
     }
     Ok(ids)
+}
+
+/// Adds to `ids` the ids that end the keys of `table` from `lo` to before
+/// `hi`, in key order.
+fn ids_between<T: Tables>(
+    cx: &Cx<'_, T>,
+    table: crate::store::Tbl,
+    lo: Bound<&Vec<u8>>,
+    hi: &[u8],
+    ids: &mut Vec<Id>,
+) -> Result<()> {
+    cx.scan(
+        table,
+        lo.map(Vec::as_slice),
+        Bound::Excluded(hi),
+        Dir::Asc,
+        &mut |k, _| {
+            ids.push(crate::store::key::tail_id(k));
+            Ok(true)
+        },
+    )
 }
 
 /// The live open tasks with a deadline, by deadline then id (the
@@ -390,16 +402,7 @@ pub(crate) fn open_with_deadline<T: Tables>(cx: &Cx<'_, T>) -> Result<Vec<Id>> {
     // Tasks without a deadline sort last: the range ends where they begin.
     let hi = keys::date_bound(None).into_vec();
     let mut ids = Vec::new();
-    cx.scan(
-        TASKS_OPEN_BY_DEADLINE,
-        Bound::Unbounded,
-        Bound::Excluded(hi.as_slice()),
-        Dir::Asc,
-        &mut |k, _| {
-            ids.push(crate::store::key::tail_id(k));
-            Ok(true)
-        },
-    )?;
+    ids_between(cx, TASKS_OPEN_BY_DEADLINE, Bound::Unbounded, &hi, &mut ids)?;
     Ok(ids)
 }
 
