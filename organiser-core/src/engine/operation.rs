@@ -861,9 +861,6 @@ pub(crate) trait Declared: Sync {
 
     /// Whether its path's `{…}` segments are secrets no log shows.
     fn secret_path(&self) -> bool;
-
-    /// Its path template.
-    fn template(&self) -> &'static str;
 }
 
 impl<I: Input, O: Serialize + 'static, P> Declared for Operation<I, O, P> {
@@ -903,10 +900,6 @@ impl<I: Input, O: Serialize + 'static, P> Declared for Operation<I, O, P> {
 
     fn secret_path(&self) -> bool {
         self.secret_path
-    }
-
-    fn template(&self) -> &'static str {
-        self.path
     }
 
     fn route<'r>(&'static self, req: &'r Request, segments: &[&'r str]) -> Result<Route<'r>> {

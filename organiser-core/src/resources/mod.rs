@@ -366,20 +366,11 @@ pub fn root_endpoints() -> impl Iterator<Item = Endpoint> {
 /// Whether `path` (the whole path, not below `/api/v1`) is one the core
 /// answers at the server's root, whatever the method.
 pub fn serves_at_root(path: &str) -> bool {
+    static ROOT: LazyLock<Vec<Endpoint>> = LazyLock::new(|| root_endpoints().collect());
     let Some((segments, n)) = segments(path) else {
         return false;
     };
-    root_endpoints().any(|e| {
-        [
-            Method::Get,
-            Method::Post,
-            Method::Put,
-            Method::Patch,
-            Method::Delete,
-        ]
-        .into_iter()
-        .any(|m| e.matches(m, &segments[..n]))
-    })
+    ROOT.iter().any(|e| e.matches(e.method, &segments[..n]))
 }
 
 /// `path` (whole, or below `/api/v1`) as a log line may show it: a path
@@ -387,17 +378,16 @@ pub fn serves_at_root(path: &str) -> bool {
 /// feed's address, even asked for where it is not served) is that
 /// route's template (`/ics/{secret}.ics`); any other path as it is.
 pub fn loggable_path(path: &str) -> std::borrow::Cow<'_, str> {
-    let secret = segments(path).and_then(|(segments, n)| {
-        operations().filter(|op| op.secret_path()).find(|op| {
-            op.endpoints()
-                .iter()
-                .any(|e| e.matches(e.method, &segments[..n]))
-        })
+    // Asked of every request the server logs: the routes are read once.
+    static SECRET: LazyLock<Vec<Endpoint>> = LazyLock::new(|| {
+        operations()
+            .filter(|op| op.secret_path())
+            .flat_map(|op| op.endpoints())
+            .collect()
     });
-    match secret {
-        Some(op) => std::borrow::Cow::Borrowed(op.template()),
-        None => std::borrow::Cow::Borrowed(path),
-    }
+    let secret = segments(path)
+        .and_then(|(segments, n)| SECRET.iter().find(|e| e.matches(e.method, &segments[..n])));
+    std::borrow::Cow::Borrowed(secret.map_or(path, |e| e.path))
 }
 
 /// Every table: the core's, then each resource's.
