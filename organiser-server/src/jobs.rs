@@ -149,7 +149,8 @@ mod tests {
                 "update_check",
                 "calendar_feed_sync",
                 "ai_tasks",
-                "backup"
+                "backup",
+                "calendar_subscription_reads"
             ]
         );
         let chosen = |jobs: Jobs| -> Vec<_> {
@@ -163,7 +164,13 @@ mod tests {
         assert_eq!(chosen(Jobs::Only(&["ai_tasks"])), ["ai_tasks"]);
         assert_eq!(
             chosen(Jobs::AllBut(&["update_check"])),
-            ["token_uses", "calendar_feed_sync", "ai_tasks", "backup"]
+            [
+                "token_uses",
+                "calendar_feed_sync",
+                "ai_tasks",
+                "backup",
+                "calendar_subscription_reads"
+            ]
         );
     }
 
