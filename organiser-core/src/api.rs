@@ -164,6 +164,24 @@ mod tests {
         assert!(org.handle_without_waiting(&add).is_none());
         assert_eq!(org.handle(&add).status, 201);
 
+        // A calendar feed may take tens of milliseconds to write: it waits
+        // where blocking is fine, found or not.
+        let made = org.handle(&Request::new(
+            Method::Post,
+            "/calendar_subscriptions",
+            Auth::Local,
+        ));
+        let url = made.json_value()["data"]["url"]
+            .as_str()
+            .unwrap()
+            .to_owned();
+        for path in [url.as_str(), "/ics/unknown.ics"] {
+            let mut feed = Request::new(Method::Get, path, Auth::Anonymous);
+            feed.at_root = true;
+            assert!(org.handle_without_waiting(&feed).is_none(), "{path}");
+            assert_ne!(org.handle(&feed).status, 401, "{path}");
+        }
+
         // After midnight the today set must be settled first: that read
         // waits, once.
         clock.advance_secs(120);

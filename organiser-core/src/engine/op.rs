@@ -25,6 +25,10 @@ pub(crate) struct ReadOp {
     /// Answers without a principal (a calendar subscription's feed, whose
     /// secret address is its credential).
     public: bool,
+    /// Its work may take tens of milliseconds (a calendar feed written
+    /// afresh): it runs where blocking is fine, never on the server's
+    /// async workers.
+    slow: bool,
 }
 
 impl ReadOp {
@@ -33,12 +37,14 @@ impl ReadOp {
         settled: false,
         kept: false,
         public: false,
+        slow: false,
     };
     /// Reads a snapshot in which nothing the clock made due is left.
     pub(crate) const SETTLED: ReadOp = ReadOp {
         settled: true,
         kept: false,
         public: false,
+        slow: false,
     };
 
     /// The same read, its answers kept between requests of one generation.
@@ -58,6 +64,12 @@ impl ReadOp {
     /// Whether it answers without a principal.
     pub(crate) const fn is_public(&self) -> bool {
         self.public
+    }
+
+    /// The same read, run where blocking is fine: its work may take tens
+    /// of milliseconds.
+    pub(crate) const fn slow(self) -> ReadOp {
+        ReadOp { slow: true, ..self }
     }
 
     /// The route arm of this operation: `f` runs on the snapshot.
@@ -247,9 +259,11 @@ impl Route<'_> {
     /// Answers now if that needs no wait on the disk or the network: a
     /// read with nothing for the clock to settle, or a plain operation
     /// that answers from memory; `None` (the route unused) for a write, a
-    /// plain operation that fetches, or a read that must settle first.
+    /// plain operation that fetches, a read that must settle first, or a
+    /// slow one.
     pub(crate) fn answer_now(self, inner: &Inner, request: &Request) -> Result<Option<Response>> {
         match self.kind {
+            RouteKind::Read(op, _) if op.slow => Ok(None),
             RouteKind::Read(op, f) if op.settled => {
                 inner.read_settled_now(|cx| keep(inner, op, request, cx, f))
             }

@@ -94,7 +94,9 @@ pub(crate) static FEED: Operation<FeedRequest, Feed> = Operation::new(
     Get,
     "/ics/{secret}.ics",
     "A subscribed calendar\n\nOutside `/api/v1`, with no token: the address is the credential. `text/calendar; charset=utf-8` with an `ETag`; `If-None-Match` naming it is answered 304. 404 `not_found` (the JSON error) for an unknown or stopped address. Served in read-only mode.",
-    Run::Read(ReadOp::SETTLED.public(), feed::feed),
+    // Writing a feed afresh takes tens of milliseconds: off the server's
+    // async workers.
+    Run::Read(ReadOp::SETTLED.public().slow(), feed::feed),
     Answer::raw(feed::respond, feed::read_back),
 )
 .at_root_with_secret();
