@@ -280,9 +280,15 @@ impl Remote {
         let Remote { url, token, client } = self;
         let method =
             reqwest::Method::from_bytes(request.method.as_str().as_bytes()).expect("a method");
+        // A route at the server's root (a calendar feed) is not below
+        // `/api/v1`.
+        let prefix = if request.at_root { "" } else { "/api/v1" };
         let mut builder = client
-            .request(method, format!("{url}/api/v1{}", request.path))
+            .request(method, format!("{url}{prefix}{}", request.path))
             .bearer_auth(token);
+        if let Some(tag) = &request.if_none_match {
+            builder = builder.header("if-none-match", tag);
+        }
         let pairs: Vec<(&str, &str)> = request.query.pairs().collect();
         if !pairs.is_empty() {
             builder = builder.query(&pairs);

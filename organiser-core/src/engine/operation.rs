@@ -386,9 +386,15 @@ pub struct Outgoing {
     query: Vec<(String, String)>,
     body: Option<Value>,
     raw: Option<RawBody>,
+    if_none_match: Option<String>,
 }
 
 impl Outgoing {
+    /// Sets the `If-None-Match` header.
+    pub(crate) fn if_none_match(&mut self, tag: &str) {
+        self.if_none_match = Some(tag.to_owned());
+    }
+
     /// Adds a query parameter.
     pub(crate) fn query(&mut self, name: &str, value: impl Into<String>) {
         self.query.push((name.to_owned(), value.into()));
@@ -777,6 +783,7 @@ impl<I: Input, O: Serialize + 'static, P> Operation<I, O, P> {
         let mut request = Request::new(self.method, path.join("/"), Auth::Local)
             .with_query(Query::from_pairs(out.query));
         request.at_root = self.root;
+        request.if_none_match = out.if_none_match;
         request.body = out.body;
         request.raw = out.raw;
         request

@@ -89,6 +89,9 @@ impl Part for FeedRequest {
 
     fn write(&self, out: &mut Outgoing) {
         self.file.write(out);
+        if let Some(tag) = &self.if_none_match {
+            out.if_none_match(tag);
+        }
     }
 }
 
@@ -665,6 +668,17 @@ mod feed_tests {
         }
         assert!(!has("DTSTART;VALUE=DATE:20300301"), "{body}");
         let _ = person;
+        // A remote door sends the address at the root, with the tag.
+        let through = crate::engine::operation::ThroughRequests(&org);
+        let remote = super::super::CalendarSubscriptions::new(&through);
+        let super::Feed::Calendar { etag, body: again } = remote.feed(file, None).unwrap() else {
+            panic!("a calendar");
+        };
+        assert_eq!(again.len(), body.len());
+        assert_eq!(
+            remote.feed(file, Some(&etag)).unwrap(),
+            super::Feed::NotModified { etag }
+        );
         // Completing the task moves the series on: its open occurrence
         // carries what remains of COUNT.
         call(
