@@ -5,7 +5,10 @@
 //! retry while the first still runs is 409 `idempotency_key_in_use`.
 //!
 //! Only successes are stored: a refused request changes nothing, so its key
-//! is not used up and a retry runs again.
+//! is not used up and a retry runs again. A stored body is sealed with the
+//! store's key: some answers hold a secret shown once (an API token, a
+//! calendar subscription's address), which the store must not keep in the
+//! clear.
 
 use std::collections::HashSet;
 use std::sync::{Arc, Mutex};
@@ -46,9 +49,31 @@ impl Drop for Claim {
 struct Stored {
     fingerprint: String,
     status: u16,
+    /// The body in the clear: only in what an older build stored.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
     body: Option<String>,
+    /// The body sealed with the store's key, in base64.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    sealed: Option<String>,
     #[serde(with = "crate::time::serde_timestamp")]
     stored_at: Timestamp,
+}
+
+impl Stored {
+    /// The body to answer again.
+    fn body(&self, inner: &Inner) -> Result<Option<String>> {
+        use base64::Engine;
+        let Some(sealed) = &self.sealed else {
+            return Ok(self.body.clone());
+        };
+        let bytes = base64::engine::general_purpose::STANDARD
+            .decode(sealed)
+            .map_err(|e| Error::Internal(format!("a stored response is malformed: {e}")))?;
+        let opened = inner.secret.open(&bytes)?;
+        String::from_utf8(opened)
+            .map(Some)
+            .map_err(|e| Error::Internal(format!("a stored response is malformed: {e}")))
+    }
 }
 
 /// What to do with a request that carries a key.
@@ -137,7 +162,7 @@ pub(crate) fn begin(inner: &Inner, key: &str, fingerprint: [u8; 32]) -> Result<B
         None => Ok(Begin::Run(claim)),
         Some(s) if s.fingerprint == to_hex(&fingerprint) => Ok(Begin::Replay {
             status: s.status,
-            body: s.body,
+            body: s.body(inner)?,
         }),
         Some(_) => Err(Error::IdempotencyKeyReused),
     }
@@ -154,10 +179,14 @@ pub(crate) fn save(cx: &WriteCx<'_>, claim: &Claim, status: u16, body: Option<&s
                 .as_slice(),
         )?;
     }
+    use base64::Engine;
     let stored = Stored {
         fingerprint: to_hex(&claim.fingerprint),
         status,
-        body: body.map(str::to_owned),
+        body: None,
+        sealed: body.map(|b| {
+            base64::engine::general_purpose::STANDARD.encode(cx.org.secret.seal(b.as_bytes()))
+        }),
         stored_at: cx.now(),
     };
     cx.put_json(IDEMPOTENCY, &claim.key, &stored)?;

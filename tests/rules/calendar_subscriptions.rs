@@ -1827,3 +1827,72 @@ fn read_only_mode_still_serves_the_feed() {
         Err(Error::NotFound)
     ));
 }
+
+// ------------------------------------------------------------ idempotency
+
+/// Whether `needle` is anywhere in the store's bytes.
+fn stored_anywhere(s: &Core, needle: &str) -> bool {
+    s.org
+        .raw_export()
+        .unwrap()
+        .iter()
+        .flat_map(|(_, entries)| entries)
+        .any(|(k, v)| {
+            [k, v]
+                .iter()
+                .any(|bytes| bytes.windows(needle.len()).any(|w| w == needle.as_bytes()))
+        })
+}
+
+/// A creating POST honours `Idempotency-Key` (document 1, which EXTENSIONS.md
+/// holds to): the retry answers the same address, and makes nothing more.
+/// The answer kept for it is sealed, so the address is in the store in the
+/// clear nowhere, nor an API token's secret kept for its replay.
+#[test]
+fn a_retried_subscription_answers_the_same_address_and_keeps_no_secret() {
+    let s = start();
+    let body = json!({"calendar_subscription": {"name": "Phone"}});
+    let first = send(
+        s.req("POST", PATH)
+            .json(&body)
+            .header("Idempotency-Key", "sub-1"),
+    );
+    assert_eq!(first.status, 201, "{}", first.body);
+    let again = send(
+        s.req("POST", PATH)
+            .json(&body)
+            .header("Idempotency-Key", "sub-1"),
+    );
+    assert_eq!(again.status, 201);
+    assert_eq!(again.data()["url"], first.data()["url"]);
+    assert_eq!(again.data()["id"], first.data()["id"]);
+    assert_eq!(s.get(PATH).expect(200).data().as_array().unwrap().len(), 1);
+    let url = first.data()["url"].as_str().unwrap().to_owned();
+    let secret = url
+        .rsplit('/')
+        .next()
+        .and_then(|f| f.strip_suffix(".ics"))
+        .unwrap();
+    assert!(
+        !stored_anywhere(&s, secret),
+        "the address is kept in the clear"
+    );
+    let token = send(
+        s.local("POST", "/api_tokens")
+            .json(&json!({"api_token": {"name": "phone"}}))
+            .header("Idempotency-Key", "token-1"),
+    );
+    assert_eq!(token.status, 201, "{}", token.body);
+    let bearer = token.data()["secret"].as_str().unwrap().to_owned();
+    let secret_part = bearer.rsplit('_').next().unwrap();
+    assert!(
+        !stored_anywhere(&s, secret_part),
+        "the token is kept in the clear"
+    );
+    let replay = send(
+        s.local("POST", "/api_tokens")
+            .json(&json!({"api_token": {"name": "phone"}}))
+            .header("Idempotency-Key", "token-1"),
+    );
+    assert_eq!(replay.data()["secret"], bearer.as_str());
+}

@@ -39,8 +39,10 @@ pub(crate) static CREATE: Operation<CalendarSubscriptionInput, CalendarSubscript
         "createCalendarSubscription",
         Post,
         "/calendar_subscriptions",
-        "Subscribe a calendar\n\nA new secret address, `url`, shown in this answer only (only its hash is kept). Not idempotent: a replayed answer would have to keep the address.",
-        Run::write(WriteOp::LICENSED, |cx, input| super::create(cx, &input)),
+        "Subscribe a calendar\n\nA new secret address, `url`, shown in this answer only (only its hash is kept with the subscription). Honours `Idempotency-Key`: the answer kept for a replay is sealed with the store's key.",
+        Run::write(WriteOp::LICENSED.idempotent(), |cx, input| {
+            super::create(cx, &input)
+        }),
         Answer::data(201).absolute(absolute),
     );
 
