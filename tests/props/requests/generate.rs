@@ -261,6 +261,10 @@ pub(super) const FIELDS: &[&str] = &[
     "related_person_id",
     "new_person_name",
     "note",
+    "include",
+    "task_list_ids",
+    "project_ids",
+    "alarm_minutes",
     "",
 ];
 
@@ -275,6 +279,7 @@ pub(super) const WRAPPERS: &[&str] = &[
     "api_token",
     "tasks",
     "project",
+    "calendar_subscription",
     "",
     "data",
 ];
