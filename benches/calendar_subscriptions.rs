@@ -69,9 +69,7 @@ use serde_json::{Value, json};
 
 #[path = "common/mod.rs"]
 mod common;
-use common::{
-    Rng, bench_main, env_number, licence_signing_key, mib, ms, options, target_dir, targets_verdict,
-};
+use common::{Rng, bench_main, date_of, env_number, mib, ms, options, target_dir, targets_verdict};
 
 /// The instant the store's history ends at, and the clock of every
 /// measurement (owner zone UTC, so today is 2026-10-14).
@@ -873,13 +871,6 @@ struct TaskPlan {
     repeat: Option<Repeat>,
 }
 
-fn date_of(ms: i64) -> Date {
-    Timestamp::from_millisecond(ms)
-        .expect("an instant")
-        .to_zoned(jiff::tz::TimeZone::UTC)
-        .date()
-}
-
 fn plus_days(d: Date, days: i64) -> Date {
     d.checked_add(jiff::Span::new().days(days)).expect("a date")
 }
@@ -1149,20 +1140,7 @@ fn generate(dir: &Path, settings: &Settings) -> Result<Meta, String> {
     let clock = ManualClock::new(Timestamp::from_millisecond(t0).map_err(|e| e.to_string())?);
     let org = Organiser::open_with(dir, options(clock.clone()))
         .map_err(|e| format!("open {}: {e}", dir.display()))?;
-    let key = organiser::licence::sign_licence_key(
-        &organiser::licence::LicenceKeyPayload {
-            key_id: "bench".into(),
-            name: "Bench Owner".into(),
-            email: "owner@example.com".into(),
-            order_reference: None,
-            issued_on: date_of(t0),
-            updates_until: "2036-01-01".parse().map_err(|e| format!("{e}"))?,
-        },
-        &licence_signing_key(),
-    );
-    org.licence()
-        .add_key(&key)
-        .map_err(|e| format!("licence: {e}"))?;
+    common::license(&org, t0)?;
 
     let mut list_ids: Vec<Option<Id>> = vec![None; LISTS];
     let mut project_ids: Vec<Option<Id>> = vec![None; PROJECTS];

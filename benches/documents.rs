@@ -62,8 +62,8 @@ use serde_json::{Value, json};
 mod common;
 use common::{
     AREAS, DOC_KINDS, Rng, Row, SUBFOLDER_NAMES, SUBFOLDERS, Stats, bench_main, copy_store,
-    env_number, licence_signing_key, mib, options, row, rows_table, stats, store_size, target_dir,
-    targets_verdict, written,
+    env_number, mib, options, row, rows_table, stats, store_size, target_dir, targets_verdict,
+    written,
 };
 
 /// The instant the store's history ends at, and where the measurements'
@@ -713,23 +713,7 @@ fn generate(dir: &Path, settings: &Settings, now: Timestamp) -> Result<Meta, Str
     let clock = ManualClock::new(Timestamp::from_millisecond(t0).map_err(|e| e.to_string())?);
     let org = Organiser::open_with(dir, options(clock.clone()))
         .map_err(|e| format!("open {}: {e}", dir.display()))?;
-    let key = organiser::licence::sign_licence_key(
-        &organiser::licence::LicenceKeyPayload {
-            key_id: "bench".into(),
-            name: "Bench Owner".into(),
-            email: "owner@example.com".into(),
-            order_reference: None,
-            issued_on: Timestamp::from_millisecond(t0)
-                .map_err(|e| e.to_string())?
-                .to_zoned(jiff::tz::TimeZone::UTC)
-                .date(),
-            updates_until: "2036-01-01".parse().map_err(|e| format!("{e}"))?,
-        },
-        &licence_signing_key(),
-    );
-    org.licence()
-        .add_key(&key)
-        .map_err(|e| format!("licence: {e}"))?;
+    common::license(&org, t0)?;
     let tick = |ms: i64| clock.advance(SignedDuration::from_millis(ms));
 
     // Folders: each top-level one, then its subfolders.

@@ -62,8 +62,8 @@ use serde_json::{Value, json};
 #[path = "common/mod.rs"]
 mod common;
 use common::{
-    Rng, Row, Stats, bench_main, copy_store, env_number, licence_signing_key, mib, options,
-    proc_status_kib, row, rows_table, stats, target_dir, targets_verdict, written,
+    Rng, Row, Stats, bench_main, copy_store, env_number, mib, options, proc_status_kib, row,
+    rows_table, stats, target_dir, targets_verdict, written,
 };
 
 /// The instant the store's history ends at, and where the measurements'
@@ -1200,23 +1200,7 @@ fn generate(dir: &Path, n: usize, now: Timestamp) -> Result<Meta, String> {
     let clock = ManualClock::new(Timestamp::from_millisecond(t0).map_err(|e| e.to_string())?);
     let org = Organiser::open_with(dir, options(clock.clone()))
         .map_err(|e| format!("open {}: {e}", dir.display()))?;
-    let key = organiser::licence::sign_licence_key(
-        &organiser::licence::LicenceKeyPayload {
-            key_id: "bench".into(),
-            name: "Bench Owner".into(),
-            email: "owner@example.com".into(),
-            order_reference: None,
-            issued_on: Timestamp::from_millisecond(t0)
-                .map_err(|e| e.to_string())?
-                .to_zoned(jiff::tz::TimeZone::UTC)
-                .date(),
-            updates_until: "2036-01-01".parse().map_err(|e| format!("{e}"))?,
-        },
-        &licence_signing_key(),
-    );
-    org.licence()
-        .add_key(&key)
-        .map_err(|e| format!("licence: {e}"))?;
+    common::license(&org, t0)?;
 
     let people_names = person_names();
     let project_names = project_names();

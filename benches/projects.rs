@@ -59,7 +59,7 @@ use serde_json::{Value, json};
 #[path = "common/mod.rs"]
 mod common;
 use common::{
-    Stats, bench_main, env_number, get, licence_signing_key, mib, ms, options, stats, target_dir,
+    Stats, bench_main, date_of, env_number, get, mib, ms, options, stats, target_dir,
     targets_verdict,
 };
 
@@ -639,13 +639,6 @@ impl Rng {
     }
 }
 
-fn date_of(ms: i64) -> Date {
-    Timestamp::from_millisecond(ms)
-        .expect("an instant")
-        .to_zoned(jiff::tz::TimeZone::UTC)
-        .date()
-}
-
 fn plus_days(d: Date, days: i64) -> Date {
     d.checked_add(jiff::Span::new().days(days)).expect("a date")
 }
@@ -1036,20 +1029,7 @@ fn generate(dir: &Path, total_tasks: usize, now: Timestamp) -> Result<Meta, Stri
     let clock = ManualClock::new(Timestamp::from_millisecond(t0).map_err(|e| e.to_string())?);
     let org = Organiser::open_with(dir, options(clock.clone()))
         .map_err(|e| format!("open {}: {e}", dir.display()))?;
-    let key = organiser::licence::sign_licence_key(
-        &organiser::licence::LicenceKeyPayload {
-            key_id: "bench".into(),
-            name: "Bench Owner".into(),
-            email: "owner@example.com".into(),
-            order_reference: None,
-            issued_on: date_of(t0),
-            updates_until: "2036-01-01".parse().map_err(|e| format!("{e}"))?,
-        },
-        &licence_signing_key(),
-    );
-    org.licence()
-        .add_key(&key)
-        .map_err(|e| format!("licence: {e}"))?;
+    common::license(&org, t0)?;
 
     let mut people: Vec<Option<Id>> = vec![None; PEOPLE];
     let mut lists: Vec<Option<Id>> = vec![None; LISTS];

@@ -86,8 +86,8 @@ use serde_json::{Value, json};
 mod common;
 use common::{
     AREAS, DOC_KINDS, Rng, Row, SUBFOLDER_NAMES, SUBFOLDERS, Stats, bench_main, cli_command,
-    copy_store, env_number, licence_signing_key, mib, options, organiser_binary, proc_status_kib,
-    row, rows_table, run_cli, stats, store_size, target_dir, targets_verdict,
+    copy_store, date_of, env_number, mib, options, organiser_binary, proc_status_kib, row,
+    rows_table, run_cli, stats, store_size, target_dir, targets_verdict,
 };
 
 /// The instant the store's history ends at, and the clock of every
@@ -996,13 +996,6 @@ struct Plan {
     documents: Vec<DocumentPlan>,
 }
 
-fn date_of(ms: i64) -> Date {
-    Timestamp::from_millisecond(ms)
-        .expect("an instant")
-        .to_zoned(jiff::tz::TimeZone::UTC)
-        .date()
-}
-
 fn plus_days(d: Date, days: i64) -> Date {
     d.checked_add(jiff::Span::new().days(days)).expect("a date")
 }
@@ -1506,20 +1499,7 @@ fn generate(dir: &Path, sizes: Sizes, now: Timestamp) -> Result<Meta, String> {
     let clock = ManualClock::new(Timestamp::from_millisecond(t0).map_err(|e| e.to_string())?);
     let org = Organiser::open_with(dir, options(clock.clone()))
         .map_err(|e| format!("open {}: {e}", dir.display()))?;
-    let key = organiser::licence::sign_licence_key(
-        &organiser::licence::LicenceKeyPayload {
-            key_id: "bench".into(),
-            name: "Bench Owner".into(),
-            email: "owner@example.com".into(),
-            order_reference: None,
-            issued_on: date_of(t0),
-            updates_until: "2036-01-01".parse().map_err(|e| format!("{e}"))?,
-        },
-        &licence_signing_key(),
-    );
-    org.licence()
-        .add_key(&key)
-        .map_err(|e| format!("licence: {e}"))?;
+    common::license(&org, t0)?;
 
     let mut list_ids: Vec<Id> = Vec::with_capacity(plan.lists.len());
     let mut folder_ids: Vec<Id> = Vec::with_capacity(plan.folders.len());

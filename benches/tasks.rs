@@ -47,8 +47,8 @@ use serde_json::{Value, json};
 #[path = "common/mod.rs"]
 mod common;
 use common::{
-    Stats, bench_main, cli_command, copy_store, env_number, get, licence_signing_key, mib, ms,
-    options, organiser_binary, proc_status_kib, run_cli, stats, target_dir, targets_verdict, time,
+    Stats, bench_main, cli_command, copy_store, date_of, env_number, get, mib, ms, options,
+    organiser_binary, proc_status_kib, run_cli, stats, target_dir, targets_verdict, time,
     time_between,
 };
 
@@ -1270,13 +1270,6 @@ enum Event {
     Close(usize),
 }
 
-fn date_of(ms: i64) -> Date {
-    Timestamp::from_millisecond(ms)
-        .expect("an instant")
-        .to_zoned(jiff::tz::TimeZone::UTC)
-        .date()
-}
-
 fn plus_days(d: Date, days: i64) -> Date {
     d.checked_add(jiff::Span::new().days(days)).expect("a date")
 }
@@ -1425,20 +1418,7 @@ fn generate(dir: &Path, settings: &Settings, now: Timestamp) -> Result<Meta, Str
     let clock = ManualClock::new(first);
     let org = Organiser::open_with(dir, options(clock.clone()))
         .map_err(|e| format!("open {}: {e}", dir.display()))?;
-    let key = organiser::licence::sign_licence_key(
-        &organiser::licence::LicenceKeyPayload {
-            key_id: "bench".into(),
-            name: "Bench Owner".into(),
-            email: "owner@example.com".into(),
-            order_reference: None,
-            issued_on: date_of(first.as_millisecond()),
-            updates_until: "2036-01-01".parse().map_err(|e| format!("{e}"))?,
-        },
-        &licence_signing_key(),
-    );
-    org.licence()
-        .add_key(&key)
-        .map_err(|e| format!("licence: {e}"))?;
+    common::license(&org, first.as_millisecond())?;
     let mut list_ids: Vec<Option<Id>> = vec![None; lists.len()];
     let mut task_ids: Vec<Option<Id>> = vec![None; tasks.len()];
     let mut last_report = Instant::now();

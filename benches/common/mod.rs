@@ -127,6 +127,35 @@ pub(crate) fn licence_signing_key() -> ed25519_dalek::SigningKey {
     ed25519_dalek::SigningKey::from_bytes(&[7; 32])
 }
 
+/// Licenses `org` with a key of the benches', issued on the day of `t0`
+/// (milliseconds since the epoch, UTC): a store generated over months of
+/// history never falls into read-only mode.
+pub(crate) fn license(org: &organiser::Organiser, t0: i64) -> Result<(), String> {
+    let key = organiser::licence::sign_licence_key(
+        &organiser::licence::LicenceKeyPayload {
+            key_id: "bench".into(),
+            name: "Bench Owner".into(),
+            email: "owner@example.com".into(),
+            order_reference: None,
+            issued_on: date_of(t0),
+            updates_until: "2036-01-01".parse().map_err(|e| format!("{e}"))?,
+        },
+        &licence_signing_key(),
+    );
+    org.licence()
+        .add_key(&key)
+        .map(|_| ())
+        .map_err(|e| format!("licence: {e}"))
+}
+
+/// The day (UTC) of `ms` milliseconds since the epoch.
+pub(crate) fn date_of(ms: i64) -> jiff::civil::Date {
+    jiff::Timestamp::from_millisecond(ms)
+        .expect("an instant")
+        .to_zoned(jiff::tz::TimeZone::UTC)
+        .date()
+}
+
 /// A store's options: the benches' clock, and their licence key trusted.
 pub(crate) fn options(clock: ManualClock) -> Options {
     Options {
