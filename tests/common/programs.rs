@@ -43,3 +43,50 @@ pub fn tool(program: &str, home: &Path, args: &[&str]) -> String {
     );
     stdout
 }
+
+/// Writes a khal configuration in `home` with one calendar, `organiser`,
+/// kept in the directory `calendar` (dates written `2026-03-31`, zone
+/// UTC); its path.
+pub fn khal_config(home: &Path, calendar: &Path) -> std::path::PathBuf {
+    let config = home.join("khal.conf");
+    std::fs::write(
+        &config,
+        format!(
+            "[calendars]\n[[organiser]]\npath = {}\ntype = calendar\n\n\
+             [sqlite]\npath = {}\n\n\
+             [locale]\nlocal_timezone = UTC\ndefault_timezone = UTC\n\
+             timeformat = %H:%M\ndateformat = %Y-%m-%d\nlongdateformat = %Y-%m-%d\n\
+             datetimeformat = %Y-%m-%d %H:%M\nlongdatetimeformat = %Y-%m-%d %H:%M\n",
+            calendar.display(),
+            home.join("khal.db").display()
+        ),
+    )
+    .expect("the khal configuration");
+    config
+}
+
+/// `khal list` from `from` to `to` under `config`: each item as
+/// `<start date> <title>`, a line each.
+#[track_caller]
+pub fn khal_list(home: &Path, config: &Path, from: &str, to: &str) -> Vec<String> {
+    let config = config.to_str().expect("a UTF-8 path");
+    let out = tool(
+        "khal",
+        home,
+        &[
+            "-c",
+            config,
+            "list",
+            "--day-format",
+            "",
+            "--format",
+            "{start-date} {title}",
+            from,
+            to,
+        ],
+    );
+    out.lines()
+        .filter(|l| !l.trim().is_empty())
+        .map(str::to_owned)
+        .collect()
+}

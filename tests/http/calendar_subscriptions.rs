@@ -15,7 +15,7 @@ use organiser::server::{Method, Request};
 use organiser::{Auth, Organiser};
 use serde_json::{Value, json};
 
-use crate::common::programs::{require, tool};
+use crate::common::programs::{khal_config, khal_list, require, tool};
 use crate::common::{Setup, TestServer, send};
 
 // The CLI tests' runner of the real binary: the server's log lines are
@@ -559,42 +559,9 @@ fn khal_shows_the_feed_on_the_right_days() {
     std::fs::create_dir_all(&calendar).unwrap();
     // 2 tasks, 2 project dates, 1 birthday, 5 years of 29 February.
     assert_eq!(write_vdir(&text, &calendar), 10, "{text}");
-    let config = home.path().join("khal.conf");
-    std::fs::write(
-        &config,
-        format!(
-            "[calendars]\n[[organiser]]\npath = {}\ntype = calendar\n\n\
-             [sqlite]\npath = {}\n\n\
-             [locale]\nlocal_timezone = UTC\ndefault_timezone = UTC\n\
-             timeformat = %H:%M\ndateformat = %Y-%m-%d\nlongdateformat = %Y-%m-%d\n\
-             datetimeformat = %Y-%m-%d %H:%M\nlongdatetimeformat = %Y-%m-%d %H:%M\n",
-            calendar.display(),
-            home.path().join("khal.db").display()
-        ),
-    )
-    .unwrap();
+    let config = khal_config(home.path(), &calendar);
     let config = config.to_str().unwrap();
-    let list = |from: &str, to: &str| -> Vec<String> {
-        let out = tool(
-            "khal",
-            home.path(),
-            &[
-                "-c",
-                config,
-                "list",
-                "--day-format",
-                "",
-                "--format",
-                "{start-date} {title}",
-                from,
-                to,
-            ],
-        );
-        out.lines()
-            .filter(|l| !l.trim().is_empty())
-            .map(str::to_owned)
-            .collect()
-    };
+    let list = |from: &str, to: &str| khal_list(home.path(), Path::new(config), from, to);
     assert_eq!(
         list("2026-03-10", "2026-04-30"),
         [

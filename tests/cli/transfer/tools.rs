@@ -2,7 +2,9 @@
 //! khal the iCalendar export (`.ci/run` installs both).
 
 use super::{arg, fixture};
-use crate::programs::{require, tool};
+use std::path::Path;
+
+use crate::programs::{khal_config, khal_list, require, tool};
 use crate::util::Dir;
 
 /// A store with Monica's two people (birthdays without a year), Ada with
@@ -155,20 +157,7 @@ fn khal_reads_the_ical_export() {
     let home = dir.root().join("khal");
     let calendar = home.join("calendar");
     std::fs::create_dir_all(&calendar).expect("the calendar");
-    let config = home.join("khal.conf");
-    std::fs::write(
-        &config,
-        format!(
-            "[calendars]\n[[organiser]]\npath = {}\ntype = calendar\n\n\
-             [sqlite]\npath = {}\n\n\
-             [locale]\nlocal_timezone = UTC\ndefault_timezone = UTC\n\
-             timeformat = %H:%M\ndateformat = %Y-%m-%d\nlongdateformat = %Y-%m-%d\n\
-             datetimeformat = %Y-%m-%d %H:%M\nlongdatetimeformat = %Y-%m-%d %H:%M\n",
-            calendar.display(),
-            home.join("khal.db").display()
-        ),
-    )
-    .expect("the configuration");
+    let config = khal_config(&home, &calendar);
     let config = arg(&config);
     tool(
         "khal",
@@ -183,27 +172,7 @@ fn khal_reads_the_ical_export() {
             arg(&file),
         ],
     );
-    let list = |from: &str, to: &str| -> Vec<String> {
-        let out = tool(
-            "khal",
-            &home,
-            &[
-                "-c",
-                config,
-                "list",
-                "--day-format",
-                "",
-                "--format",
-                "{start-date} {title}",
-                from,
-                to,
-            ],
-        );
-        out.lines()
-            .filter(|l| !l.trim().is_empty())
-            .map(str::to_owned)
-            .collect()
-    };
+    let list = |from: &str, to: &str| khal_list(&home, Path::new(config), from, to);
     // A year with no 29 February: that birthday is on the 28th.
     assert_eq!(
         list("2031-01-01", "2031-12-31"),
