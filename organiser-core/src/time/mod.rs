@@ -18,6 +18,24 @@ pub fn format_timestamp(t: Timestamp) -> String {
     PRINTER.timestamp_to_string(&to_millis(t))
 }
 
+/// A date in the basic form iCalendar and vCard write (`20260331`).
+pub(crate) fn basic_date(date: Date) -> String {
+    format!("{:04}{:02}{:02}", date.year(), date.month(), date.day())
+}
+
+/// An instant in UTC, to the second, in the basic form iCalendar and
+/// vCard write (`20260331T093000Z`).
+pub(crate) fn basic_utc(t: Timestamp) -> String {
+    let t = jiff::tz::TimeZone::UTC.to_datetime(t);
+    format!(
+        "{}T{:02}{:02}{:02}Z",
+        basic_date(t.date()),
+        t.hour(),
+        t.minute(),
+        t.second()
+    )
+}
+
 /// An instant cut to whole milliseconds, as the store keeps them.
 pub fn to_millis(t: Timestamp) -> Timestamp {
     Timestamp::from_millisecond(t.as_millisecond()).unwrap_or(t)

@@ -55,7 +55,7 @@ use crate::resources::people::{self, KeyDate};
 use crate::resources::projects::{self, Project};
 use crate::resources::tasks::{self, Home, Task};
 use crate::store::Tables;
-use crate::time::add_days;
+use crate::time::{add_days, basic_date, basic_utc};
 
 /// A request for a feed: the last segment of its address
 /// (`<secret>.ics`) and its `If-None-Match`.
@@ -407,31 +407,16 @@ fn plain(value: &str) -> String {
         .collect()
 }
 
-/// `at` as a UTC DATE-TIME to the second (`20240105T230000Z`).
-fn moment(at: Timestamp) -> String {
-    let t = jiff::tz::TimeZone::UTC.to_datetime(at);
-    format!(
-        "{:04}{:02}{:02}T{:02}{:02}{:02}Z",
-        t.year(),
-        t.month(),
-        t.day(),
-        t.hour(),
-        t.minute(),
-        t.second()
-    )
-}
-
 /// A `VALUE=DATE` property of `day`.
 fn day(name: &str, day: Date) -> Property {
-    let value = format!("{:04}{:02}{:02}", day.year(), day.month(), day.day());
-    Property::new(name, value)
+    Property::new(name, basic_date(day))
         .add_parameter("VALUE", "DATE")
         .done()
 }
 
 /// An all-day event: its UID, stamp, day and summary, and the alarm.
 fn all_day(uid: String, stamp: Timestamp, on: Date, summary: &str, alarm: Option<u16>) -> Event {
-    let stamp = moment(stamp);
+    let stamp = basic_utc(stamp);
     let summary = plain(summary);
     let mut event = Event::new();
     event

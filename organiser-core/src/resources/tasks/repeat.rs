@@ -245,10 +245,6 @@ fn until_date(value: &str, zone: &TimeZone) -> Option<Date> {
     Some(instant.to_zoned(zone.clone()).date())
 }
 
-fn yyyymmdd(date: Date) -> String {
-    format!("{:04}{:02}{:02}", date.year(), date.month(), date.day())
-}
-
 impl Rule {
     /// Reads an RRULE value: the parts rule 1 allows, each once, checked.
     pub(crate) fn parse(text: &str, from: RepeatFrom, zone: &TimeZone) -> Result<Rule, String> {
@@ -411,7 +407,10 @@ impl Rule {
     fn crate_text(&self) -> String {
         let mut out = self.to_string_with(false);
         if let Some(until) = self.until {
-            out.push_str(&format!(";UNTIL={}T235959Z", yyyymmdd(until)));
+            out.push_str(&format!(
+                ";UNTIL={}T235959Z",
+                crate::time::basic_date(until)
+            ));
         }
         out
     }
@@ -475,7 +474,7 @@ impl Rule {
                 parts.push(format!("COUNT={count}"));
             }
             if let Some(until) = self.until {
-                parts.push(format!("UNTIL={}", yyyymmdd(until)));
+                parts.push(format!("UNTIL={}", crate::time::basic_date(until)));
             }
         }
         if self.wkst != Weekday::Monday {

@@ -55,6 +55,7 @@ use crate::ids::Id;
 use crate::resources::people::KeyDate;
 use crate::resources::people::key_dates::summary as key_date_summary;
 use crate::resources::tasks::{RepeatFrom, Task, TaskStatus};
+use crate::time::basic_utc;
 
 /// The year a key date without one is written in: a leap year, so that
 /// 29 February is a date in it.
@@ -78,7 +79,7 @@ pub(crate) fn write(tasks: &[Task], key_dates: &[KeyDateEvent], now: Timestamp) 
         .gregorian()
         .prodid("-//Organiser//Organiser//EN")
         .build();
-    let stamp = moment(now);
+    let stamp = basic_utc(now);
     calendar.todos = tasks.iter().map(|t| todo(t, &stamp)).collect();
     calendar.events = key_dates.iter().map(|k| event(k, &stamp)).collect();
     calendar.generate()
@@ -98,13 +99,8 @@ fn day_prop(name: &str, day: Date) -> Property {
     Property {
         name: name.to_owned(),
         params: Some(vec![("VALUE".to_owned(), vec!["DATE".to_owned()])]),
-        value: Some(day.strftime("%Y%m%d").to_string()),
+        value: Some(crate::time::basic_date(day)),
     }
-}
-
-/// `at` as a UTC DATE-TIME (`20240105T230000Z`).
-fn moment(at: Timestamp) -> String {
-    at.strftime("%Y%m%dT%H%M%SZ").to_string()
 }
 
 /// `value` as an RFC 5545 TEXT value: `\`, `;` and `,` escaped, line
@@ -162,7 +158,7 @@ fn todo(task: &Task, stamp: &str) -> IcalTodo {
     if task.status == TaskStatus::Completed
         && let Some(at) = task.completed_at
     {
-        p.push(prop("COMPLETED", moment(at)));
+        p.push(prop("COMPLETED", basic_utc(at)));
     }
     if let Some(repeat) = &task.repeat {
         match repeat.from {
@@ -178,8 +174,8 @@ fn todo(task: &Task, stamp: &str) -> IcalTodo {
     if !description.is_empty() {
         p.push(prop("DESCRIPTION", text(&description.join("\n\n"))));
     }
-    p.push(prop("CREATED", moment(task.created_at)));
-    p.push(prop("LAST-MODIFIED", moment(task.updated_at)));
+    p.push(prop("CREATED", basic_utc(task.created_at)));
+    p.push(prop("LAST-MODIFIED", basic_utc(task.updated_at)));
     IcalTodo {
         properties: p,
         alarms: Vec::new(),
@@ -218,8 +214,8 @@ fn event(event: &KeyDateEvent, stamp: &str) -> IcalEvent {
     p.push(prop("RRULE", rule));
     p.push(prop("TRANSP", "TRANSPARENT"));
     p.push(prop("X-ORGANISER-PERSON", event.person_id.to_string()));
-    p.push(prop("CREATED", moment(date.created_at)));
-    p.push(prop("LAST-MODIFIED", moment(date.updated_at)));
+    p.push(prop("CREATED", basic_utc(date.created_at)));
+    p.push(prop("LAST-MODIFIED", basic_utc(date.updated_at)));
     IcalEvent {
         properties: p,
         alarms: Vec::new(),

@@ -162,11 +162,7 @@ fn card(entry: &PersonCard<'_>) -> String {
             Vec::new(),
         );
     }
-    card.add(
-        "REV",
-        person.updated_at.strftime("%Y%m%dT%H%M%SZ").to_string(),
-        Vec::new(),
-    );
+    card.add("REV", crate::time::basic_utc(person.updated_at), Vec::new());
     let mut builder = IcalVcardBuilder::version("4.0")
         .names(Some(escape(family)), Some(escape(given)), None, None, None)
         .formatted_name(escape(name));
