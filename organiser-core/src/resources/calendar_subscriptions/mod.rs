@@ -34,7 +34,7 @@ use crate::engine::{Cx, WriteCx};
 use crate::error::{Details, Error, Result};
 use crate::ids::Id;
 use crate::input::{Field, Fields, words};
-use crate::secrets::{random_bytes, sha256};
+use crate::secrets::{random_bytes, sha256, to_hex};
 use crate::store::{Dir, Tables};
 use crate::text::squished_required;
 use tables::{SUBSCRIPTIONS, SUBSCRIPTIONS_BY_SECRET};
@@ -305,10 +305,6 @@ pub(crate) fn absolute(mut sub: CalendarSubscription, base: &str) -> CalendarSub
     sub
 }
 
-fn hex(hash: &[u8; 32]) -> String {
-    crate::secrets::to_hex(hash)
-}
-
 fn load<T: Tables>(cx: &Cx<'_, T>, id: Id) -> Result<Stored> {
     cx.get_json(SUBSCRIPTIONS, &id.to_bytes())?
         .ok_or(Error::NotFound)
@@ -343,6 +339,15 @@ pub(crate) fn create(
         updated_at: now,
     };
     let sub = apply(cx, base, input)?;
+    store_with_new_address(cx, sub)
+}
+
+/// Stores `sub` with a new secret, its hash indexed; `sub` with its
+/// address, the one time it is shown.
+fn store_with_new_address(
+    cx: &mut WriteCx<'_>,
+    sub: CalendarSubscription,
+) -> Result<CalendarSubscription> {
     let (secret, hash) = new_secret();
     cx.insert(SUBSCRIPTIONS_BY_SECRET, &hash, &sub.id.to_bytes())?;
     cx.put_json(
@@ -350,7 +355,7 @@ pub(crate) fn create(
         &sub.id.to_bytes(),
         &Stored {
             subscription: sub.clone(),
-            hash: hex(&hash),
+            hash: to_hex(&hash),
         },
     )?;
     Ok(CalendarSubscription {
@@ -425,22 +430,14 @@ pub(crate) fn delete(cx: &mut WriteCx<'_>, id: Id) -> Result<()> {
 pub(crate) fn rotate(cx: &mut WriteCx<'_>, id: Id) -> Result<CalendarSubscription> {
     let stored = load(cx, id)?;
     cx.remove(SUBSCRIPTIONS_BY_SECRET, &hash_of(&stored)?)?;
-    let (secret, hash) = new_secret();
     let mut sub = stored.subscription;
     sub.updated_at = cx.now();
-    cx.insert(SUBSCRIPTIONS_BY_SECRET, &hash, &id.to_bytes())?;
-    cx.put_json(
-        SUBSCRIPTIONS,
-        &id.to_bytes(),
-        &Stored {
-            subscription: sub.clone(),
-            hash: hex(&hash),
-        },
-    )?;
-    let sub = shown(cx, sub);
+    let sub = store_with_new_address(cx, sub)?;
+    // The last read remembered in memory, as a get shows it.
+    let url = sub.url.clone();
     Ok(CalendarSubscription {
-        url: Some(address(&secret)),
-        ..sub
+        url,
+        ..shown(cx, sub)
     })
 }
 
