@@ -162,6 +162,10 @@ pub struct Options {
     /// Where backups go (`ORGANISER_BACKUP_DIR`); `None` is
     /// `DATA_DIR/backups` (EXTENSIONS.md §4).
     pub backup_dir: Option<std::path::PathBuf>,
+    /// The address the owner reaches the server at
+    /// (`ORGANISER_PUBLIC_URL`, without a trailing `/`): reminders link
+    /// to their subject under it; without it they carry no link.
+    pub public_url: Option<String>,
 }
 
 impl std::fmt::Debug for Options {
@@ -189,6 +193,7 @@ impl Default for Options {
             ai_call_wait: std::time::Duration::from_secs(crate::limits::AI_CALL_WAIT_SECS),
             pdf_renderer: crate::pdf::PdfRenderer::InProcess,
             backup_dir: None,
+            public_url: None,
         }
     }
 }
@@ -230,6 +235,8 @@ impl Options {
         }
         options.update.managed_by = env_value("ORGANISER_UPDATE_CHECKS_MANAGED_BY");
         options.backup_dir = env_value("ORGANISER_BACKUP_DIR").map(std::path::PathBuf::from);
+        options.public_url =
+            env_value("ORGANISER_PUBLIC_URL").map(|u| u.trim().trim_end_matches('/').to_owned());
         Ok(options)
     }
 }

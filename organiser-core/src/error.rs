@@ -182,6 +182,10 @@ pub enum Error {
     /// 422 `key_required`.
     #[error("{0}")]
     KeyRequired(String),
+    /// 422 `delivery_failed`: a notification channel's test message did
+    /// not arrive (EXTENSIONS.md §3); why, in the message.
+    #[error("{0}")]
+    DeliveryFailed(String),
     /// 422 `already_added`.
     #[error("{0}")]
     AlreadyAdded(String),
@@ -245,6 +249,7 @@ impl Error {
             Error::IdempotencyKeyReused => "idempotency_key_reused",
             Error::ProviderError(_) => "provider_error",
             Error::KeyRequired(_) => "key_required",
+            Error::DeliveryFailed(_) => "delivery_failed",
             Error::AlreadyAdded(_) => "already_added",
             Error::RateLimited { .. } => "rate_limited",
             Error::Storage(_) | Error::Internal(_) => "internal_error",
@@ -267,6 +272,7 @@ impl Error {
             | Error::IdempotencyKeyReused
             | Error::ProviderError(_)
             | Error::KeyRequired(_)
+            | Error::DeliveryFailed(_)
             | Error::AlreadyAdded(_) => 422,
             Error::RateLimited { .. } => 429,
             Error::Storage(_) | Error::Internal(_) => 500,
@@ -333,6 +339,7 @@ impl Error {
             "idempotency_key_reused" => Error::IdempotencyKeyReused,
             "provider_error" => Error::ProviderError(message),
             "key_required" => Error::KeyRequired(message),
+            "delivery_failed" => Error::DeliveryFailed(message),
             "already_added" => Error::AlreadyAdded(message),
             "rate_limited" => Error::RateLimited { retry_after: 0 },
             code => Error::Internal(format!("{status} {code}: {message}")),
@@ -408,6 +415,7 @@ mod tests {
             (Error::IdempotencyKeyReused, "idempotency_key_reused", 422),
             (Error::ProviderError("x".into()), "provider_error", 422),
             (Error::KeyRequired("x".into()), "key_required", 422),
+            (Error::DeliveryFailed("x".into()), "delivery_failed", 422),
             (Error::AlreadyAdded("x".into()), "already_added", 422),
             (Error::RateLimited { retry_after: 3 }, "rate_limited", 429),
             (Error::Storage("disk on fire".into()), "internal_error", 500),

@@ -278,6 +278,33 @@ impl<'a> Fields<'a> {
         }
     }
 
+    /// An RFC 3339 date-time that may be null (an empty string is null);
+    /// anything else is "is not a date-time".
+    pub(crate) fn timestamp(&mut self, name: &str) -> Field<jiff::Timestamp> {
+        match self.raw(name) {
+            Field::Absent => Field::Absent,
+            Field::Null => Field::Null,
+            Field::Value(Value::String(s)) if s.is_empty() => Field::Null,
+            Field::Value(Value::String(s)) => match crate::time::parse_timestamp(s) {
+                Some(t) => Field::Value(t),
+                None => {
+                    self.add(
+                        name,
+                        "is not a date-time (RFC 3339, such as 2026-03-01T09:00:00Z)",
+                    );
+                    Field::Absent
+                }
+            },
+            Field::Value(_) => {
+                self.add(
+                    name,
+                    "is not a date-time (RFC 3339, such as 2026-03-01T09:00:00Z)",
+                );
+                Field::Absent
+            }
+        }
+    }
+
     /// An ID that may be null; a value that is not an ID is a 422 on the field.
     pub(crate) fn id(&mut self, name: &str) -> Field<Id> {
         match self.raw(name) {

@@ -175,6 +175,40 @@ pub mod calendar_subscriptions {
     };
 }
 
+/// Reminders (EXTENSIONS.md §3): notification channels (ntfy, webhooks,
+/// e-mail), the reminder settings, tasks' `remind_at`, the daily agenda,
+/// key dates and deadlines ahead of time, and the notifications log; the
+/// typed handle is [`Organiser::reminders`], and
+/// [`Organiser::send_due_reminders`] is the scheduler's run.
+///
+/// ```
+/// use organiser_core::Organiser;
+/// use organiser_core::Field;
+/// use organiser_core::reminders::{NotificationChannelInput, ReminderSettingsChange};
+///
+/// let org = Organiser::in_memory();
+/// let phone = org.reminders().create_channel(NotificationChannelInput {
+///     name: Field::Value("Phone".into()),
+///     kind: Field::Value("ntfy".into()),
+///     url: Field::Value("https://ntfy.sh/my-organiser".into()),
+///     ..NotificationChannelInput::default()
+/// })?;
+/// let settings = org.reminders().change_settings(ReminderSettingsChange {
+///     channel_ids: Some(vec![phone.id]),
+///     ..ReminderSettingsChange::default()
+/// })?;
+/// assert_eq!(settings.channel_ids, [phone.id]);
+/// # Ok::<(), organiser_core::Error>(())
+/// ```
+pub mod reminders {
+    pub use crate::resources::reminders::{
+        AgendaChange, ChannelKind, DailyAgenda, DaysAhead, DaysAheadChange, EmailInput,
+        EmailSettings, Notification, NotificationChannel, NotificationChannelInput,
+        NotificationKind, NotificationQuery, NotificationStatus, ReminderRun, ReminderSettings,
+        ReminderSettingsChange, Reminders, Security,
+    };
+}
+
 /// Export and import (EXTENSIONS.md §5): the organiser's own archive, the
 /// foreign exports (vCard, iCalendar, Markdown), and imports from the
 /// archive, Todoist, Taskwarrior, contacts, calendars and Markdown notes;

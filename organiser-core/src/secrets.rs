@@ -52,6 +52,13 @@ pub(crate) fn parse_key_bytes(text: &str) -> Option<[u8; 32]> {
     bytes.try_into().ok()
 }
 
+/// HMAC-SHA256 of `data` under `key` (a webhook's signature).
+pub(crate) fn hmac_sha256(key: &[u8], data: &[u8]) -> [u8; 32] {
+    let mut mac = <Hmac<Sha256> as KeyInit>::new_from_slice(key).expect("any key length");
+    mac.update(data);
+    mac.finalize().into_bytes().into()
+}
+
 /// SHA-256 of `data`.
 pub(crate) fn sha256(data: &[u8]) -> [u8; 32] {
     Sha256::digest(data).into()

@@ -33,6 +33,8 @@ crate::input::words! {
         ClosedAt = "closed_at",
         /// By when a task was completed (tasks).
         CompletedAt = "completed_at",
+        /// By when a notification fell due (notifications).
+        DueAt = "due_at",
     }
 }
 

@@ -34,6 +34,7 @@ pub(crate) mod person_links;
 pub(crate) mod person_overview;
 pub(crate) mod project_activity;
 pub(crate) mod projects;
+pub(crate) mod reminders;
 pub(crate) mod search;
 pub(crate) mod system;
 pub(crate) mod tags;
@@ -188,6 +189,10 @@ static OPERATIONS: &[(&[&dyn Declared], &str)] = &[
     (
         calendar_subscriptions::OPERATIONS,
         include_str!("calendar_subscriptions/openapi.json"),
+    ),
+    (
+        reminders::OPERATIONS,
+        include_str!("reminders/openapi.json"),
     ),
     (
         person_overview::OPERATIONS,
@@ -411,6 +416,7 @@ pub(crate) static TABLES: &[&[Tbl]] = &[
     backups::tables::TABLES,
     transfer::tables::TABLES,
     calendar_subscriptions::tables::TABLES,
+    reminders::tables::TABLES,
 ];
 
 /// Every kind of record.
@@ -489,6 +495,7 @@ pub(crate) static JOBS: &[Job] = &[
     ai::TITLES,
     backups::SCHEDULED_BACKUP,
     calendar_subscriptions::SUBSCRIPTION_READS,
+    reminders::REMINDERS,
 ];
 
 /// The store's migration steps: `MIGRATIONS[n]` brings a store of schema
@@ -570,6 +577,9 @@ pub(crate) static MIGRATIONS: &[Step] = &[
     |tx| schema::create_tables(tx, &[transfer::tables::TABLES]),
     // 17: calendar subscriptions and their secrets' hashes.
     |tx| schema::create_tables(tx, &[calendar_subscriptions::tables::TABLES]),
+    // 18: reminders (channels, the notifications log) and the tasks'
+    // reminder queue; task records of format 3 are written as tasks change.
+    |tx| schema::create_tables(tx, &[reminders::tables::TABLES, tasks::tables::TABLES]),
 ];
 
 /// What the engine is wired to.

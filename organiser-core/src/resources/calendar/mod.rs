@@ -121,7 +121,7 @@ pub struct CalendarRange {
 }
 
 /// The live open or completed tasks due from `from` to `to`.
-fn tasks_due<T: Tables>(cx: &Cx<'_, T>, from: Date, to: Date) -> Result<Vec<Task>> {
+pub(crate) fn tasks_due<T: Tables>(cx: &Cx<'_, T>, from: Date, to: Date) -> Result<Vec<Task>> {
     let ids = tasks::due_between(cx, from, to)?;
     let mut found = Vec::with_capacity(ids.len());
     for id in ids {
@@ -134,7 +134,11 @@ fn tasks_due<T: Tables>(cx: &Cx<'_, T>, from: Date, to: Date) -> Result<Vec<Task
 }
 
 /// The starts and deadlines of open projects from `from` to `to`.
-fn project_dates<T: Tables>(cx: &Cx<'_, T>, from: Date, to: Date) -> Result<Vec<ProjectDate>> {
+pub(crate) fn project_dates<T: Tables>(
+    cx: &Cx<'_, T>,
+    from: Date,
+    to: Date,
+) -> Result<Vec<ProjectDate>> {
     let mut out = Vec::new();
     for (deadline, kind) in [(false, "start"), (true, "deadline")] {
         for id in projects::open_dated_between(cx, deadline, from, to)? {
@@ -168,7 +172,11 @@ fn project_dates<T: Tables>(cx: &Cx<'_, T>, from: Date, to: Date) -> Result<Vec<
 
 /// Live people's key dates falling from `from` to `to` (29 February on
 /// 1 March in a year without one).
-fn key_dates<T: Tables>(cx: &Cx<'_, T>, from: Date, to: Date) -> Result<Vec<UpcomingKeyDate>> {
+pub(crate) fn key_dates<T: Tables>(
+    cx: &Cx<'_, T>,
+    from: Date,
+    to: Date,
+) -> Result<Vec<UpcomingKeyDate>> {
     let mut found: Vec<(Date, Id, Id)> = Vec::new();
     let mut day = from;
     while day <= to {

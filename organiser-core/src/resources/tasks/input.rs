@@ -56,6 +56,10 @@ pub struct TaskInput {
     /// How it repeats (EXTENSIONS.md §1); null stops the series.
     #[serde(skip_serializing_if = "Field::is_absent")]
     pub repeat: Field<Repeat>,
+    /// When to be reminded (EXTENSIONS.md §3): on an open task, not in
+    /// the past; null clears it.
+    #[serde(skip_serializing_if = "Field::is_absent")]
+    pub remind_at: Field<jiff::Timestamp>,
 }
 
 impl TaskInput {
@@ -83,6 +87,7 @@ pub(crate) fn parse(body: Option<&Value>) -> Result<TaskInput> {
     input.start_on = f.date("start_on");
     input.deadline_on = f.date("deadline_on");
     input.expires_on = f.date("expires_on");
+    input.remind_at = f.timestamp("remind_at");
     match f.string("status") {
         Field::Value(s) => match TaskStatus::parse(&s) {
             Some(status) => input.status = Some(status),
@@ -193,6 +198,7 @@ mod tests {
                 start_on: Field::Value("2026-03-01".parse().unwrap()),
                 deadline_on: Field::Null,
                 expires_on: Field::Value("2026-04-01".parse().unwrap()),
+                remind_at: Field::Value("2026-03-01T08:30:00Z".parse().unwrap()),
                 status: Some(TaskStatus::WontDo),
                 task_list_id: Field::Value(list),
                 person_id: Field::Null,

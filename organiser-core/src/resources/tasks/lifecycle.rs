@@ -55,6 +55,7 @@ pub(crate) static PROJECT_CASCADE: Cascade = Cascade {
 
 fn take_out(cx: &WriteCx<'_>, mut row: TaskRow, with: Option<Id>) -> Result<()> {
     index::apply(cx, row.task.id, Some(&Attrs::of(&row.task)), None)?;
+    super::remind::follow(cx, row.task.id, Some(&row.task), None)?;
     deletions::record(cx, KIND.name, row.task.id)?;
     row.deleted = Some(Deleted { at: cx.now(), with });
     save_row(cx, &row)?;

@@ -15,6 +15,7 @@ pub(crate) mod portable;
 mod project_counts;
 mod query;
 mod record;
+pub(crate) mod remind;
 mod render;
 mod repeat;
 mod repeat_words;
@@ -135,6 +136,10 @@ pub struct Task {
     pub deadline_on: Option<Date>,
     /// After this day an open task is archived.
     pub expires_on: Option<Date>,
+    /// When to remind the owner (EXTENSIONS.md §3); a repeating task's
+    /// moves with its dates.
+    #[serde(default, with = "crate::time::serde_timestamp::option")]
+    pub remind_at: Option<Timestamp>,
     /// When it was completed (or marked won't do).
     #[serde(with = "crate::time::serde_timestamp::option")]
     pub completed_at: Option<Timestamp>,
@@ -237,6 +242,7 @@ pub(crate) fn save_row(cx: &WriteCx<'_>, row: &TaskRow) -> Result<()> {
 pub(crate) fn put_live(cx: &WriteCx<'_>, before: Option<&Task>, task: &Task) -> Result<()> {
     let old = before.map(index::Attrs::of);
     index::apply(cx, task.id, old.as_ref(), Some(&index::Attrs::of(task)))?;
+    remind::follow(cx, task.id, before, Some(task))?;
     save_row(
         cx,
         &TaskRow {

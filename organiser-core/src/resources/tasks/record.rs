@@ -1,8 +1,10 @@
-//! The task as stored (format 2): its own type, apart from the API's
+//! The task as stored (format 3): its own type, apart from the API's
 //! [`Task`], encoded compactly (`store::codec`). The ID is the key and is
 //! not repeated; the home is one tag and at most one ID. Format 2 is
 //! format 1 followed by the series fields (EXTENSIONS.md §1): a plain task
-//! costs three bytes more.
+//! costs three bytes more; format 3 is format 2 followed by `remind_at`
+//! (EXTENSIONS.md §3), one byte more without one. Older formats are read
+//! as they are and written in format 3 when the task next changes.
 
 use jiff::Timestamp;
 use jiff::civil::Date;
@@ -21,6 +23,53 @@ use crate::store::{Dir, Tables, WriteTx};
 /// A stored task.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 pub(crate) struct TaskRecord {
+    /// Every field format 2 had, in its order.
+    base: TaskRecordV2,
+    #[serde(with = "codec::opt_instant")]
+    remind_at: Option<Timestamp>,
+}
+
+impl Record for TaskRecord {
+    const NAME: &'static str = "task";
+    const FORMAT: u8 = 3;
+
+    fn older(format: u8, bytes: &[u8]) -> Option<Result<Self>> {
+        let base = match format {
+            1 | 2 => TaskRecordV2::older(format, bytes).unwrap_or_else(|| {
+                postcard::from_bytes(bytes).map_err(|e| {
+                    crate::error::Error::Storage(format!("a stored task is malformed: {e}").into())
+                })
+            }),
+            _ => return None,
+        };
+        Some(base.map(|base| TaskRecord {
+            base,
+            remind_at: None,
+        }))
+    }
+}
+
+impl From<&TaskRow> for TaskRecord {
+    fn from(row: &TaskRow) -> Self {
+        TaskRecord {
+            base: TaskRecordV2::from(row),
+            remind_at: row.task.remind_at,
+        }
+    }
+}
+
+impl TaskRecord {
+    /// The row of the task stored under `id`.
+    pub(crate) fn into_row(self, id: Id) -> TaskRow {
+        let mut row = self.base.into_row(id);
+        row.task.remind_at = self.remind_at;
+        row
+    }
+}
+
+/// A stored task of format 2 (schema 14 to 17): format 1 and the series.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub(crate) struct TaskRecordV2 {
     /// Every field format 1 had, in its order.
     base: TaskRecordV1,
     repeat: Option<StoredRepeat>,
@@ -43,7 +92,7 @@ struct StoredRepeat {
     seen: u16,
 }
 
-impl Record for TaskRecord {
+impl Record for TaskRecordV2 {
     const NAME: &'static str = "task";
     const FORMAT: u8 = 2;
 
@@ -52,7 +101,7 @@ impl Record for TaskRecord {
             let base: TaskRecordV1 = postcard::from_bytes(bytes).map_err(|e| {
                 crate::error::Error::Storage(format!("a stored task is malformed: {e}").into())
             })?;
-            Ok(TaskRecord {
+            Ok(TaskRecordV2 {
                 base,
                 repeat: None,
                 series_id: None,
@@ -62,10 +111,10 @@ impl Record for TaskRecord {
     }
 }
 
-impl From<&TaskRow> for TaskRecord {
+impl From<&TaskRow> for TaskRecordV2 {
     fn from(row: &TaskRow) -> Self {
         let t = &row.task;
-        TaskRecord {
+        TaskRecordV2 {
             base: TaskRecordV1::from(row),
             repeat: t.repeat.as_ref().map(|r| {
                 let cursor = t.cursor.unwrap_or_else(|| {
@@ -85,7 +134,7 @@ impl From<&TaskRow> for TaskRecord {
     }
 }
 
-impl TaskRecord {
+impl TaskRecordV2 {
     /// The row of the task stored under `id`.
     pub(crate) fn into_row(self, id: Id) -> TaskRow {
         let mut row = self.base.into_row(id);
@@ -200,6 +249,7 @@ impl TaskRecordV1 {
             start_on: self.start_on,
             deadline_on: self.deadline_on,
             expires_on: self.expires_on,
+            remind_at: None,
             completed_at: self.completed_at,
             archived_at: self.archived_at,
             task_list_id: None,
@@ -247,13 +297,13 @@ pub(crate) fn store_records_compactly(tx: &WriteTx) -> Result<()> {
 pub(crate) fn store_records_with_series(tx: &WriteTx) -> Result<()> {
     let mut rows = Vec::new();
     tx.scan_prefix(TASKS, &[], Dir::Asc, &mut |k, v| {
-        if v.first() != Some(&<TaskRecord as Record>::FORMAT) {
+        if v.first() == Some(&<TaskRecordV1 as Record>::FORMAT) {
             rows.push((k.to_vec(), codec::decode::<TaskRecordV1>(v)?));
         }
         Ok(true)
     })?;
     for (key, base) in rows {
-        let record = TaskRecord {
+        let record = TaskRecordV2 {
             base,
             repeat: None,
             series_id: None,
@@ -278,6 +328,7 @@ mod tests {
                 start_on: Some("2026-03-10".parse().unwrap()),
                 deadline_on: None,
                 expires_on: Some("1969-12-31".parse().unwrap()),
+                remind_at: Some("2026-03-10T08:30:00Z".parse().unwrap()),
                 completed_at: Some("2026-03-10T09:00:00.123Z".parse().unwrap()),
                 archived_at: None,
                 task_list_id: Some(list),
@@ -323,8 +374,21 @@ mod tests {
         let hex = |bytes: Vec<u8>| -> String { bytes.iter().map(|b| format!("{b:02x}")).collect() };
         let v1 = codec::encode(&TaskRecordV1::from(&sample())).unwrap();
         assert_eq!(hex(v1), PINNED, "format 1");
-        let v2 = codec::encode(&TaskRecord::from(&sample())).unwrap();
+        let v2 = codec::encode(&TaskRecordV2::from(&sample())).unwrap();
         assert_eq!(hex(v2), PINNED_2, "format 2");
+        let v3 = codec::encode(&TaskRecord::from(&sample())).unwrap();
+        assert_eq!(hex(v3), PINNED_3, "format 3");
+    }
+
+    /// Format 3 is format 2 with `remind_at` after it: a stored format 2
+    /// task reads back as the task it was, with no reminder.
+    #[test]
+    fn a_format_2_record_reads_back_in_format_3() {
+        let mut row = sample();
+        row.task.remind_at = None;
+        let v2 = codec::encode(&TaskRecordV2::from(&row)).unwrap();
+        let back: TaskRecord = codec::decode(&v2).unwrap();
+        assert_eq!(back.into_row(row.task.id).task, row.task);
     }
 
     /// Format 2 is format 1 with the series fields after it: what the
@@ -336,9 +400,10 @@ mod tests {
         row.task.series_id = None;
         row.task.next_task_id = None;
         row.task.cursor = None;
+        row.task.remind_at = None;
         let v1 = codec::encode(&TaskRecordV1::from(&row)).unwrap();
         let base: TaskRecordV1 = codec::decode(&v1).unwrap();
-        let v2 = TaskRecord {
+        let v2 = TaskRecordV2 {
             base,
             repeat: None,
             series_id: None,
@@ -348,6 +413,8 @@ mod tests {
     }
 
     const PINNED: &str = "010c427579206f6174206d696c6b01010101563e3ab5d3d6764c61efb99302bd5b0501d4c00200010101f6ebcbef9a670001093c703e48693c2f703e024869000080c0e1999a67f6ebcbef9a670190b8ccef9a670101563e3ab5d3d6764c61efb99302bd5b";
+
+    const PINNED_3: &str = "030c427579206f6174206d696c6b01010101563e3ab5d3d6764c61efb99302bd5b0501d4c00200010101f6ebcbef9a670001093c703e48693c2f703e024869000080c0e1999a67f6ebcbef9a670190b8ccef9a670101563e3ab5d3d6764c61efb99302bd5b0114465245513d5745454b4c593b42594441593d4d4f00c4c002d2c002020101563e3ab5d3d6764c61efb99302bd5b0101563e3ab5d3d6764c61efb99302bd5b01808df0ed9a67";
 
     const PINNED_2: &str = "020c427579206f6174206d696c6b01010101563e3ab5d3d6764c61efb99302bd5b0501d4c00200010101f6ebcbef9a670001093c703e48693c2f703e024869000080c0e1999a67f6ebcbef9a670190b8ccef9a670101563e3ab5d3d6764c61efb99302bd5b0114465245513d5745454b4c593b42594441593d4d4f00c4c002d2c002020101563e3ab5d3d6764c61efb99302bd5b0101563e3ab5d3d6764c61efb99302bd5b";
 }

@@ -164,6 +164,7 @@ pub(crate) fn closed(cx: &WriteCx<'_>, task: &mut Task) -> Result<Option<Task>> 
         start_on: moved(task.start_on),
         deadline_on: moved(task.deadline_on),
         expires_on: moved(task.expires_on),
+        remind_at: super::remind::moved(task.remind_at, date, next_date, cx.zone()),
         completed_at: None,
         archived_at: None,
         has_documents: false,

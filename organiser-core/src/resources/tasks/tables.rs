@@ -41,6 +41,10 @@ pub(crate) const TASKS_OPEN_BY_SERIES: Tbl = table("tasks_open_by_series");
 /// Stored tasks by the people their descriptions mention: (person, id).
 pub(crate) const TASKS_BY_MENTION: Tbl = table("tasks_by_mention");
 
+/// Live open tasks whose reminder is not yet sent: (remind_at, id), the
+/// queue the reminders' scheduler takes from (EXTENSIONS.md §3).
+pub(crate) const TASKS_BY_REMIND_AT: Tbl = table("tasks_by_remind_at");
+
 /// Every table of this resource.
 pub(crate) const TABLES: &[Tbl] = &[
     TASKS,
@@ -58,4 +62,5 @@ pub(crate) const TABLES: &[Tbl] = &[
     TASKS_COMPLETED_BY_DEADLINE,
     TASKS_BY_MENTION,
     TASKS_OPEN_BY_SERIES,
+    TASKS_BY_REMIND_AT,
 ];

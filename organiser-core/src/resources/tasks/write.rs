@@ -6,7 +6,7 @@ use jiff::civil::Date;
 
 use super::home::{self, Home};
 use super::input::TaskInput;
-use super::{Task, TaskStatus, load_live, placement, put_live, series};
+use super::{Task, TaskStatus, load_live, placement, put_live, remind, series};
 use crate::engine::WriteCx;
 use crate::engine::kinds::Given;
 use crate::error::{Details, Result};
@@ -226,6 +226,7 @@ pub(crate) fn create(cx: &mut WriteCx<'_>, input: &TaskInput) -> Result<Task> {
         start_on: None,
         deadline_on: None,
         expires_on: None,
+        remind_at: None,
         completed_at: None,
         archived_at: None,
         task_list_id: None,
@@ -245,6 +246,7 @@ pub(crate) fn create(cx: &mut WriteCx<'_>, input: &TaskInput) -> Result<Task> {
         transition(cx, &mut task, status);
     }
     let repeat_set = series::apply_repeat(cx, &mut details, &mut task, &input.repeat);
+    remind::apply(&mut details, &mut task, None, input, cx.now());
     check_dates(&mut details, &task, input, cx.today(), false);
     details.into_validation()?;
     if repeat_set {
@@ -292,6 +294,7 @@ pub(crate) fn change(cx: &mut WriteCx<'_>, id: Id, input: &TaskInput) -> Result<
         transition(cx, &mut task, status);
     }
     let repeat_set = series::apply_repeat(cx, &mut details, &mut task, &input.repeat);
+    remind::apply(&mut details, &mut task, Some(&before), input, cx.now());
     check_dates(&mut details, &task, input, cx.today(), reopened);
     details.into_validation()?;
 

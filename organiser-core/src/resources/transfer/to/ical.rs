@@ -253,6 +253,7 @@ mod tests {
             start_on: None,
             deadline_on: None,
             expires_on: None,
+            remind_at: None,
             completed_at: None,
             archived_at: None,
             task_list_id: None,
