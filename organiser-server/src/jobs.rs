@@ -150,7 +150,8 @@ mod tests {
                 "calendar_feed_sync",
                 "ai_tasks",
                 "backup",
-                "calendar_subscription_reads"
+                "calendar_subscription_reads",
+                "reminders"
             ]
         );
         let chosen = |jobs: Jobs| -> Vec<_> {
@@ -169,7 +170,8 @@ mod tests {
                 "calendar_feed_sync",
                 "ai_tasks",
                 "backup",
-                "calendar_subscription_reads"
+                "calendar_subscription_reads",
+                "reminders"
             ]
         );
     }

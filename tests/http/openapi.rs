@@ -247,7 +247,7 @@ fn the_document_is_served_without_a_token() {
 /// it refuses.
 #[test]
 fn answers_the_document_does_not_allow_are_refused() {
-    let task = r#"{"data":{"id":"01KKBFJYM06F2NGSPTFY9GBYC8","title":"T","status":"open","start_on":null,"deadline_on":null,"expires_on":null,"completed_at":null,"archived_at":null,"task_list_id":null,"person_id":null,"project_id":null,"position":1,"description_html":null,"description_text":"","has_documents":false,"expired":false,"repeat":null,"series_id":null,"next_task_id":null,"created_at":"2026-03-10T09:00:00.000Z","updated_at":"2026-03-10T09:00:00.000Z"}}"#;
+    let task = r#"{"data":{"id":"01KKBFJYM06F2NGSPTFY9GBYC8","title":"T","status":"open","start_on":null,"deadline_on":null,"expires_on":null,"remind_at":null,"completed_at":null,"archived_at":null,"task_list_id":null,"person_id":null,"project_id":null,"position":1,"description_html":null,"description_text":"","has_documents":false,"expired":false,"repeat":null,"series_id":null,"next_task_id":null,"created_at":"2026-03-10T09:00:00.000Z","updated_at":"2026-03-10T09:00:00.000Z"}}"#;
     let not_found = r#"{"error":{"code":"not_found","message":"Not found"}}"#;
     let id = "/api/v1/tasks/01KKBFJYM06F2NGSPTFY9GBYC8";
     let without_a_field = task.replace(r#""expired":false,"#, "");

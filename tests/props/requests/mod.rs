@@ -822,6 +822,16 @@ fn every_route_of_the_table_is_served() {
     let subscription = store
         .call(&Call::new(Post, "/calendar_subscriptions"))
         .expect(201);
+    // Its test message goes to the offline answerer (`feeds::answer`).
+    let channel = store
+        .call(
+            &Call::new(Post, "/notification_channels").body(json!({"notification_channel": {
+                "name": "Phone",
+                "kind": "ntfy",
+                "url": "https://ntfy.example.com/organiser",
+            }})),
+        )
+        .expect(201);
     let model = store
         .call(&Call::new(Post, "/ai_models").body(json!({"ai_model": {
             "ai_provider_id": provider.data()["id"],
@@ -923,6 +933,10 @@ fn every_route_of_the_table_is_served() {
                 .as_str()
                 .unwrap_or_default()
                 .to_owned(),
+        ),
+        (
+            "/notification_channels/",
+            channel.data()["id"].as_str().unwrap_or_default().to_owned(),
         ),
         (
             "/notes/",
