@@ -34,6 +34,7 @@ pub mod loopback;
 pub mod model_server;
 pub mod openapi;
 pub mod programs;
+pub mod receivers;
 pub mod search;
 pub mod server;
 pub mod update_server;

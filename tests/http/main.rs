@@ -18,6 +18,7 @@ mod conventions;
 mod health;
 mod openapi;
 mod proxies;
+mod reminders;
 mod routes;
 mod search;
 mod sessions;

@@ -23,6 +23,7 @@ mod person_links;
 mod person_overview;
 mod projects;
 mod read_only;
+mod reminders;
 mod search;
 mod system;
 mod task_counts;

@@ -152,7 +152,8 @@ pub(crate) fn read_at(text: &str) -> Option<(i8, i8)> {
 }
 
 /// The instant `at` (`HH:MM`) falls on `date` in `zone`; a time a clock
-/// change skips is the instant after the gap, and one it repeats the first.
+/// change skips is read by the offset before it (01:30 in London on the
+/// spring change is 02:30 summer time), and one it repeats is the first.
 pub(crate) fn instant_on(date: Date, at: &str, zone: &Zone) -> Timestamp {
     let (h, m) = read_at(at).unwrap_or((9, 0));
     date.at(h, m, 0, 0)
@@ -278,6 +279,8 @@ fn read(f: &mut Fields<'_>) -> ReminderSettingsChange {
     change
 }
 
+/// Applies `change`; whether the reminder starts again (turned on, or its
+/// time moved).
 fn apply_ahead(
     name: &str,
     change: &DaysAheadChange,
@@ -285,6 +288,7 @@ fn apply_ahead(
     details: &mut Details,
 ) -> bool {
     let mut at_moved = false;
+    let was_on = !ahead.days_before.is_empty();
     if let Some(days) = &change.days_before {
         if days.iter().all(|d| (0..=MOST_DAYS_BEFORE).contains(d)) {
             let mut days: Vec<u8> = days.iter().filter_map(|d| u8::try_from(*d).ok()).collect();
@@ -311,7 +315,8 @@ fn apply_ahead(
             ),
         }
     }
-    at_moved
+    // Turned on again, or moved: it starts at its next time to come.
+    at_moved || (!was_on && !ahead.days_before.is_empty())
 }
 
 /// `PATCH /reminder_settings`. A daily reminder turned on or moved to
