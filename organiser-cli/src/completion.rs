@@ -4,8 +4,8 @@
 //! `unstable-dynamic` engine, [`CompleteEnv`]). Besides what the static
 //! scripts of `organiser completions` offer (subcommands, flags, fixed
 //! values), it offers the names of the store's task lists, people,
-//! projects, tags, categories, document folders, documents and calendar
-//! feeds where a command takes one: read through the same backend a reading command uses, never making a store, never
+//! projects, tags, categories, document folders, documents, calendar
+//! feeds and notification channels where a command takes one: read through the same backend a reading command uses, never making a store, never
 //! waiting for a held one, and offering nothing when anything goes wrong.
 
 use std::ffi::OsString;
@@ -17,8 +17,8 @@ use clap_complete::engine::{ArgValueCandidates, CompletionCandidate};
 use clap_complete::env::CompleteEnv;
 use organiser_core::{
     calendar::CalendarFeed, calendar_subscriptions::CalendarSubscription, categories::Category,
-    documents::Document, folders::Folder, people::Person, projects::Project, tags::Tag,
-    task_lists::TaskList,
+    documents::Document, folders::Folder, people::Person, projects::Project,
+    reminders::NotificationChannel, tags::Tag, task_lists::TaskList,
 };
 
 use crate::backend;
@@ -123,6 +123,15 @@ const SUBSCRIPTION_NAMES: &[(&str, &str)] = &[
     ("organiser calendar subscriptions rm", "subscription"),
 ];
 
+/// The arguments that take a notification channel's name.
+const CHANNEL_NAMES: &[(&str, &str)] = &[
+    ("organiser notify test", "channel"),
+    ("organiser notify rm", "channel"),
+    ("organiser notify on", "channel"),
+    ("organiser notify off", "channel"),
+    ("organiser reminders set", "channels"),
+];
+
 /// The `--data-dir` of the command line being completed.
 static DATA_DIR: OnceLock<Option<PathBuf>> = OnceLock::new();
 
@@ -166,6 +175,8 @@ fn with_list_names(cmd: Command, path: &str) -> Command {
             arg.add(ArgValueCandidates::new(names_of::<CalendarFeed>))
         } else if SUBSCRIPTION_NAMES.contains(&id) {
             arg.add(ArgValueCandidates::new(names_of::<CalendarSubscription>))
+        } else if CHANNEL_NAMES.contains(&id) {
+            arg.add(ArgValueCandidates::new(names_of::<NotificationChannel>))
         } else {
             arg
         }
@@ -252,7 +263,8 @@ mod tests {
             .chain(FOLDER_NAMES)
             .chain(DOCUMENT_NAMES)
             .chain(FEED_NAMES)
-            .chain(SUBSCRIPTION_NAMES);
+            .chain(SUBSCRIPTION_NAMES)
+            .chain(CHANNEL_NAMES);
         for (path, id) in all {
             let mut words = path.split(' ').skip(1);
             let mut sub = &cmd;

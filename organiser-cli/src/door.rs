@@ -179,6 +179,9 @@ pub(crate) trait Doors: Door + Sized {
     fn projects(&self) -> Projects<'_, Self> {
         Projects::new(self)
     }
+    fn reminders(&self) -> organiser_core::reminders::Reminders<'_, Self> {
+        organiser_core::reminders::Reminders::new(self)
+    }
     fn search(&self) -> Search<'_, Self> {
         Search::new(self)
     }

@@ -95,6 +95,12 @@ enum Command {
     /// and key dates (today by default; week, a date, or DATE..DATE);
     /// subscribe to it from a phone (subscribe, subscriptions).
     Calendar(commands::calendar::Calendar),
+    /// Where reminders go: notification channels (ntfy, webhooks,
+    /// e-mail); add, test, rm, on, off.
+    Notify(commands::notify::NotifyCommand),
+    /// Reminder settings (channels, daily agenda, key dates, deadlines)
+    /// and the latest notifications; set, log.
+    Reminders(commands::reminders::RemindersCommand),
     /// Search people, projects, notes, tasks, documents, task lists and
     /// folders at once (misspellings forgiven), each match with the
     /// command that opens it.
@@ -274,6 +280,8 @@ fn run(cli: Cli) -> Result<(), CliError> {
         Command::Tags(c) => c.run(&global),
         Command::Categories(c) => c.run(&global),
         Command::Calendar(c) => c.run(&global),
+        Command::Notify(c) => c.run(&global),
+        Command::Reminders(c) => c.run(&global),
         Command::Search(c) => c.run(&global),
         Command::Feeds(c) => c.run(&global),
         Command::Docs(c) => c.run(&global),

@@ -51,8 +51,11 @@ const CANDIDATES_SHOWN: usize = 8;
 pub(crate) trait Family: Sized {
     /// One record, as messages say it: "task".
     const ONE: &'static str;
-    /// Many, as messages say it and as the command that lists them: "tasks".
+    /// Many, as messages say it: "tasks".
     const MANY: &'static str;
+    /// The command that lists them, when it is not [`Family::MANY`]
+    /// (notification channels: `notify`).
+    const COMMAND: &'static str = Self::MANY;
     /// Whether people name them by name as well (lists, people,
     /// projects; not tasks, whose titles repeat).
     const NAMED: bool;
@@ -294,7 +297,7 @@ impl<'a> Refs<'a> {
                 CliError::msg(format!(
                     "no {} was deleted here lately: name the one to restore by its ID, as `{}` printed it",
                     F::ONE,
-                    self.global.command(&format!("{} rm", F::MANY))
+                    self.global.command(&format!("{} rm", F::COMMAND))
                 ))
             });
         };
@@ -509,7 +512,7 @@ impl<'a> Refs<'a> {
             "there is no {} {named}whose ID begins or ends with {:?} (see `{}`)",
             F::ONE,
             reference,
-            self.global.command(F::MANY)
+            self.global.command(F::COMMAND)
         ))
     }
 
@@ -530,7 +533,7 @@ impl<'a> Refs<'a> {
         }
         let more = if F::NAMED {
             "give more of the ID, or a row number of `".to_owned()
-                + &self.global.command(F::MANY)
+                + &self.global.command(F::COMMAND)
                 + "`"
         } else {
             "give more of the ID, or a row number".to_owned()
@@ -555,10 +558,11 @@ fn row<F: Family>(reference: &str, listed: &[Id]) -> Option<Result<Id, CliError>
     Some(match listed.get(n.wrapping_sub(1)) {
         Some(id) => Ok(*id),
         None => Err(CliError::msg(format!(
-            "there is no row {reference} in the last listing of {} ({} rows); list the {} again",
+            "there is no row {reference} in the last listing of {} ({} rows); list the {} again with `{}`",
             F::MANY,
             listed.len(),
-            F::MANY
+            F::MANY,
+            F::COMMAND
         ))),
     })
 }

@@ -54,6 +54,7 @@ mod people_fields;
 mod people_show;
 mod project_activity;
 mod projects;
+mod reminders;
 mod retries;
 mod search;
 mod serve;

@@ -4,12 +4,15 @@
 //! weekday, `dec 15`, `+3d`, `in 2 weeks`, `next week`; `none` (or `-`)
 //! clears. A mistake names the flag it was given to. Words count from
 //! the owner's today, asked of the store once, and only when a word needs
-//! it. And how `add` and `edit` echo the dates they worked out.
+//! it. Moments (`tasks add --remind "tomorrow 9:00"`) are the same
+//! words with a time of day, in the owner's zone. And how `add` and
+//! `edit` echo the dates they worked out.
 
 use jiff::Timestamp;
 use jiff::civil::Date;
+use jiff::tz::TimeZone;
 use organiser_core::Field;
-use organiser_core::time::read_date_words;
+use organiser_core::time::{read_date_words, read_moment_words};
 
 use crate::door::Client;
 use crate::door::Doors;
@@ -19,6 +22,9 @@ use crate::error::CliError;
 pub(crate) struct Days<'c> {
     client: &'c Client,
     today: Option<Date>,
+    /// The owner's zone, asked of the store with today when a moment
+    /// needs it.
+    zone: Option<TimeZone>,
 }
 
 impl<'c> Days<'c> {
@@ -26,6 +32,7 @@ impl<'c> Days<'c> {
         Days {
             client,
             today: None,
+            zone: None,
         }
     }
 
@@ -34,6 +41,7 @@ impl<'c> Days<'c> {
         Days {
             client,
             today: Some(today),
+            zone: None,
         }
     }
 
@@ -71,6 +79,37 @@ impl<'c> Days<'c> {
                 .today
                 .insert(self.client.reply(|c| c.account().me())?.data.today),
         })
+    }
+
+    /// The instant `text`, given as `flag`, names in the owner's zone
+    /// (`tomorrow 9:00`, `friday 2:30pm`, an RFC 3339 instant: the
+    /// core's [`read_moment_words`]); null for `none`, `-` or nothing (a
+    /// clear); absent when the flag was not given; an error, naming
+    /// `flag`, when it names none.
+    pub(crate) fn moment(
+        &mut self,
+        flag: &str,
+        text: Option<&str>,
+    ) -> Result<Field<Timestamp>, CliError> {
+        let Some(text) = text else {
+            return Ok(Field::Absent);
+        };
+        if matches!(text.trim().to_lowercase().as_str(), "none" | "-" | "") {
+            return Ok(Field::Null);
+        }
+        let (today, zone) = match (self.today, &self.zone) {
+            (Some(today), Some(zone)) => (today, zone.clone()),
+            _ => {
+                let me = self.client.reply(|c| c.account().me())?.data;
+                let zone = TimeZone::get(&me.time_zone_iana).unwrap_or(TimeZone::UTC);
+                self.today = Some(me.today);
+                self.zone = Some(zone.clone());
+                (me.today, zone)
+            }
+        };
+        read_moment_words(text, today, &zone)
+            .map(Field::Value)
+            .map_err(|e| CliError::msg(format!("{flag}: {text:?} {e}")))
     }
 
     /// [`Days::field`] of a flag that may be absent.

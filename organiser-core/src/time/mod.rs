@@ -5,7 +5,10 @@
 mod words;
 mod zones;
 
-pub use words::{DateWordsError, parse_date_words, parse_span_words, read_date_words};
+pub use words::{
+    DEFAULT_TIME_OF_DAY, DateWordsError, MomentWordsError, parse_date_words, parse_span_words,
+    read_date_words, read_moment_words,
+};
 pub use zones::{Zone, ZoneInfo, zones};
 
 use jiff::Timestamp;

@@ -7,12 +7,14 @@
 //! zone. A date written with numbers and slashes or dots is read only when
 //! it cannot be taken two ways (`25/12`); `12/11` is refused with the
 //! forms that say it plainly. And spans of days (`week`, `next week`,
-//! `month`, `next month`) for views such as the calendar.
+//! `month`, `next month`) for views such as the calendar; and moments
+//! (`--remind "tomorrow 9:00"`): date words with a time of day.
 
-use jiff::civil::{Date, Weekday};
-use jiff::{Span, ToSpan};
+use jiff::civil::{Date, Time, Weekday};
+use jiff::tz::TimeZone;
+use jiff::{Span, Timestamp, ToSpan};
 
-use super::{add_days, parse_date};
+use super::{add_days, parse_date, parse_timestamp};
 
 const WEEKDAYS: [(Weekday, &[&str]); 7] = [
     (Weekday::Monday, &["monday", "mon"]),
@@ -86,6 +88,151 @@ pub fn read_date_words(text: &str, today: Date) -> Result<Date, DateWordsError> 
     relative(&text, today)
         .or_else(|| day_of_month(&text, today))
         .map_or_else(|| numeric(&text, today), Ok)
+}
+
+/// The time of day a moment typed without one is at (`tomorrow`:
+/// tomorrow at 09:00).
+pub const DEFAULT_TIME_OF_DAY: Time = Time::constant(9, 0, 0, 0);
+
+/// Why typed words name no moment, in words for the person who typed
+/// them.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum MomentWordsError {
+    /// Words that name no date and time.
+    NotAMoment,
+    /// Numbers that could be read as two dates (`12/11 9:00`): the two.
+    Ambiguous(Date, Date),
+}
+
+impl std::fmt::Display for MomentWordsError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            MomentWordsError::NotAMoment => f.write_str(
+                "is not a date and time: use date words with a time, such as tomorrow 9:00, friday 2:30pm, dec 15 18:00 or 2026-04-01 09:30 (9:00 when no time is given), or an instant such as 2026-04-01T09:00:00Z",
+            ),
+            MomentWordsError::Ambiguous(a, b) => {
+                std::fmt::Display::fmt(&DateWordsError::Ambiguous(*a, *b), f)
+            }
+        }
+    }
+}
+
+/// The instant `text` names, in the owner's `zone`, counting from `today`
+/// (the owner's today): an RFC 3339 instant (`2026-04-01T09:00:00Z`), or
+/// date words ([`read_date_words`]) with a time of day before or after
+/// them (`tomorrow 9:00`, `tomorrow at 9am`, `9:30pm friday`, `dec 15
+/// 18:00`). Without date words the day is today (`14:30`); without a
+/// time, [`DEFAULT_TIME_OF_DAY`]. A time is `H:MM` or `HH:MM` (24 hours),
+/// `9am`, `9:30 pm` (12 hours), `noon` or `midnight`. A time that the
+/// zone skips (a clock change) is read as the clock shows it after the
+/// change; one it repeats, as the first.
+///
+/// # Errors
+///
+/// [`MomentWordsError::NotAMoment`] for words that name no moment,
+/// [`MomentWordsError::Ambiguous`] for a date that reads two ways.
+pub fn read_moment_words(
+    text: &str,
+    today: Date,
+    zone: &TimeZone,
+) -> Result<Timestamp, MomentWordsError> {
+    if let Some(instant) = parse_timestamp(text) {
+        return Ok(instant);
+    }
+    let text = squished_lower(text);
+    let words: Vec<&str> = text.split(' ').filter(|w| !w.is_empty()).collect();
+    let (time, rest) = split_time(&words).unwrap_or((DEFAULT_TIME_OF_DAY, &words[..]));
+    let day = if rest.is_empty() {
+        if words.is_empty() {
+            return Err(MomentWordsError::NotAMoment);
+        }
+        today
+    } else {
+        read_date_words(&rest.join(" "), today).map_err(|e| match e {
+            DateWordsError::NotADate => MomentWordsError::NotAMoment,
+            DateWordsError::Ambiguous(a, b) => MomentWordsError::Ambiguous(a, b),
+        })?
+    };
+    zone.to_ambiguous_timestamp(day.to_datetime(time))
+        .compatible()
+        .map_err(|_| MomentWordsError::NotAMoment)
+}
+
+/// The time of day at the end of `words` (or at their start), with the
+/// words left for the date: `at` beside the time is dropped.
+fn split_time<'w, 'a>(words: &'w [&'a str]) -> Option<(Time, &'w [&'a str])> {
+    let n = words.len();
+    // At the end: `... 9:30`, `... 9:30 pm`, `... at 9am`.
+    for take in [2, 1] {
+        if n >= take
+            && let Some(time) = time_of_day(&words[n - take..].concat())
+        {
+            let mut rest = &words[..n - take];
+            if rest.last() == Some(&"at") {
+                rest = &rest[..rest.len() - 1];
+            }
+            return Some((time, rest));
+        }
+    }
+    // At the start: `9am tomorrow`, `at 9:30 pm friday`.
+    let words = match words.first() {
+        Some(&"at") => &words[1..],
+        _ => words,
+    };
+    for take in [2, 1] {
+        if words.len() >= take
+            && let Some(time) = time_of_day(&words[..take].concat())
+        {
+            let mut rest = &words[take..];
+            if rest.first() == Some(&"on") {
+                rest = &rest[1..];
+            }
+            return Some((time, rest));
+        }
+    }
+    None
+}
+
+/// `9:00`, `09:30`, `21:15`, `9am`, `9:30pm`, `12am` (midnight), `noon`,
+/// `midnight`; `None` for anything else (a bare number is no time: `15`
+/// may be a day).
+fn time_of_day(word: &str) -> Option<Time> {
+    match word {
+        "noon" | "midday" => return Some(Time::constant(12, 0, 0, 0)),
+        "midnight" => return Some(Time::midnight()),
+        _ => {}
+    }
+    let word = word.replace('.', "");
+    let (clock, half) = match word.strip_suffix("am") {
+        Some(clock) => (clock, Some(0)),
+        None => match word.strip_suffix("pm") {
+            Some(clock) => (clock, Some(12)),
+            None => (word.as_str(), None),
+        },
+    };
+    let (hour, minute) = match clock.split_once(':') {
+        Some((h, m)) if m.len() == 2 => (h, m),
+        Some(_) => return None,
+        None if half.is_some() => (clock, "00"),
+        None => return None,
+    };
+    if hour.is_empty()
+        || hour.len() > 2
+        || !hour
+            .bytes()
+            .chain(minute.bytes())
+            .all(|b| b.is_ascii_digit())
+    {
+        return None;
+    }
+    let (hour, minute): (i8, i8) = (hour.parse().ok()?, minute.parse().ok()?);
+    let hour = match half {
+        // 12am is midnight, 12pm noon.
+        Some(offset) if (1..=12).contains(&hour) => hour % 12 + offset,
+        Some(_) => return None,
+        None => hour,
+    };
+    Time::new(hour, minute, 0, 0).ok()
 }
 
 /// The days a span of words names (`week`: today and the six days after
@@ -327,6 +474,72 @@ mod tests {
             read_date_words("soon", today),
             Err(DateWordsError::NotADate)
         );
+    }
+
+    #[test]
+    fn moments_people_type() {
+        // 2026-03-11 is a Wednesday; Paris is at +01:00 until 29 March,
+        // +02:00 after.
+        let today: Date = "2026-03-11".parse().unwrap();
+        let paris = TimeZone::get("Europe/Paris").unwrap();
+        let cases = [
+            ("tomorrow 9:00", Some("2026-03-12T08:00:00Z")),
+            ("Tomorrow  at 9am", Some("2026-03-12T08:00:00Z")),
+            ("9am tomorrow", Some("2026-03-12T08:00:00Z")),
+            ("at 9 AM on friday", Some("2026-03-13T08:00:00Z")),
+            ("tomorrow 09:30", Some("2026-03-12T08:30:00Z")),
+            ("friday 2:30pm", Some("2026-03-13T13:30:00Z")),
+            ("friday 2:30 p.m.", Some("2026-03-13T13:30:00Z")),
+            ("14:30", Some("2026-03-11T13:30:00Z")),
+            ("noon", Some("2026-03-11T11:00:00Z")),
+            ("tomorrow midnight", Some("2026-03-11T23:00:00Z")),
+            ("12am tomorrow", Some("2026-03-11T23:00:00Z")),
+            ("12pm", Some("2026-03-11T11:00:00Z")),
+            ("tomorrow", Some("2026-03-12T08:00:00Z")),
+            ("+3d 18:00", Some("2026-03-14T17:00:00Z")),
+            ("in 2 weeks 7:15", Some("2026-03-25T06:15:00Z")),
+            ("dec 15 6pm", Some("2026-12-15T17:00:00Z")),
+            ("15 dec 2027 at 08:00", Some("2027-12-15T07:00:00Z")),
+            ("2026-04-01 9:00", Some("2026-04-01T07:00:00Z")),
+            ("25/12 10:00", Some("2026-12-25T09:00:00Z")),
+            // Skipped by the clock change: read after it (03:30 +02:00).
+            ("2026-03-29 2:30", Some("2026-03-29T01:30:00Z")),
+            ("2026-04-01T09:00:00Z", Some("2026-04-01T09:00:00Z")),
+            ("2026-04-01T09:00:00+02:00", Some("2026-04-01T07:00:00Z")),
+            ("", None),
+            ("at", None),
+            ("soon", None),
+            ("tomorrow soon", None),
+            ("tomorrow 25:00", None),
+            ("tomorrow 9:60", None),
+            ("tomorrow 9:5", None),
+            ("13pm", None),
+            ("0am", None),
+            ("9", None),
+            ("tomorrow 9", None),
+            ("9:00 9:00", None),
+            ("2026-02-30 9:00", None),
+        ];
+        for (text, expected) in cases {
+            let got = read_moment_words(text, today, &paris).map(|t| t.to_string());
+            assert_eq!(got.ok().as_deref(), expected, "{text}");
+        }
+    }
+
+    #[test]
+    fn a_moment_on_an_ambiguous_date_is_refused_with_both_readings() {
+        let today: Date = "2026-03-11".parse().unwrap();
+        let said = read_moment_words("12/11 9:00", today, &TimeZone::UTC)
+            .unwrap_err()
+            .to_string();
+        assert_eq!(
+            said,
+            "could be 12 November 2026 or 11 December 2026: write 12 Nov or 11 Dec"
+        );
+        let said = read_moment_words("soon", today, &TimeZone::UTC)
+            .unwrap_err()
+            .to_string();
+        assert!(said.starts_with("is not a date and time"), "{said}");
     }
 
     #[test]

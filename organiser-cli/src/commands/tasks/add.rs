@@ -1,5 +1,6 @@
 //! `organiser tasks add TITLE [--list NAME | --project P | --person P] [--start D] [--deadline D]
-//! [--expires D] [--description TEXT] [--attach FILE.pdf]... [--every PHRASE | --after-done SPAN]`.
+//! [--expires D] [--remind WHEN] [--description TEXT] [--attach FILE.pdf]... [--every PHRASE |
+//! --after-done SPAN]`.
 
 use clap::Args;
 use organiser_core::{Field, people::Person, tasks::TaskInput};
@@ -66,10 +67,15 @@ impl Add {
             .reply(|c| c.tasks().create(input))
             .map_err(|e| e.naming(super::FLAGS))?;
         let task = &made.data;
+        let reminds = if s.global.json {
+            String::new()
+        } else {
+            self.dates.reminds(s.client, task)?
+        };
         s.global.said(
             &made.body,
             format!(
-                "Added {} ({}){}",
+                "Added {} ({}){}{reminds}",
                 task.title,
                 output::short_id(task.id),
                 self.dates.worked_out(task)

@@ -1,5 +1,5 @@
 //! `organiser tasks edit T [--title] [--description TEXT] [--start]
-//! [--deadline] [--expires] [--list NAME | --project P | --inbox]
+//! [--deadline] [--expires] [--remind] [--list NAME | --project P | --inbox]
 //! [--position N] [--every PHRASE | --after-done SPAN]`.
 
 use clap::Args;
@@ -44,6 +44,7 @@ const EDIT_FLAGS: &[(&str, &str)] = &[
     ("project_id", "--project"),
     ("position", "--position"),
     ("repeat", "--every"),
+    ("remind_at", "--remind"),
 ];
 
 impl Edit {
@@ -56,7 +57,7 @@ impl Edit {
             && !self.repeat.given();
         if nothing {
             return Err(CliError::usage(
-                "nothing to change: give --title, --description, --start, --deadline, --expires, --list, --project, --inbox, --position, --every or --after-done",
+                "nothing to change: give --title, --description, --start, --deadline, --expires, --remind, --list, --project, --inbox, --position, --every or --after-done",
             ));
         }
         let id = s.refs.id::<Task>(&self.task)?;
@@ -73,10 +74,15 @@ impl Edit {
             .client
             .reply(|c| c.tasks().change(id, input))
             .map_err(|e| no_task(id)(e).naming(EDIT_FLAGS))?;
+        let reminds = if s.global.json {
+            String::new()
+        } else {
+            self.dates.reminds(s.client, &changed.data)?
+        };
         s.global.said(
             &changed.body,
             format!(
-                "Changed {}{}",
+                "Changed {}{}{reminds}",
                 changed.data.title,
                 self.dates.worked_out(&changed.data)
             ) + &if self.repeat.given() {

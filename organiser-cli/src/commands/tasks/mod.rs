@@ -182,12 +182,21 @@ struct DateArgs {
     /// When it stops mattering (an open task is archived after that day).
     #[arg(long, allow_hyphen_values = true)]
     expires: Option<String>,
+    /// When to be reminded, in your zone: date words with a time
+    /// ("tomorrow 9:00", "friday 2:30pm", "dec 15 18:00"; 9:00 when no
+    /// time is given) or an instant (2026-04-01T09:00:00Z); sent to the
+    /// channels of `reminders set --channels`. `none` clears it.
+    #[arg(long, value_name = "WHEN", allow_hyphen_values = true)]
+    remind: Option<String>,
 }
 
 impl DateArgs {
     /// Whether any date was given.
     fn given(&self) -> bool {
-        self.start.is_some() || self.deadline.is_some() || self.expires.is_some()
+        self.start.is_some()
+            || self.deadline.is_some()
+            || self.expires.is_some()
+            || self.remind.is_some()
     }
 
     /// Puts the typed dates into `input`, asking the server for today
@@ -197,7 +206,29 @@ impl DateArgs {
         input.start_on = days.given("--start", self.start.as_deref())?;
         input.deadline_on = days.given("--deadline", self.deadline.as_deref())?;
         input.expires_on = days.given("--expires", self.expires.as_deref())?;
+        input.remind_at = days.moment("--remind", self.remind.as_deref())?;
         Ok(())
+    }
+
+    /// The reminder the person typed, as it was worked out, in the
+    /// owner's zone: " · reminds Tue 24 Nov 09:00" (the year when it is
+    /// not the task's year of change), " · no reminder" for one cleared;
+    /// nothing when `--remind` was not given.
+    fn reminds(&self, client: &Client, task: &Task) -> Result<String, CliError> {
+        if self.remind.is_none() {
+            return Ok(String::new());
+        }
+        let Some(at) = task.remind_at else {
+            return Ok(" · no reminder".to_owned());
+        };
+        let zone = crate::output::owner_zone(client)?;
+        let local = at.to_zoned(zone.clone());
+        let format = if local.year() == task.updated_at.to_zoned(zone).year() {
+            "%a %-d %b %H:%M"
+        } else {
+            "%a %-d %b %Y %H:%M"
+        };
+        Ok(format!(" · reminds {}", local.strftime(format)))
     }
 
     /// The dates the person typed, as they were worked out: " · starts Tue
@@ -298,6 +329,7 @@ const FLAGS: &[(&str, &str)] = &[
     ("document_ids", "--attach"),
     ("document_uploads", "--attach"),
     ("repeat", "--every"),
+    ("remind_at", "--remind"),
 ];
 
 #[derive(Debug, Args)]

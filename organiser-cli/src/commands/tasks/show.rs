@@ -57,6 +57,9 @@ impl Show {
             ("Deadline", date(task.deadline_on)),
             ("Expires", date(task.expires_on)),
         ];
+        if task.remind_at.is_some() {
+            rows.push(("Remind", instant(task.remind_at)));
+        }
         if let Some(repeat) = &task.repeat {
             rows.push(("Repeats", repeat.to_words()));
         }
