@@ -24,6 +24,7 @@ use crate::common::fixtures::{all, id, new_task};
 use crate::common::receivers::{HttpReceiver, SmtpReceiver};
 use crate::common::{Call, Core, Expect, Setup, check, licence_key, licence_signer, send};
 
+mod agenda;
 mod channels;
 mod daily;
 mod delivery;
