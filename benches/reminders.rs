@@ -14,11 +14,14 @@
 //!   most 50 µs median at every size;
 //! - an idle run of the scheduler (`send_due_reminders` with nothing due),
 //!   what the server does every second;
-//! - the process's memory (`VmHWM`, the peak resident set, after opening
-//!   the store and 20,000 lookups and 2,000 idle runs): "flat" is the
-//!   target, at most 16 MiB more at 100,000 pending reminders than at
-//!   1,000 (the scheduler keeps nothing per reminder in memory; what grows
-//!   is only the pages of the store it reads).
+//! - the memory the scheduler holds: the process's resident set
+//!   (`VmRSS`) after opening the store, and again after 20,000 lookups and
+//!   2,000 idle runs; "flat" is the target: the scheduler's part (the
+//!   difference) is at most 1 MiB at every size, since it keeps nothing
+//!   per reminder in memory. The resident set after opening is shown too:
+//!   what grows with the store there is the store's own (redb's cache of
+//!   the pages read at open, the search index's lexicon), not the
+//!   scheduler's.
 //!
 //! The run fails (exit code 1) when a target is missed.
 //!
@@ -51,8 +54,15 @@ use organiser::tasks::TaskInput;
 const NOW: &str = "2026-10-14T09:30:00Z";
 /// The lookup's target, median.
 const LOOKUP_TARGET: Duration = Duration::from_micros(50);
-/// How much more memory the largest store may take than the smallest.
-const FLAT_KIB: u64 = 16 * 1024;
+/// The most memory the scheduler's work may add, at any size.
+const FLAT_KIB: u64 = 1024;
+/// The words task titles are made of (titles repeat words, as real ones
+/// do).
+const WORDS: [&str; 24] = [
+    "call", "the", "bank", "pay", "rent", "water", "plants", "book", "dentist", "send", "invoice",
+    "review", "draft", "plan", "trip", "buy", "milk", "fix", "bike", "email", "landlord", "renew",
+    "passport", "tax",
+];
 /// The sizes measured.
 const SIZES: [usize; 3] = [1_000, 10_000, 100_000];
 
@@ -108,9 +118,12 @@ fn generate(root: &Path, sizes: &[usize]) -> Result<(), String> {
             let at = start
                 .checked_add(SignedDuration::from_mins(minutes))
                 .map_err(err)?;
+            let title: Vec<&str> = (0..3)
+                .map(|k| WORDS[(made * 7 + k * 13 + made / 24) % WORDS.len()])
+                .collect();
             let input = TaskInput {
                 remind_at: Field::Value(at),
-                ..TaskInput::titled(format!("Task {made}"))
+                ..TaskInput::titled(title.join(" "))
             };
             org.tasks().create(input).map_err(err)?;
             made += 1;
@@ -130,7 +143,8 @@ struct Row {
     lookup_median: Duration,
     lookup_p90: Duration,
     idle_median: Duration,
-    hwm_kib: u64,
+    open_kib: u64,
+    after_kib: u64,
 }
 
 fn run() -> Result<(), String> {
@@ -167,7 +181,7 @@ fn parse_row(line: &str) -> Result<Row, String> {
         .split_whitespace()
         .map(|w| w.parse().map_err(err))
         .collect::<Result<_, _>>()?;
-    let [pending, median, p90, idle, hwm] = n[..] else {
+    let [pending, median, p90, idle, open_kib, after_kib] = n[..] else {
         return Err(format!("a child said {line:?}"));
     };
     Ok(Row {
@@ -175,7 +189,8 @@ fn parse_row(line: &str) -> Result<Row, String> {
         lookup_median: Duration::from_nanos(median),
         lookup_p90: Duration::from_nanos(p90),
         idle_median: Duration::from_nanos(idle),
-        hwm_kib: hwm,
+        open_kib,
+        after_kib,
     })
 }
 
@@ -187,18 +202,19 @@ fn report(rows: &[Row]) -> Result<(), String> {
     );
     let _ = writeln!(
         out,
-        "| pending | lookup median | lookup p90 | idle run median | peak memory (VmHWM) |"
+        "| pending | lookup median | lookup p90 | idle run median | resident after open | the scheduler's part |"
     );
-    let _ = writeln!(out, "|---:|---:|---:|---:|---:|");
+    let _ = writeln!(out, "|---:|---:|---:|---:|---:|---:|");
     for r in rows {
         let _ = writeln!(
             out,
-            "| {} | {} | {} | {} | {:.1} MiB |",
+            "| {} | {} | {} | {} | {:.1} MiB | {} KiB |",
             r.pending,
             ms(r.lookup_median),
             ms(r.lookup_p90),
             ms(r.idle_median),
-            r.hwm_kib as f64 / 1024.0
+            r.open_kib as f64 / 1024.0,
+            r.after_kib.saturating_sub(r.open_kib)
         );
     }
     let mut missed = 0;
@@ -208,15 +224,16 @@ fn report(rows: &[Row]) -> Result<(), String> {
             let _ = writeln!(out, "missed: the lookup at {} pending", r.pending);
         }
     }
-    if let (Some(first), Some(last)) = (rows.first(), rows.last())
-        && last.hwm_kib > first.hwm_kib + FLAT_KIB
-    {
-        missed += 1;
-        let _ = writeln!(
-            out,
-            "missed: memory grows with the pending reminders ({} KiB to {} KiB)",
-            first.hwm_kib, last.hwm_kib
-        );
+    for r in rows {
+        if r.after_kib > r.open_kib + FLAT_KIB {
+            missed += 1;
+            let _ = writeln!(
+                out,
+                "missed: the scheduler took {} KiB at {} pending",
+                r.after_kib - r.open_kib,
+                r.pending
+            );
+        }
     }
     let _ = writeln!(out, "\n{}", common::targets_verdict(missed));
     print!("{out}");
@@ -228,7 +245,8 @@ fn report(rows: &[Row]) -> Result<(), String> {
 
 /// Measures the store in `dir` (a child's work): prints the pending count,
 /// the lookup's median and 90th percentile and the idle run's median in
-/// nanoseconds, and the peak memory in KiB.
+/// nanoseconds, and the resident set after opening and after the work, in
+/// KiB.
 fn measure_one(dir: &Path) -> Result<(), String> {
     let org = open(&PathBuf::from(dir))?;
     // Every task of the store is in the Inbox, open, with a reminder ahead.
@@ -239,15 +257,16 @@ fn measure_one(dir: &Path) -> Result<(), String> {
     if org.next_reminder_at().map_err(err)?.is_none() {
         return Err("no reminder is pending".into());
     }
+    let open_kib = common::proc_status_kib("VmRSS").unwrap_or(0);
     let lookup = time(200, 20_000, || {
         let _ = std::hint::black_box(org.next_reminder_at());
     });
     let idle = time(20, 2_000, || {
         let _ = std::hint::black_box(org.send_due_reminders());
     });
-    let hwm = common::proc_status_kib("VmHWM").unwrap_or(0);
+    let after_kib = common::proc_status_kib("VmRSS").unwrap_or(0);
     println!(
-        "{pending} {} {} {} {hwm}",
+        "{pending} {} {} {} {open_kib} {after_kib}",
         lookup.median.as_nanos(),
         lookup.p90.as_nanos(),
         idle.median.as_nanos()
