@@ -489,13 +489,9 @@ impl Family for CalendarSubscription {
 
     /// Every one at once: the API's list is not paginated.
     fn page(client: &Client, _cursor: Option<String>) -> Result<Page<Self>, CliError> {
-        let items = client.reply(|c| c.calendar_subscriptions().list())?.data;
-        Ok(Page {
-            limit: items.len().max(1),
-            items,
-            next_cursor: None,
-            total_count: None,
-        })
+        Ok(Page::whole(
+            client.reply(|c| c.calendar_subscriptions().list())?.data,
+        ))
     }
 
     fn get(client: &Client, id: Id) -> Result<Self, CliError> {

@@ -564,13 +564,9 @@ impl Family for NotificationChannel {
 
     /// Every one at once: the API's list is not paginated.
     fn page(client: &Client, _cursor: Option<String>) -> Result<Page<Self>, CliError> {
-        let items = client.reply(|c| c.reminders().channels())?.data;
-        Ok(Page {
-            limit: items.len().max(1),
-            items,
-            next_cursor: None,
-            total_count: None,
-        })
+        Ok(Page::whole(
+            client.reply(|c| c.reminders().channels())?.data,
+        ))
     }
 
     fn get(client: &Client, id: Id) -> Result<Self, CliError> {

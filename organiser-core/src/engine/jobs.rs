@@ -5,6 +5,7 @@
 //! calls each job's [`Job::run`], then waits its [`Job::pace`]; every
 //! decision of what is due is the job's own, by the core's clock.
 
+use std::sync::{Condvar, Mutex};
 use std::time::Duration;
 
 use crate::engine::Organiser;
@@ -61,6 +62,34 @@ impl Pace {
         match *self {
             Pace::Every(every) | Pace::Woken(every, _) => every,
         }
+    }
+}
+
+/// What a write gives a job that waits to be woken ([`Pace::Woken`]):
+/// each such job keeps one in the store's extensions, under a type of its
+/// own (`struct Wake(Signal)`).
+#[derive(Debug, Default)]
+pub(crate) struct Signal {
+    pending: Mutex<bool>,
+    signal: Condvar,
+}
+
+impl Signal {
+    /// Wakes the job waiting in [`Signal::wait`] (or its next wait).
+    pub(crate) fn wake(&self) {
+        *self.pending.lock().unwrap_or_else(|e| e.into_inner()) = true;
+        self.signal.notify_all();
+    }
+
+    /// Waits until [`Signal::wake`] is called or `max` passes; whether it
+    /// was woken.
+    pub(crate) fn wait(&self, max: Duration) -> bool {
+        let pending = self.pending.lock().unwrap_or_else(|e| e.into_inner());
+        let (mut pending, _) = self
+            .signal
+            .wait_timeout_while(pending, max, |p| !*p)
+            .unwrap_or_else(|e| e.into_inner());
+        std::mem::take(&mut *pending)
     }
 }
 

@@ -22,6 +22,17 @@ pub struct Page<T> {
 }
 
 impl<T> Page<T> {
+    /// A whole list as one page (a list the API does not paginate), its
+    /// limit its length.
+    pub fn whole(items: Vec<T>) -> Page<T> {
+        Page {
+            limit: items.len().max(1),
+            items,
+            next_cursor: None,
+            total_count: None,
+        }
+    }
+
     /// Changes every item, keeping the meta.
     pub fn map<U>(self, f: impl FnMut(T) -> U) -> Page<U> {
         Page {

@@ -4,7 +4,6 @@
 //! the store, so a restart resumes it, and it follows every note a write
 //! touches ([`follow_note`]), in that write's transaction.
 
-use std::sync::{Condvar, Mutex};
 use std::time::Duration;
 
 use jiff::{SignedDuration, Timestamp};
@@ -12,6 +11,7 @@ use serde::{Deserialize, Serialize};
 
 use super::settings;
 use super::tables::{TITLE_MADE_FROM, TITLE_QUEUE, TITLE_QUEUED, TITLE_UNTITLED};
+use crate::engine::jobs::Signal;
 use crate::engine::{Cx, Inner, WriteCx};
 use crate::error::Result;
 use crate::ids::Id;
@@ -203,26 +203,14 @@ pub(crate) fn reset_backoff(cx: &WriteCx<'_>) -> Result<()> {
 
 /// Wakes the worker: work was queued.
 #[derive(Default)]
-pub(crate) struct Wake {
-    pending: Mutex<bool>,
-    signal: Condvar,
-}
+pub(crate) struct Wake(Signal);
 
 /// Wakes a worker waiting in [`wait`].
 pub(crate) fn wake(inner: &Inner) {
-    let w = inner.ext.get::<Wake>();
-    let mut pending = w.pending.lock().unwrap_or_else(|e| e.into_inner());
-    *pending = true;
-    w.signal.notify_all();
+    inner.ext.get::<Wake>().0.wake();
 }
 
 /// Waits until [`wake`] is called or `max` passes; whether it was woken.
 pub(crate) fn wait(inner: &Inner, max: Duration) -> bool {
-    let w = inner.ext.get::<Wake>();
-    let pending = w.pending.lock().unwrap_or_else(|e| e.into_inner());
-    let (mut pending, _) = w
-        .signal
-        .wait_timeout_while(pending, max, |p| !*p)
-        .unwrap_or_else(|e| e.into_inner());
-    std::mem::take(&mut *pending)
+    inner.ext.get::<Wake>().0.wait(max)
 }

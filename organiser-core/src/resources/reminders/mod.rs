@@ -33,11 +33,11 @@ pub use settings::{
     AgendaChange, DailyAgenda, DaysAhead, DaysAheadChange, ReminderSettings, ReminderSettingsChange,
 };
 
-use std::sync::{Condvar, Mutex};
 use std::time::Duration;
 
 use jiff::SignedDuration;
 
+use crate::engine::jobs::Signal;
 use crate::engine::{Inner, WriteCx};
 use crate::error::{Error, Result};
 use crate::ids::Id;
@@ -51,16 +51,11 @@ const SENDS_AT_ONCE: usize = 100;
 
 /// Wakes the scheduler: a write changed what is due.
 #[derive(Default)]
-struct Wake {
-    pending: Mutex<bool>,
-    signal: Condvar,
-}
+struct Wake(Signal);
 
 /// Wakes the scheduler now.
 pub(crate) fn wake(inner: &Inner) {
-    let w = inner.ext.get::<Wake>();
-    *w.pending.lock().unwrap_or_else(|e| e.into_inner()) = true;
-    w.signal.notify_all();
+    inner.ext.get::<Wake>().0.wake();
 }
 
 /// Wakes the scheduler once this write commits.
@@ -70,13 +65,7 @@ pub(crate) fn wake_after_commit(cx: &mut WriteCx<'_>) {
 
 /// Waits until [`wake`] is called or `max` passes; whether it was woken.
 pub(crate) fn wait(inner: &Inner, max: Duration) -> bool {
-    let w = inner.ext.get::<Wake>();
-    let pending = w.pending.lock().unwrap_or_else(|e| e.into_inner());
-    let (mut pending, _) = w
-        .signal
-        .wait_timeout_while(pending, max, |p| !*p)
-        .unwrap_or_else(|e| e.into_inner());
-    std::mem::take(&mut *pending)
+    inner.ext.get::<Wake>().0.wait(max)
 }
 
 /// One run of the scheduler: plans what fell due, ends what waited too
