@@ -198,6 +198,20 @@ impl Core {
         Core::over(org, clock)
     }
 
+    /// As [`Core::with`], with the tests' licence key trusted and a
+    /// licence added (updates until 2099), so a test may move the clock
+    /// past the 14-day trial without falling into read-only mode.
+    pub fn licensed(mut setup: Setup) -> Core {
+        setup.options.licence_public_key = super::licence_signer().verifying_key();
+        let s = Core::with(setup);
+        send(
+            s.local("PUT", "/licence")
+                .json(&serde_json::json!({"key": super::licence_key("K-1", "2099-01-01")})),
+        )
+        .expect(200);
+        s
+    }
+
     /// Over an existing store, with a new API token.
     pub fn over(org: Organiser, clock: ManualClock) -> Core {
         let token = org.account().create_token("tests", None).unwrap().secret;

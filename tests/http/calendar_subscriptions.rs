@@ -18,11 +18,7 @@ use serde_json::{Value, json};
 use crate::common::programs::{khal_config, khal_list, require, tool};
 use crate::common::{Setup, TestServer, send};
 
-// The CLI tests' runner of the real binary: the server's log lines are
-// what `organiser serve` writes on its standard error.
-#[allow(dead_code, unreachable_pub)]
-#[path = "../cli/util.rs"]
-mod util;
+use crate::util;
 
 const PATH: &str = "/calendar_subscriptions";
 

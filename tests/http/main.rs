@@ -10,6 +10,12 @@
 #[path = "../common/mod.rs"]
 mod common;
 
+// The CLI tests' runner of the real binary (`organiser serve`, its data
+// directory, what it writes on its standard error).
+#[allow(dead_code, unreachable_pub)]
+#[path = "../cli/util.rs"]
+mod util;
+
 mod ai;
 mod calendar;
 mod calendar_subscriptions;

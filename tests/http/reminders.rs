@@ -17,10 +17,7 @@ use crate::common::feed_server::closed_port_url;
 use crate::common::receivers::{HttpReceiver, Received, Reply, tally};
 use crate::common::{Setup, TestServer, send};
 
-// The CLI tests' runner of the real binary.
-#[allow(dead_code, unreachable_pub)]
-#[path = "../cli/util.rs"]
-mod util;
+use crate::util;
 
 const CHANNELS: &str = "/notification_channels";
 

@@ -2,6 +2,7 @@
 
 use super::read_back::*;
 use super::*;
+use crate::common::licence_signer;
 
 // ------------------------------------------------- ETag, rotation, delete
 

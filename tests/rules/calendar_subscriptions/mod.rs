@@ -30,7 +30,7 @@ use organiser::{Auth, Error};
 use serde_json::{Value, json};
 
 use crate::common::fixtures::{UNKNOWN, id, new_list, new_task, patch_task, set_zone};
-use crate::common::{Call, Core, Expect, Setup, check, licence_key, licence_signer, send};
+use crate::common::{Call, Core, Expect, Setup, check, send};
 
 const PATH: &str = "/calendar_subscriptions";
 
@@ -49,18 +49,10 @@ fn start() -> Core {
 
 /// [`start`] at `now`.
 fn start_at(now: &'static str) -> Core {
-    let mut setup = Setup {
+    Core::licensed(Setup {
         now,
         ..Setup::default()
-    };
-    setup.options.licence_public_key = licence_signer().verifying_key();
-    let s = Core::with(setup);
-    send(
-        s.local("PUT", "/licence")
-            .json(&json!({"key": licence_key("K-1", "2099-01-01")})),
-    )
-    .expect(200);
-    s
+    })
 }
 
 fn create(fields: Value) -> Call {

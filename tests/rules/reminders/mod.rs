@@ -22,7 +22,7 @@ use serde_json::{Value, json};
 
 use crate::common::fixtures::{all, id, new_task};
 use crate::common::receivers::{HttpReceiver, SmtpReceiver};
-use crate::common::{Call, Core, Expect, Setup, check, licence_key, licence_signer, send};
+use crate::common::{Call, Core, Expect, Setup, check};
 
 mod agenda;
 mod channels;
@@ -52,15 +52,8 @@ fn start_at(now: &'static str) -> Core {
 }
 
 /// [`start`] made as `setup` says, licensed.
-fn start_with(mut setup: Setup) -> Core {
-    setup.options.licence_public_key = licence_signer().verifying_key();
-    let s = Core::with(setup);
-    send(
-        s.local("PUT", "/licence")
-            .json(&json!({"key": licence_key("K-1", "2099-01-01")})),
-    )
-    .expect(200);
-    s
+fn start_with(setup: Setup) -> Core {
+    Core::licensed(setup)
 }
 
 /// `POST /notification_channels` with `fields`.

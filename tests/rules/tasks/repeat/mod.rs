@@ -16,7 +16,7 @@ use crate::common::fixtures::{
     all, deletions, get_task, id, new_list, new_task, now_string, patch_task, records, set_zone,
     with_updated_at,
 };
-use crate::common::{Call, Core, Expect, Setup, check, licence_key, licence_signer, send};
+use crate::common::{Call, Core, Expect, Setup, check, send};
 
 mod calendar;
 mod closing;
@@ -27,15 +27,7 @@ mod undo;
 /// A licensed in-memory organiser (the tests move the clock past the
 /// 14-day trial), at 2026-03-10T09:00:00Z, owner zone UTC.
 fn start() -> Core {
-    let mut setup = Setup::default();
-    setup.options.licence_public_key = licence_signer().verifying_key();
-    let s = Core::with(setup);
-    send(
-        s.local("PUT", "/licence")
-            .json(&json!({"key": licence_key("K-1", "2099-01-01")})),
-    )
-    .expect(200);
-    s
+    Core::licensed(Setup::default())
 }
 
 /// Every task, whatever its status.
