@@ -437,6 +437,7 @@ pub(crate) static KINDS: &[&RecordKind] = &[
     &calendar_feeds::KIND,
     &ai::PROVIDER_KIND,
     &ai::MODEL_KIND,
+    &reminders::CHANNEL_KIND,
 ];
 
 /// Every kind the organiser's archive holds (EXTENSIONS.md §5), in the

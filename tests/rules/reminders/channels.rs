@@ -153,6 +153,12 @@ fn a_channel_is_made_read_listed_changed_and_deleted() {
         check(&s, call, Expect::error(404, "not_found", None));
     }
     assert_eq!(listed(&s), [hook]);
+    // A client that syncs learns of it, as of any deleted record.
+    let gone = s.get("/deletions?type=notification_channel");
+    let records = gone.data().as_array().unwrap();
+    assert_eq!(records.len(), 1, "{records:?}");
+    assert_eq!(records[0]["id"], c.as_str());
+    assert_eq!(records[0]["type"], "notification_channel");
 }
 
 /// Every refusal of a new channel is 422 under its field, and makes

@@ -9,12 +9,18 @@ use serde::{Deserialize, Serialize};
 use serde_json::Value;
 
 use super::tables::CHANNELS;
+use crate::engine::kinds::RecordKind;
 use crate::engine::{Cx, Inner, WriteCx};
 use crate::error::{Details, Error, Result};
 use crate::ids::Id;
 use crate::input::{Field, record};
+use crate::resources::deletions;
 use crate::store::{Dir, Tables};
 use crate::text::{char_len, fold_case, squished_required};
+
+/// Notification channels: deleted for good at once, with a deletion
+/// record (document 1, "Deletions").
+pub(crate) static KIND: RecordKind = RecordKind::new("notification_channel", 16);
 
 /// The most characters of a name.
 const NAME_MAX: usize = 100;
@@ -611,11 +617,13 @@ pub(crate) fn change(
     Ok(s.channel)
 }
 
-/// `DELETE /notification_channels/{id}`: for good; it leaves the
-/// reminder settings, and what was waiting for it is `failed`.
+/// `DELETE /notification_channels/{id}`: for good, with a deletion
+/// record; it leaves the reminder settings, and what was waiting for it
+/// is `failed`.
 pub(crate) fn delete(cx: &mut WriteCx<'_>, id: Id) -> Result<()> {
     stored(cx, id)?;
     cx.remove(CHANNELS, &id.to_bytes())?;
+    deletions::record(cx, KIND.name, id)?;
     super::settings::forget_channel(cx, id)?;
     super::log::fail_pending_of(cx, id, "the channel was deleted")?;
     Ok(())

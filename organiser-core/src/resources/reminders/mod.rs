@@ -25,6 +25,7 @@ pub(crate) mod tables;
 
 pub(crate) use api::{OPERATIONS, REMINDERS};
 pub use api::{ReminderRun, Reminders};
+pub(crate) use channels::KIND as CHANNEL_KIND;
 pub use channels::{
     ChannelKind, EmailInput, EmailSettings, NotificationChannel, NotificationChannelInput, Security,
 };
