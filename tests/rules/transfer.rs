@@ -387,7 +387,9 @@ fn everything() -> (Core, FeedServer) {
         "/team.ics",
         vcalendar(&["UID:1\nSUMMARY:Stand-up\nDTSTART:20260310T090000Z"]),
     );
-    let address = server.url("/team.ics").replacen("://", "://me:secret@", 1);
+    let address = server
+        .url("/team.ics")
+        .replacen("://", "://me:feed-password@", 1);
     let png = {
         let mut out = std::io::Cursor::new(Vec::new());
         image::RgbImage::from_fn(8, 8, |x, y| image::Rgb([x as u8 * 30, y as u8 * 30, 90]))
@@ -515,6 +517,17 @@ fn everything() -> (Core, FeedServer) {
         json!({"ai_model": {"ai_provider_id": id(provider.data()), "identifier": "mock-small"}}),
     )
     .expect(201);
+    s.post(
+        "/notification_channels",
+        json!({"notification_channel": {"name": "Hook", "kind": "webhook",
+               "url": "https://hooks.example.com/organiser", "secret": "whsec-signing-key"}}),
+    )
+    .expect(201);
+    s.post(
+        "/tasks",
+        json!({"task": {"title": "Call the dentist", "remind_at": "2026-03-12T08:30:00Z"}}),
+    )
+    .expect(201);
     (s, server)
 }
 
@@ -535,10 +548,9 @@ fn the_archive_round_trips_exactly_and_twice_changes_nothing() {
         .values()
         .map(|b| String::from_utf8_lossy(b).into_owned())
         .collect();
-    assert!(
-        !text.contains("secret"),
-        "a feed's credentials were exported"
-    );
+    for secret in ["feed-password", "whsec-signing-key"] {
+        assert!(!text.contains(secret), "{secret} was exported");
+    }
     for kind in [
         "upload",
         "task_list",
@@ -556,6 +568,7 @@ fn the_archive_round_trips_exactly_and_twice_changes_nothing() {
         "calendar_feed",
         "ai_provider",
         "ai_model",
+        "notification_channel",
     ] {
         let lines = &entries[&format!("records/{kind}.jsonl")];
         assert!(!lines.is_empty(), "no {kind} was exported");

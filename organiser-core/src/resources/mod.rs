@@ -460,6 +460,7 @@ pub(crate) static PORTABLE: &[&crate::portable::Portable] = &[
     &calendar_feeds::portable::PORTABLE,
     &ai::portable::PROVIDER_PORTABLE,
     &ai::portable::MODEL_PORTABLE,
+    &reminders::portable::PORTABLE,
 ];
 
 /// Every cascade of a delete.

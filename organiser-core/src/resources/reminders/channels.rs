@@ -23,7 +23,7 @@ use crate::text::{char_len, fold_case, squished_required};
 pub(crate) static KIND: RecordKind = RecordKind::new("notification_channel", 16);
 
 /// The most characters of a name.
-const NAME_MAX: usize = 100;
+pub(crate) const NAME_MAX: usize = 100;
 /// The most characters of an address.
 const URL_MAX: usize = 2048;
 /// The most characters of a secret.
@@ -546,20 +546,44 @@ pub(crate) fn save(cx: &WriteCx<'_>, s: &StoredChannel) -> Result<()> {
     cx.put_json(CHANNELS, &s.channel.id.to_bytes(), s)
 }
 
+/// Whether a channel other than `except` is named `name`, ignoring case.
+pub(crate) fn name_taken<T: Tables>(
+    cx: &Cx<'_, T>,
+    name: &str,
+    except: Option<Id>,
+) -> Result<bool> {
+    Ok(all(cx)?
+        .iter()
+        .any(|s| Some(s.channel.id) != except && fold_case(&s.channel.name) == fold_case(name)))
+}
+
 fn check_name_free(
     cx: &WriteCx<'_>,
     name: &str,
     except: Option<Id>,
     details: &mut Details,
 ) -> Result<()> {
-    if details.has("name") {
-        return Ok(());
-    }
-    let taken = all(cx)?
-        .iter()
-        .any(|s| Some(s.channel.id) != except && fold_case(&s.channel.name) == fold_case(name));
-    if taken {
+    if !details.has("name") && name_taken(cx, name, except)? {
         details.add("name", "has already been taken");
+    }
+    Ok(())
+}
+
+/// Whether a channel read from an archive is one a write could have made:
+/// its address as the checks write it, its e-mail addresses readable.
+pub(crate) fn check_line(c: &NotificationChannel) -> std::result::Result<(), &'static str> {
+    if let Some(url) = &c.url
+        && address(url, c.kind).as_deref() != Ok(url.as_str())
+    {
+        return Err("its url is not a checked address");
+    }
+    if let Some(e) = &c.email
+        && (mailboxes(&e.from).is_err() || mailboxes(&e.to).is_err() || e.smtp_port == 0)
+    {
+        return Err("its e-mail settings are not readable");
+    }
+    if c.name.trim().is_empty() || char_len(&c.name) > NAME_MAX {
+        return Err("its name is blank or too long");
     }
     Ok(())
 }

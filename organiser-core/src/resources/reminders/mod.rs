@@ -19,6 +19,7 @@ mod channels;
 mod log;
 mod message;
 mod plan;
+pub(crate) mod portable;
 mod send;
 mod settings;
 pub(crate) mod tables;
