@@ -378,3 +378,83 @@ fn a_kill_mid_delivery_loses_no_reminder_and_repeats_none_answered() {
     }
     drop(server);
 }
+
+/// No channel secret reaches `organiser serve`'s log: not its request
+/// lines, not the warnings of failed deliveries, over channels made,
+/// tested (arriving and failing) and delivering a reminder that fails on
+/// each of them.
+#[test]
+fn the_server_never_logs_a_channel_secret() {
+    let dir = util::Dir::new();
+    let server = dir.serve();
+    let _ = rustls::crypto::ring::default_provider().install_default();
+    let client = reqwest::blocking::Client::new();
+    let api = |method: &str, path: &str, body: Value| -> Value {
+        let response = client
+            .request(
+                method.parse().unwrap(),
+                format!("{}/api/v1{path}", server.url),
+            )
+            .bearer_auth(&server.token)
+            .json(&body)
+            .send()
+            .unwrap();
+        serde_json::from_slice(&response.bytes().unwrap()).unwrap_or(Value::Null)
+    };
+    let rx = HttpReceiver::start();
+    let secrets = [
+        "tk_LogSecret-ntfy",
+        "whsec_LogSecret-hook",
+        "LogSecret-smtp",
+    ];
+    let bodies = [
+        json!({"name": "Phone", "kind": "ntfy", "url": rx.url("/alerts"), "secret": secrets[0]}),
+        json!({"name": "Hook", "kind": "webhook", "url": rx.url("/hook"), "secret": secrets[1]}),
+        json!({"name": "Mail", "kind": "email", "secret": secrets[2], "email": {
+            "smtp_host": "127.0.0.1", "smtp_port": closed_port(), "security": "none",
+            "username": "me", "from": "me@example.com", "to": "me@example.com"}}),
+    ];
+    let ids: Vec<String> = bodies
+        .into_iter()
+        .map(|b| {
+            api("POST", CHANNELS, json!({ "notification_channel": b }))["data"]["id"]
+                .as_str()
+                .unwrap()
+                .to_owned()
+        })
+        .collect();
+    for id in &ids {
+        api("POST", &format!("{CHANNELS}/{id}/test"), json!({}));
+    }
+    // The receiver now refuses.
+    rx.answer_status(500);
+    for id in &ids[..2] {
+        api("POST", &format!("{CHANNELS}/{id}/test"), json!({}));
+    }
+    api(
+        "PATCH",
+        "/reminder_settings",
+        json!({"reminder_settings": {"channel_ids": ids}}),
+    );
+    let at = jiff::Timestamp::now() + jiff::SignedDuration::from_secs(2);
+    api(
+        "POST",
+        "/tasks",
+        json!({"task": {"title": "Stand up", "remind_at": at.to_string()}}),
+    );
+    // Three failures logged by the scheduler (one per channel).
+    let got = rx.wait_for(5, Duration::from_secs(20));
+    assert!(got.len() >= 5, "{got:#?}");
+    std::thread::sleep(Duration::from_millis(500));
+
+    let mark = "/api/v1/log-mark-reminders";
+    util::http_get(&format!("{}{mark}", server.url), None);
+    let said = server.wait_for_stderr(mark);
+    assert!(
+        said.contains("a reminder was not delivered"),
+        "the failures are logged: {said}"
+    );
+    for secret in secrets {
+        assert!(!said.contains(secret), "{secret} logged:\n{said}");
+    }
+}
