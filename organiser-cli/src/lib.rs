@@ -101,6 +101,8 @@ enum Command {
     /// Reminder settings (channels, daily agenda, key dates, deadlines)
     /// and the latest notifications; set, log.
     Reminders(commands::reminders::RemindersCommand),
+    /// The web app: a one-time sign-in link (link).
+    Web(commands::web::WebCommand),
     /// Search people, projects, notes, tasks, documents, task lists and
     /// folders at once (misspellings forgiven), each match with the
     /// command that opens it.
@@ -282,6 +284,7 @@ fn run(cli: Cli) -> Result<(), CliError> {
         Command::Calendar(c) => c.run(&global),
         Command::Notify(c) => c.run(&global),
         Command::Reminders(c) => c.run(&global),
+        Command::Web(c) => c.run(&global),
         Command::Search(c) => c.run(&global),
         Command::Feeds(c) => c.run(&global),
         Command::Docs(c) => c.run(&global),

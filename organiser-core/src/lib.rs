@@ -102,7 +102,7 @@ pub mod options {
 /// door (this process, or a server over HTTP) runs.
 pub mod door {
     pub use crate::engine::operation::{
-        Args, Door, Input, Operation, Outgoing, Output, Part, RawRule,
+        Args, AsSession, Door, Input, Operation, Outgoing, Output, Part, RawRule,
     };
 }
 
@@ -542,7 +542,7 @@ pub mod account {
     pub use crate::auth::ApiToken;
     pub use crate::resources::account::{
         Accent, Account, ApiTokenInput, Appearance, AppearanceChange, CodeTheme, Me, NewToken,
-        OwnerChange, OwnerInit, PasswordChange, SignedIn, Theme, UsernameChange,
+        OwnerChange, OwnerInit, PasswordChange, SignInLink, SignedIn, Theme, UsernameChange,
     };
 }
 

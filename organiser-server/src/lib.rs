@@ -27,6 +27,7 @@ mod origin;
 mod rate_limit;
 mod server_file;
 mod session;
+mod web;
 
 use std::future::Future;
 use std::sync::Arc;
@@ -176,6 +177,7 @@ pub fn router(org: Organiser, config: Config) -> Router {
                 .fallback(handler::api),
         )
         .route("/healthz", get(handler::health).fallback(handler::api))
+        .merge(web::routes())
         .fallback(any(handler::api))
         .layer(
             tower::ServiceBuilder::new()

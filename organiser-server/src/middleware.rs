@@ -131,8 +131,12 @@ where
 }
 
 /// `path` as a log line shows it: a calendar feed's address
-/// (`/ics/{secret}.ics`) as its template, any other as it is.
+/// (`/ics/{secret}.ics`) and a one-time sign-in link
+/// (`/sign-in/once/{secret}`) as their templates, any other as it is.
 pub(crate) fn loggable_path(path: &str) -> String {
+    if path.starts_with(crate::web::ONCE_PREFIX) {
+        return format!("{}{{secret}}", crate::web::ONCE_PREFIX);
+    }
     match path.strip_prefix("/api/v1") {
         Some(rest) => format!("/api/v1{}", organiser_core::server::loggable_path(rest)),
         None => organiser_core::server::loggable_path(path).into_owned(),

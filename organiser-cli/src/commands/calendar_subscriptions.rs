@@ -305,9 +305,9 @@ impl Names {
 
 /// Where an address below the server's root (`/ics/<secret>.ics`, as the
 /// core answers in process) is put.
-struct Base {
+pub(crate) struct Base {
     /// The server's address, without a trailing slash.
-    url: String,
+    pub(crate) url: String,
     /// Whether it is `organiser serve`'s default, not one the environment
     /// named.
     assumed: bool,
@@ -317,7 +317,7 @@ impl Base {
     /// `ORGANISER_PUBLIC_URL` (checked as the server checks it), else
     /// `organiser serve`'s default address. Through a server the API's
     /// address is absolute already and this is not used.
-    fn of(client: &Client) -> Result<Base, CliError> {
+    pub(crate) fn of(client: &Client) -> Result<Base, CliError> {
         let public = std::env::var("ORGANISER_PUBLIC_URL")
             .ok()
             .filter(|v| !v.trim().is_empty());

@@ -34,6 +34,7 @@ pub(crate) mod token;
 pub(crate) mod transfer;
 pub(crate) mod upload;
 pub(crate) mod vocabulary;
+pub(crate) mod web;
 
 use crate::backend::Access;
 use crate::door::Client;

@@ -60,10 +60,32 @@ impl Serve {
             if !json_logs() {
                 eprintln!("Serving {} on {url} (Ctrl-C to stop)", dir.display());
             }
+            first_run_link(&org, config.public_url.as_deref().unwrap_or(&url));
             organiser_server::serve(listener, org, config, shutdown)
                 .await
                 .map_err(|e| CliError::msg(format!("the server stopped: {e}")))
         })
+    }
+}
+
+/// With no password set, a one-time sign-in link for the web app in the
+/// log (EXTENSIONS.md §6): the way in on a first run.
+fn first_run_link(org: &organiser_core::Organiser, base: &str) {
+    let has_password = org.account().me().map_or(true, |me| me.has_password);
+    if has_password {
+        return;
+    }
+    match org.account().sign_in_link() {
+        Ok(link) => {
+            let url = format!("{}{}", base.trim_end_matches('/'), link.url);
+            tracing::info!(%url, "no password is set: open this link within 15 minutes to sign in once and choose one");
+            if !json_logs() {
+                eprintln!(
+                    "No password is set yet: open {url} within 15 minutes to sign in and choose one (`organiser web link` makes a new link)."
+                );
+            }
+        }
+        Err(error) => tracing::warn!(%error, "no sign-in link could be made"),
     }
 }
 

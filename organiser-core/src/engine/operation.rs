@@ -943,6 +943,39 @@ impl<I: Input, O: Serialize + 'static, P> Declared for Operation<I, O, P> {
     }
 }
 
+/// A door that runs every operation as a signed-in session: through the
+/// request the declaration writes, with the session as its principal,
+/// and the answer read back, as the API would answer the session's
+/// browser. An adapter that signs people in (the web app) uses it, so
+/// what differs between a session and the owner at the machine (a
+/// password change asks for the current password) holds there too.
+#[derive(Debug, Clone)]
+pub struct AsSession<'a> {
+    org: &'a Organiser,
+    csrf_token: String,
+}
+
+impl Organiser {
+    /// The door of the session whose CSRF token is `csrf_token` (one
+    /// [`Organiser::authenticate_session`] found).
+    pub fn as_session(&self, csrf_token: impl Into<String>) -> AsSession<'_> {
+        AsSession {
+            org: self,
+            csrf_token: csrf_token.into(),
+        }
+    }
+}
+
+impl Door for AsSession<'_> {
+    fn call<I: Input, O: Output, P>(&self, op: &'static Operation<I, O, P>, input: I) -> Result<O> {
+        let mut request = op.request(&input.checked()?);
+        request.auth = Auth::Session {
+            csrf_token: self.csrf_token.clone(),
+        };
+        op.read_answer(&self.org.handle(&request))
+    }
+}
+
 /// A door that runs every operation as a remote one does, through the
 /// request it writes and the answer it reads, against a store in this
 /// process (`handle`): for the tests that hold both doors to one answer.

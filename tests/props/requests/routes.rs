@@ -89,6 +89,7 @@ pub(crate) const ROUTES: &[Route] = &[
     ours(&[Get], "/api_tokens"),
     ours(&[Post], "/api_tokens"),
     ours(&[Delete], "/api_tokens/{n}"),
+    ours(&[Post], "/sign_in_links"),
     ours(&[Get], "/backup_settings"),
     ours(&[Patch, Put], "/backup_settings"),
     ours(&[Get], "/backups"),

@@ -6,6 +6,7 @@
 use jiff::Timestamp;
 use serde::{Deserialize, Serialize};
 
+use super::sessions::SignInLink;
 use super::{appearance, owner, sessions, tokens};
 use std::time::Duration;
 
@@ -177,6 +178,17 @@ pub(crate) static CREATE_TOKEN: Operation<(Auth, ApiTokenInput), NewToken> = Ope
 )
 .session_only();
 
+/// `POST /sign_in_links`.
+pub(crate) static CREATE_SIGN_IN_LINK: Operation<(), SignInLink> = Operation::new(
+    "createSignInLink",
+    Post,
+    "/sign_in_links",
+    "Make a one-time sign-in link\n\nThe web app's address `/sign-in/once/{secret}` (EXTENSIONS.md §6), shown in this answer only: it signs in once, within 15 minutes, and asks for a password when none is set. It replaces the link made before. Session only (the owner at the machine may: `organiser web link`). Allowed in read-only mode.",
+    Run::write(WriteOp::EXEMPT, |cx, ()| sessions::make_link(cx)),
+    Answer::data(201).absolute(sessions::absolute),
+)
+.session_only();
+
 pub(crate) static REVOKE_TOKEN: Operation<(Auth, u64), ()> = Operation::new(
     "revokeApiToken",
     Delete,
@@ -199,6 +211,7 @@ pub(crate) static OPERATIONS: &[&dyn Declared] = &[
     &TOKENS,
     &CREATE_TOKEN,
     &REVOKE_TOKEN,
+    &CREATE_SIGN_IN_LINK,
 ];
 
 /// The owner's account (document 1, "Me", "Appearance", "API tokens"),
@@ -317,6 +330,21 @@ impl<'d, D: Door> Account<'d, D> {
     pub fn revoke_token(&self, id: u64) -> Result<()> {
         self.door.call(&REVOKE_TOKEN, (Auth::Local, id))
     }
+
+    /// A new one-time sign-in link for the web app (EXTENSIONS.md §6),
+    /// valid for 15 minutes and spent by its first visit; it replaces the
+    /// one made before. `organiser serve` makes one when no password is
+    /// set, and `organiser web link` on demand: whoever can run those may
+    /// sign in. In process its `url` is the path; a server answers it
+    /// absolute.
+    ///
+    /// # Errors
+    ///
+    /// [`Error::SessionRequired`](crate::Error::SessionRequired) under an
+    /// API token.
+    pub fn sign_in_link(&self) -> Result<SignInLink> {
+        self.door.call(&CREATE_SIGN_IN_LINK, ())
+    }
 }
 
 impl Organiser {
@@ -396,6 +424,17 @@ impl Organiser {
         self.inner.write_op(&WriteOp::EXEMPT, |cx| {
             sessions::sign_out(cx, session_secret)
         })
+    }
+
+    /// Signs in with a one-time link's secret, spending it: a new session.
+    ///
+    /// # Errors
+    ///
+    /// [`Error::Unauthorized`](crate::Error::Unauthorized) for a link that
+    /// is unknown, spent, replaced or expired; the store's.
+    pub fn sign_in_with_link(&self, secret: &str) -> Result<SignedIn> {
+        self.inner
+            .write_op(&WriteOp::EXEMPT, |cx| sessions::spend_link(cx, secret))
     }
 
     /// The principal a session cookie authenticates as; `csrf` must match

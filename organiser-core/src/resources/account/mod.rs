@@ -13,5 +13,5 @@ pub use api::{Account, ApiTokenInput, PasswordChange, UsernameChange};
 pub(crate) use api::{OPERATIONS, TOKEN_USES};
 pub use appearance::{Accent, Appearance, AppearanceChange, CodeTheme, Theme};
 pub use owner::{Me, OwnerChange, OwnerInit};
-pub use sessions::SignedIn;
+pub use sessions::{SignInLink, SignedIn};
 pub use tokens::NewToken;

@@ -16,9 +16,42 @@ use crate::resources::account::tables::SESSIONS;
 use crate::resources::account::{owner, password};
 use crate::secrets::{random_bytes, sha256};
 use crate::store::Tables;
+use crate::store::schema::SINGLETONS;
 
 /// How long a session lasts from sign-in.
 const LIFETIME: SignedDuration = SignedDuration::from_hours(30 * 24);
+/// How long a one-time sign-in link lasts (EXTENSIONS.md §6).
+pub(crate) const LINK_LIFETIME: SignedDuration = SignedDuration::from_mins(15);
+/// Where the one pending sign-in link is kept.
+const LINK_KEY: &[u8] = b"sign_in_link";
+
+/// A one-time sign-in link as kept: its secret's hash and its end.
+#[derive(Debug, Clone, Serialize, Deserialize)]
+struct Link {
+    hash: Vec<u8>,
+    #[serde(with = "crate::time::serde_timestamp")]
+    expires_at: Timestamp,
+}
+
+/// A new one-time sign-in link (EXTENSIONS.md §6).
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct SignInLink {
+    /// `/sign-in/once/{secret}` (absolute in an HTTP answer): shown once,
+    /// its secret kept as a hash.
+    pub url: String,
+    /// When it stops working, if its first visit has not spent it.
+    #[serde(with = "crate::time::serde_timestamp")]
+    pub expires_at: Timestamp,
+}
+
+/// The link's address made absolute with `base` (the server's own).
+pub(crate) fn absolute(mut link: SignInLink, base: &str) -> SignInLink {
+    let base = base.trim_end_matches('/');
+    if link.url.starts_with('/') && !base.is_empty() {
+        link.url = format!("{base}{}", link.url);
+    }
+    link
+}
 
 /// A new session.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize)]
@@ -58,6 +91,11 @@ pub(crate) fn sign_in(
     if !good {
         return Err(Error::invalid("base", "the username or password is wrong"));
     }
+    start(cx)
+}
+
+/// A new session.
+fn start(cx: &WriteCx<'_>) -> Result<SignedIn> {
     let secret = URL_SAFE_NO_PAD.encode(random_bytes(32));
     let session = Session {
         csrf_token: URL_SAFE_NO_PAD.encode(random_bytes(24)),
@@ -69,6 +107,37 @@ pub(crate) fn sign_in(
         csrf_token: session.csrf_token,
         expires_at: session.expires_at,
     })
+}
+
+/// A new one-time sign-in link, valid for 15 minutes; it replaces any
+/// link made before.
+pub(crate) fn make_link(cx: &mut WriteCx<'_>) -> Result<SignInLink> {
+    let secret = URL_SAFE_NO_PAD.encode(random_bytes(32));
+    let link = Link {
+        hash: sha256(secret.as_bytes()).to_vec(),
+        expires_at: cx.now() + LINK_LIFETIME,
+    };
+    cx.put_json(SINGLETONS, LINK_KEY, &link)?;
+    Ok(SignInLink {
+        url: format!("/sign-in/once/{secret}"),
+        expires_at: link.expires_at,
+    })
+}
+
+/// Signs in with one-time link `secret`, which this spends: a new
+/// session. 401 for a link that is unknown, spent, replaced or past its
+/// 15 minutes (the same answer for each).
+pub(crate) fn spend_link(cx: &mut WriteCx<'_>, secret: &str) -> Result<SignedIn> {
+    let link: Option<Link> = cx.get_json(SINGLETONS, LINK_KEY)?;
+    let hash = sha256(secret.as_bytes());
+    let good = link
+        .as_ref()
+        .is_some_and(|l| bool::from(l.hash.as_slice().ct_eq(&hash)) && cx.now() < l.expires_at);
+    if !good {
+        return Err(Error::Unauthorized);
+    }
+    cx.remove(SINGLETONS, LINK_KEY)?;
+    start(cx)
 }
 
 pub(crate) fn sign_out(cx: &mut WriteCx<'_>, secret: &str) -> Result<()> {

@@ -1,0 +1,214 @@
+//! Signing in and out of the web app (EXTENSIONS.md §6): the form at
+//! `/sign-in` (the existing sessions: the core checks the username and
+//! password and makes the session, the cookie carries its secret), the
+//! one-time link of a store without a password (`/sign-in/once/{secret}`,
+//! spent by its first visit), whose session is asked for a password
+//! first (`/welcome`), and `POST /sign-out`.
+
+use askama::Template;
+use axum::Form;
+use axum::extract::{Path, State};
+use axum::http::{HeaderMap, HeaderValue, StatusCode, header};
+use axum::response::Response;
+use organiser_core::Error;
+use organiser_core::account::{Account, SignedIn};
+use serde::Deserialize;
+
+use super::{Refusal, blocking, render, see_other, signed, signed_form};
+use crate::AppState;
+use crate::handler::cookie;
+use crate::origin::Origin;
+use crate::session::SESSION_COOKIE;
+
+#[derive(Template)]
+#[template(path = "sign_in.html")]
+struct SignInPage<'a> {
+    username: &'a str,
+    error: Option<&'a str>,
+    /// No password is set: the page says how to get a sign-in link.
+    first_run: bool,
+}
+
+#[derive(Template)]
+#[template(path = "welcome.html")]
+struct WelcomePage<'a> {
+    csrf_token: &'a str,
+    error: Option<&'a str>,
+}
+
+/// Whether the owner has a password yet.
+async fn has_password(state: &AppState) -> Result<bool, Refusal> {
+    blocking(state, |org| Ok(org.account().me()?.has_password)).await
+}
+
+/// `GET /sign-in`: the form (a signed-in visitor goes to today).
+pub(crate) async fn sign_in_page(
+    State(state): State<AppState>,
+    headers: HeaderMap,
+) -> Result<Response, Refusal> {
+    if signed(&state, &headers).await.is_ok() {
+        return Ok(see_other("/"));
+    }
+    let first_run = !has_password(&state).await?;
+    Ok(render(&SignInPage {
+        username: "",
+        error: None,
+        first_run,
+    }))
+}
+
+/// The sign-in form.
+#[derive(Debug, Deserialize)]
+pub(crate) struct SignInForm {
+    #[serde(default)]
+    username: String,
+    #[serde(default)]
+    password: String,
+}
+
+/// `POST /sign-in`: 303 to `/` with the session's cookie, or the form
+/// again (422) with why not.
+pub(crate) async fn sign_in(
+    State(state): State<AppState>,
+    headers: HeaderMap,
+    Form(form): Form<SignInForm>,
+) -> Result<Response, Refusal> {
+    let (username, password) = (form.username.clone(), form.password);
+    match blocking(&state, move |org| org.sign_in(&username, &password)).await {
+        Ok(session) => Ok(signed_in(&state, &headers, &session, "/")),
+        Err(Refusal::Core(Error::Validation(details))) => {
+            let first_run = !has_password(&state).await?;
+            let error = details.sentence();
+            let mut page = render(&SignInPage {
+                username: &form.username,
+                error: Some(&error),
+                first_run,
+            });
+            *page.status_mut() = StatusCode::UNPROCESSABLE_ENTITY;
+            Ok(page)
+        }
+        Err(other) => Err(other),
+    }
+}
+
+/// 303 to `to` with the cookie of `session`: `Secure` when the owner
+/// reached the server over HTTPS (directly, or through a trusted proxy
+/// that says so).
+fn signed_in(state: &AppState, headers: &HeaderMap, session: &SignedIn, to: &str) -> Response {
+    let https = !Origin::new(&state.config, None, headers).plain_http();
+    let secure = if https { "; Secure" } else { "" };
+    let cookie = format!(
+        "{SESSION_COOKIE}={}; Path=/; HttpOnly; SameSite=Lax; Max-Age={}{secure}",
+        session.secret,
+        30 * 24 * 3600
+    );
+    let mut response = see_other(to);
+    if let Ok(value) = HeaderValue::from_str(&cookie) {
+        response.headers_mut().insert(header::SET_COOKIE, value);
+    }
+    response
+}
+
+/// `GET /sign-in/once/{secret}`: spends the link and signs in; the
+/// session is asked for a password first.
+pub(crate) async fn once(
+    State(state): State<AppState>,
+    Path(secret): Path<String>,
+    headers: HeaderMap,
+) -> Result<Response, Refusal> {
+    match blocking(&state, move |org| org.sign_in_with_link(&secret)).await {
+        Ok(session) => Ok(signed_in(&state, &headers, &session, "/welcome")),
+        Err(Refusal::Core(Error::Unauthorized)) => {
+            let page = super::Message {
+                title: "This link does not work",
+                text: "A sign-in link works once, for 15 minutes. Run `organiser web link` on the server for a new one.",
+            };
+            let mut response = render(&page);
+            *response.status_mut() = StatusCode::UNAUTHORIZED;
+            Ok(response)
+        }
+        Err(other) => Err(other),
+    }
+}
+
+/// `GET /welcome`: the first password (a store with one goes to today).
+pub(crate) async fn welcome_page(
+    State(state): State<AppState>,
+    headers: HeaderMap,
+) -> Result<Response, Refusal> {
+    let session = signed(&state, &headers).await?;
+    if has_password(&state).await? {
+        return Ok(see_other("/"));
+    }
+    Ok(render(&WelcomePage {
+        csrf_token: &session.csrf_token,
+        error: None,
+    }))
+}
+
+/// The first password's form.
+#[derive(Debug, Deserialize)]
+pub(crate) struct WelcomeForm {
+    #[serde(default)]
+    csrf_token: String,
+    #[serde(default)]
+    password: String,
+    #[serde(default)]
+    confirmation: String,
+}
+
+/// `POST /welcome`: sets the first password, then today.
+pub(crate) async fn welcome(
+    State(state): State<AppState>,
+    headers: HeaderMap,
+    Form(form): Form<WelcomeForm>,
+) -> Result<Response, Refusal> {
+    let session = signed_form(&state, &headers, &form.csrf_token).await?;
+    let refused = |error: &str| {
+        let mut page = render(&WelcomePage {
+            csrf_token: &session.csrf_token,
+            error: Some(error),
+        });
+        *page.status_mut() = StatusCode::UNPROCESSABLE_ENTITY;
+        page
+    };
+    if form.password != form.confirmation {
+        return Ok(refused("The two passwords differ."));
+    }
+    let csrf = session.csrf_token.clone();
+    let password = form.password;
+    match blocking(&state, move |org| {
+        Account::new(&org.as_session(csrf)).set_password(None, &password)
+    })
+    .await
+    {
+        Ok(_) => Ok(see_other("/")),
+        Err(Refusal::Core(Error::Validation(details))) => Ok(refused(&details.sentence())),
+        Err(other) => Err(other),
+    }
+}
+
+/// The sign-out form.
+#[derive(Debug, Deserialize)]
+pub(crate) struct SignOutForm {
+    #[serde(default)]
+    csrf_token: String,
+}
+
+/// `POST /sign-out`: ends the session, then the sign-in page.
+pub(crate) async fn sign_out(
+    State(state): State<AppState>,
+    headers: HeaderMap,
+    Form(form): Form<SignOutForm>,
+) -> Result<Response, Refusal> {
+    signed_form(&state, &headers, &form.csrf_token).await?;
+    if let Some(secret) = cookie(&headers, SESSION_COOKIE) {
+        blocking(&state, move |org| org.sign_out(&secret)).await?;
+    }
+    let mut response = see_other("/sign-in");
+    response.headers_mut().insert(
+        header::SET_COOKIE,
+        HeaderValue::from_static("organiser_session=; Path=/; HttpOnly; SameSite=Lax; Max-Age=0"),
+    );
+    Ok(response)
+}
