@@ -271,6 +271,7 @@ pub mod tasks {
     pub use crate::resources::tasks::{
         Home, PageCounts, ProjectTaskCount, Repeat, RepeatFrom, Repetition, Task, TaskCounts,
         TaskCountsQuery, TaskInput, TaskListCount, TaskOrder, TaskQuery, TaskStatus, Tasks, View,
+        description_html, read_quick_add, read_repeat_words,
     };
 }
 

@@ -31,3 +31,4 @@ mod sessions;
 mod system;
 mod transfer;
 mod uploads;
+mod web;

@@ -7,7 +7,7 @@
 
 use askama::Template;
 use axum::Form;
-use axum::extract::{Path, State};
+use axum::extract::{FromRequest, Path, Request, State};
 use axum::http::{HeaderMap, HeaderValue, StatusCode, header};
 use axum::response::Response;
 use organiser_core::Error;
@@ -67,15 +67,22 @@ pub(crate) struct SignInForm {
 }
 
 /// `POST /sign-in`: 303 to `/` with the session's cookie, or the form
-/// again (422) with why not.
+/// again (422) with why not. Counted against the general rate limit, as
+/// the API's sign-in is.
 pub(crate) async fn sign_in(
     State(state): State<AppState>,
-    headers: HeaderMap,
-    Form(form): Form<SignInForm>,
+    request: Request,
 ) -> Result<Response, Refusal> {
+    if let Some(refusal) = crate::middleware::refused(&state, &request) {
+        return Ok(refusal);
+    }
+    let https = is_https(&state, &request);
+    let Form(form) = Form::<SignInForm>::from_request(request, &state)
+        .await
+        .map_err(|e| Refusal::Core(Error::InvalidParameter(bad_form(&e.body_text()))))?;
     let (username, password) = (form.username.clone(), form.password);
     match blocking(&state, move |org| org.sign_in(&username, &password)).await {
-        Ok(session) => Ok(signed_in(&state, &headers, &session, "/")),
+        Ok(session) => Ok(signed_in(https, &session, "/")),
         Err(Refusal::Core(Error::Validation(details))) => {
             let first_run = !has_password(&state).await?;
             let error = details.sentence();
@@ -91,11 +98,21 @@ pub(crate) async fn sign_in(
     }
 }
 
-/// 303 to `to` with the cookie of `session`: `Secure` when the owner
-/// reached the server over HTTPS (directly, or through a trusted proxy
-/// that says so).
-fn signed_in(state: &AppState, headers: &HeaderMap, session: &SignedIn, to: &str) -> Response {
-    let https = !Origin::new(&state.config, None, headers).plain_http();
+/// Whether the owner reached the server over HTTPS (directly, or through
+/// a trusted proxy that says so).
+fn is_https(state: &AppState, request: &Request) -> bool {
+    !Origin::of(&state.config, request).plain_http()
+}
+
+/// A form that cannot be read, as a 400's details.
+fn bad_form(why: &str) -> organiser_core::Details {
+    let mut details = organiser_core::Details::new();
+    details.add("base", format!("the form cannot be read: {why}"));
+    details
+}
+
+/// 303 to `to` with the cookie of `session`, `Secure` over HTTPS.
+fn signed_in(https: bool, session: &SignedIn, to: &str) -> Response {
     let secure = if https { "; Secure" } else { "" };
     let cookie = format!(
         "{SESSION_COOKIE}={}; Path=/; HttpOnly; SameSite=Lax; Max-Age={}{secure}",
@@ -114,10 +131,14 @@ fn signed_in(state: &AppState, headers: &HeaderMap, session: &SignedIn, to: &str
 pub(crate) async fn once(
     State(state): State<AppState>,
     Path(secret): Path<String>,
-    headers: HeaderMap,
+    request: Request,
 ) -> Result<Response, Refusal> {
+    if let Some(refusal) = crate::middleware::refused(&state, &request) {
+        return Ok(refusal);
+    }
+    let https = is_https(&state, &request);
     match blocking(&state, move |org| org.sign_in_with_link(&secret)).await {
-        Ok(session) => Ok(signed_in(&state, &headers, &session, "/welcome")),
+        Ok(session) => Ok(signed_in(https, &session, "/welcome")),
         Err(Refusal::Core(Error::Unauthorized)) => {
             let page = super::Message {
                 title: "This link does not work",

@@ -43,18 +43,18 @@ pub(crate) const ONCE_PREFIX: &str = "/sign-in/once/";
 /// The web app's routes.
 pub(crate) fn routes() -> Router<AppState> {
     Router::new()
-        .route("/", get(tasks::today))
         .route("/sign-in", get(auth::sign_in_page).post(auth::sign_in))
         .route("/sign-in/once/{secret}", get(auth::once))
         .route("/sign-out", post(auth::sign_out))
         .route("/welcome", get(auth::welcome_page).post(auth::welcome))
-        .route("/tasks", get(tasks::list).post(tasks::quick_add))
-        .route("/tasks/{id}/complete", post(tasks::complete))
-        .route("/tasks/{id}/reopen", post(tasks::reopen))
         .route("/assets/{file}", get(assets::serve))
+        .merge(tasks::routes())
         .merge(lists::routes())
         .merge(search::routes())
         .merge(settings::routes())
+        // Pages, the stylesheet and the script travel compressed when the
+        // browser takes it (the quality bar counts bytes transferred).
+        .layer(tower_http::compression::CompressionLayer::new().gzip(true))
 }
 
 /// The signed-in owner of a page: the session's CSRF token (for the

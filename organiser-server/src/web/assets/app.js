@@ -36,3 +36,29 @@ document.addEventListener("submit", (event) => {
   event.preventDefault();
   swap(form, event.submitter).catch(() => form.submit());
 });
+
+// Search as you type: the search page's form asks for its own page as the
+// words change, and its results are put in place (the address follows, so
+// back and reload keep them).
+const live = document.querySelector("form[data-live]");
+if (live) {
+  const input = live.querySelector("input[type=search]");
+  let timer = 0;
+  let asked = 0;
+  input?.addEventListener("input", () => {
+    clearTimeout(timer);
+    timer = setTimeout(async () => {
+      const n = ++asked;
+      const url = `${live.action}?${new URLSearchParams(new FormData(live))}`;
+      const answer = await fetch(url, { credentials: "same-origin" });
+      if (!answer.ok || n !== asked) return;
+      const page = new DOMParser().parseFromString(await answer.text(), "text/html");
+      const next = page.getElementById("results");
+      const results = document.getElementById("results");
+      if (next && results) {
+        results.replaceChildren(...next.childNodes);
+        history.replaceState(null, "", url);
+      }
+    }, 120);
+  });
+}
