@@ -64,3 +64,4 @@ mod tasks;
 mod token;
 mod transfer;
 mod usage;
+mod web;
