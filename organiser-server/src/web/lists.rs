@@ -1,26 +1,28 @@
-//! The task lists' pages (EXTENSIONS.md §6): `/lists` (the Inbox and
-//! every list with its open tasks counted, and a form to make one) and
-//! each list at `/lists/{id}` (its open tasks or its logbook, quick add
-//! into it, rename and delete, with the restore of a delete offered for
-//! the core's 20 seconds). Each a form that works without script.
+//! The task lists' pages (EXTENSIONS.md §6, "Pages": lists): `/lists`
+//! (the Inbox and every list with its open tasks counted, and a form to
+//! make one) and each list at `/lists/{id}` (its open tasks or its
+//! logbook, quick add into it, rename and delete, with the restore of a
+//! delete offered for the core's 20 seconds). Each a form that works
+//! without script; a list's page is a page of tasks (`web::tasks`).
 
 use askama::Template;
-use axum::Form;
 use axum::Router;
-use axum::extract::{Path, Query, State};
-use axum::http::{HeaderMap, StatusCode};
+use axum::extract::{Path, Query};
 use axum::response::Response;
 use axum::routing::{get, post};
-use organiser_core::task_lists::{TaskList, TaskListInput, TaskListQuery};
+use organiser_core::Id;
+use organiser_core::task_lists::{TaskList, TaskListInput};
 use organiser_core::tasks::TaskCountsQuery;
-use organiser_core::{Error, Id, ListParams};
 use serde::Deserialize;
 
-use super::tasks::{Body, FieldErrors, PageQuery, Quick, Source, read_body, with_param};
-use super::{Refusal, Signed, blocking, render, see_other, signed, signed_form};
+use super::forms::{
+    FieldErrors, PlainForm, SignedForm, SignedIn, Token, answer, every_list, invalid, record_id,
+};
+use super::tasks::{Body, PageQuery, Quick, Source, page_counts, read_body};
+use super::{Chrome, Refusal, blocking, see_other};
 use crate::AppState;
 
-/// This part's routes, and those of a task's own page (`web::tasks`).
+/// This part's routes.
 pub(crate) fn routes() -> Router<AppState> {
     Router::new()
         .route("/lists", get(lists).post(create))
@@ -40,7 +42,7 @@ struct ListRow {
 #[derive(Template)]
 #[template(path = "lists.html")]
 struct ListsPage<'a> {
-    chrome: super::Chrome<'a>,
+    chrome: Chrome<'a>,
     inbox: u64,
     lists: Vec<ListRow>,
     /// The new list's name as typed, and why it was refused.
@@ -56,34 +58,16 @@ pub(crate) struct ListsQuery {
     deleted: Option<String>,
 }
 
-/// Every live list, in order.
-fn every_list(org: &organiser_core::Organiser) -> Result<Vec<TaskList>, Error> {
-    let mut out = Vec::new();
-    let mut cursor = None;
-    loop {
-        let page = org.task_lists().list(&TaskListQuery {
-            params: ListParams {
-                cursor,
-                limit: 100,
-                ..ListParams::default()
-            },
-        })?;
-        out.extend(page.items);
-        match page.next_cursor {
-            Some(next) => cursor = Some(next),
-            None => return Ok(out),
-        }
-    }
-}
-
+/// Draws `/lists`: the Inbox and every list with its open tasks counted;
+/// `name` the new list's name as typed, `error` why it was refused (422),
+/// `deleted` a list just deleted, to restore.
 async fn draw_lists(
-    state: &AppState,
-    session: &Signed,
+    owner: &SignedIn,
     name: String,
     error: Option<String>,
     deleted: Option<Id>,
 ) -> Result<Response, Refusal> {
-    let (lists, counts) = blocking(state, |org| {
+    let (lists, counts) = blocking(&owner.state, |org| {
         Ok((
             every_list(org)?,
             org.tasks().counts(&TaskCountsQuery::default())?,
@@ -102,32 +86,22 @@ async fn draw_lists(
             name: l.name,
         })
         .collect();
-    let status = if error.is_some() {
-        StatusCode::UNPROCESSABLE_ENTITY
-    } else {
-        StatusCode::OK
-    };
-    let mut response = render(&ListsPage {
-        chrome: session.chrome("lists"),
+    let refused = error.is_some();
+    let page = ListsPage {
+        chrome: owner.session.chrome("lists"),
         inbox: counts.inbox,
         lists: rows,
         name,
         error,
         deleted,
-    });
-    *response.status_mut() = status;
-    Ok(response)
+    };
+    Ok(answer(&page, refused))
 }
 
 /// `GET /lists`.
-async fn lists(
-    State(state): State<AppState>,
-    headers: HeaderMap,
-    Query(q): Query<ListsQuery>,
-) -> Result<Response, Refusal> {
-    let session = signed(&state, &headers).await?;
+async fn lists(Query(q): Query<ListsQuery>, owner: SignedIn) -> Result<Response, Refusal> {
     let deleted = q.deleted.as_deref().and_then(Id::parse);
-    draw_lists(&state, &session, String::new(), None, deleted).await
+    draw_lists(&owner, String::new(), None, deleted).await
 }
 
 /// A list's name, from the form to make or rename one.
@@ -139,39 +113,30 @@ pub(crate) struct NameForm {
     name: String,
 }
 
-/// The error sentences of a refused name.
-fn name_errors(details: &organiser_core::Details) -> String {
-    FieldErrors::from_details(details, &[]).all().join(" ")
+impl Token for NameForm {
+    fn csrf_token(&self) -> &str {
+        &self.csrf_token
+    }
+}
+
+/// `name` as the core's input of a list.
+fn named(name: String) -> TaskListInput {
+    TaskListInput {
+        name: Some(name),
+        ..TaskListInput::default()
+    }
 }
 
 /// `POST /lists`: makes a list; 303 to it, or the page again (422).
-async fn create(
-    State(state): State<AppState>,
-    headers: HeaderMap,
-    Form(form): Form<NameForm>,
-) -> Result<Response, Refusal> {
-    let session = signed_form(&state, &headers, &form.csrf_token).await?;
-    let name = form.name.clone();
-    let made = blocking(&state, move |org| {
-        org.task_lists().create(TaskListInput {
-            name: Some(name),
-            ..TaskListInput::default()
-        })
-    })
-    .await;
-    match made {
+async fn create(sent: SignedForm<NameForm>) -> Result<Response, Refusal> {
+    let input = named(sent.form.name.clone());
+    let made = blocking(&sent.owner.state, move |org| org.task_lists().create(input)).await;
+    match invalid(made)? {
         Ok(list) => Ok(see_other(&format!("/lists/{}", list.id))),
-        Err(Refusal::Core(Error::Validation(details))) => {
-            draw_lists(
-                &state,
-                &session,
-                form.name,
-                Some(name_errors(&details)),
-                None,
-            )
-            .await
+        Err(details) => {
+            let why = Some(FieldErrors::said(&details));
+            draw_lists(&sent.owner, sent.form.name, why, None).await
         }
-        Err(e) => Err(e),
     }
 }
 
@@ -179,7 +144,7 @@ async fn create(
 #[derive(Template)]
 #[template(path = "list.html")]
 struct ListPage<'a> {
-    chrome: super::Chrome<'a>,
+    chrome: Chrome<'a>,
     body: Body,
     list: TaskList,
     /// Its logbook rather than its open tasks.
@@ -192,15 +157,14 @@ struct ListPage<'a> {
 /// Draws list `id`'s page; `quick` is the quick-add box (as typed when
 /// it was refused), `rename` a refused rename (the name typed, why).
 pub(super) async fn list_page(
-    state: &AppState,
-    session: &Signed,
+    owner: &SignedIn,
     id: Id,
     closed: bool,
     q: PageQuery,
     mut quick: Quick,
     rename: Option<(String, String)>,
 ) -> Result<Response, Refusal> {
-    let (list, read) = blocking(state, move |org| {
+    let (list, read) = blocking(&owner.state, move |org| {
         let list = org.task_lists().get(id)?;
         let read = read_body(org, Source::List { id, closed }, &q)?;
         Ok((list, read))
@@ -211,138 +175,74 @@ pub(super) async fn list_page(
     } else {
         format!("/lists/{id}")
     };
-    let mut counts = Vec::new();
-    if let Some(page) = &read.counts.page {
-        counts.push(format!("{} open", page.open));
-        if page.overdue > 0 {
-            counts.push(format!("{} overdue", page.overdue));
-        }
-        counts.push(format!("{} completed", page.completed));
-    }
+    let counts = page_counts(&read.counts, false, false);
     quick.task_list_id = Some(id);
     let refused = rename.is_some() || quick.error.is_some();
     let (rename, rename_error) = match rename {
         Some((typed, why)) => (typed, Some(why)),
         None => (list.name.clone(), None),
     };
-    let body = Body {
-        heading: list.name.clone(),
-        more: read.next.map(|c| with_param(&here, "cursor", &c)),
-        here,
-        today: read.today,
-        views: Vec::new(),
-        counts,
-        quick,
-        tasks: read.tasks,
-        empty: if closed {
-            "Nothing done in this list yet.".into()
-        } else {
-            "Nothing to do in this list.".into()
-        },
-        done: read.done,
-        deleted: read.deleted,
+    let empty = if closed {
+        "Nothing done in this list yet."
+    } else {
+        "Nothing to do in this list."
     };
-    let mut response = render(&ListPage {
-        chrome: session.chrome("lists"),
+    let body = Body {
+        counts,
+        ..read.body(here, list.name.clone(), empty.into(), quick)
+    };
+    let page = ListPage {
+        chrome: owner.session.chrome("lists"),
         body,
         list,
         closed,
         rename,
         rename_error,
-    });
-    if refused {
-        *response.status_mut() = StatusCode::UNPROCESSABLE_ENTITY;
-    }
-    Ok(response)
-}
-
-fn list_id(id: &str) -> Result<Id, Refusal> {
-    Id::parse(id).ok_or(Refusal::Core(Error::NotFound))
+    };
+    Ok(answer(&page, refused))
 }
 
 /// `GET /lists/{id}?show=done`.
 async fn list(
-    State(state): State<AppState>,
-    headers: HeaderMap,
     Path(id): Path<String>,
     Query(q): Query<PageQuery>,
+    owner: SignedIn,
 ) -> Result<Response, Refusal> {
-    let session = signed(&state, &headers).await?;
-    let id = list_id(&id)?;
+    let id = record_id(&id)?;
     let closed = q.show.as_deref() == Some("done");
-    list_page(&state, &session, id, closed, q, Quick::default(), None).await
+    list_page(&owner, id, closed, q, Quick::default(), None).await
 }
 
 /// `POST /lists/{id}`: renames it; 303 to it, or its page again (422).
-async fn rename(
-    State(state): State<AppState>,
-    headers: HeaderMap,
-    Path(id): Path<String>,
-    Form(form): Form<NameForm>,
-) -> Result<Response, Refusal> {
-    let session = signed_form(&state, &headers, &form.csrf_token).await?;
-    let id = list_id(&id)?;
-    let name = form.name.clone();
-    let changed = blocking(&state, move |org| {
-        org.task_lists().change(
-            id,
-            TaskListInput {
-                name: Some(name),
-                ..TaskListInput::default()
-            },
-        )
+async fn rename(Path(id): Path<String>, sent: SignedForm<NameForm>) -> Result<Response, Refusal> {
+    let id = record_id(&id)?;
+    let input = named(sent.form.name.clone());
+    let changed = blocking(&sent.owner.state, move |org| {
+        org.task_lists().change(id, input)
     })
     .await;
-    match changed {
+    match invalid(changed)? {
         Ok(_) => Ok(see_other(&format!("/lists/{id}"))),
-        Err(Refusal::Core(Error::Validation(details))) => {
-            let why = name_errors(&details);
-            list_page(
-                &state,
-                &session,
-                id,
-                false,
-                PageQuery::default(),
-                Quick::default(),
-                Some((form.name, why)),
-            )
-            .await
+        Err(details) => {
+            let rename = Some((sent.form.name, FieldErrors::said(&details)));
+            let (q, quick) = (PageQuery::default(), Quick::default());
+            list_page(&sent.owner, id, false, q, quick, rename).await
         }
-        Err(e) => Err(e),
     }
-}
-
-/// A form with only its token.
-#[derive(Debug, Deserialize)]
-pub(crate) struct TokenForm {
-    #[serde(default)]
-    csrf_token: String,
 }
 
 /// `POST /lists/{id}/delete`: deletes it with its tasks; 303 to `/lists`,
 /// which offers the restore.
-async fn delete(
-    State(state): State<AppState>,
-    headers: HeaderMap,
-    Path(id): Path<String>,
-    Form(form): Form<TokenForm>,
-) -> Result<Response, Refusal> {
-    signed_form(&state, &headers, &form.csrf_token).await?;
-    let id = list_id(&id)?;
-    blocking(&state, move |org| org.task_lists().delete(id)).await?;
+async fn delete(Path(id): Path<String>, sent: SignedForm<PlainForm>) -> Result<Response, Refusal> {
+    let id = record_id(&id)?;
+    blocking(&sent.owner.state, move |org| org.task_lists().delete(id)).await?;
     Ok(see_other(&format!("/lists?deleted={id}")))
 }
 
 /// `POST /lists/{id}/restoration`: the undo of a delete (within the
 /// core's 20 seconds), with its tasks; 303 to the list.
-async fn restore(
-    State(state): State<AppState>,
-    headers: HeaderMap,
-    Path(id): Path<String>,
-    Form(form): Form<TokenForm>,
-) -> Result<Response, Refusal> {
-    signed_form(&state, &headers, &form.csrf_token).await?;
-    let id = list_id(&id)?;
-    blocking(&state, move |org| org.task_lists().restore(id)).await?;
+async fn restore(Path(id): Path<String>, sent: SignedForm<PlainForm>) -> Result<Response, Refusal> {
+    let id = record_id(&id)?;
+    blocking(&sent.owner.state, move |org| org.task_lists().restore(id)).await?;
     Ok(see_other(&format!("/lists/{id}")))
 }

@@ -15,6 +15,7 @@
 
 mod assets;
 mod auth;
+pub(crate) mod forms;
 mod lists;
 mod search;
 mod settings;

@@ -2,17 +2,13 @@
 //! accent colour and the code blocks' theme; every page is drawn in them.
 
 use askama::Template;
-use axum::Form;
-use axum::extract::{Query, State};
-use axum::http::HeaderMap;
+use axum::extract::Query;
 use axum::response::Response;
 use organiser_core::account::{Accent, Account, Appearance, AppearanceChange, CodeTheme, Theme};
 
-use super::{Done, Frame, Posted, Refused, answer, done, refused};
-use crate::AppState;
-use crate::web::{Chrome, Refusal, Signed, blocking, signed, signed_form};
-
-const HERE: &str = "/settings/appearance";
+use super::{Done, Frame, Sent, SettingsPage, act, show_page};
+use crate::web::forms::{SignedIn, answer};
+use crate::web::{Chrome, Refusal, blocking};
 
 /// A choice of a fieldset: its word and label.
 struct Choice {
@@ -20,15 +16,17 @@ struct Choice {
     label: String,
 }
 
+/// `words` as choices, each labelled with its word.
 fn choices(words: impl Iterator<Item = &'static str>) -> Vec<Choice> {
     words
         .map(|word| Choice {
             word,
-            label: super::capitalise(word),
+            label: super::form::capitalise(word),
         })
         .collect()
 }
 
+/// The appearance's page (`settings_appearance.html`).
 #[derive(Template)]
 #[template(path = "settings_appearance.html")]
 struct AppearancePage<'a> {
@@ -40,57 +38,41 @@ struct AppearancePage<'a> {
     code_themes: Vec<Choice>,
 }
 
-async fn page(
-    state: &AppState,
-    session: &Signed,
-    notice: Option<&'static str>,
-    refused: Refused,
-) -> Result<Response, Refusal> {
-    let appearance = blocking(state, |org| org.account().appearance()).await?;
-    let page = AppearancePage {
-        chrome: session.chrome("settings"),
-        frame: Frame::new("appearance", notice, refused),
-        appearance,
-        themes: choices(Theme::ALL.iter().map(|t| t.as_str())),
-        accents: choices(Accent::ALL.iter().map(|a| a.as_str())),
-        code_themes: choices(CodeTheme::ALL.iter().map(|c| c.as_str())),
-    };
-    Ok(answer(&page, &page.frame.refused))
+/// The appearance's page: the appearance as it is, and the choices.
+struct Here;
+
+impl SettingsPage for Here {
+    const NAME: &'static str = "appearance";
+
+    async fn draw(self, owner: &SignedIn, frame: Frame) -> Result<Response, Refusal> {
+        let appearance = blocking(&owner.state, |org| org.account().appearance()).await?;
+        let page = AppearancePage {
+            chrome: owner.session.chrome("settings"),
+            frame,
+            appearance,
+            themes: choices(Theme::ALL.iter().map(|t| t.as_str())),
+            accents: choices(Accent::ALL.iter().map(|a| a.as_str())),
+            code_themes: choices(CodeTheme::ALL.iter().map(|c| c.as_str())),
+        };
+        Ok(answer(&page, page.frame.refused.is_refused()))
+    }
 }
 
 /// `GET /settings/appearance`.
-pub(crate) async fn show(
-    State(state): State<AppState>,
-    headers: HeaderMap,
-    Query(q): Query<Done>,
-) -> Result<Response, Refusal> {
-    let session = signed(&state, &headers).await?;
-    page(&state, &session, q.notice(), Refused::none()).await
+pub(crate) async fn show(Query(done): Query<Done>, owner: SignedIn) -> Result<Response, Refusal> {
+    show_page(owner, Here, done).await
 }
 
 /// `POST /settings/appearance`: what the form sends of the theme, the
 /// accent and the code theme.
-pub(crate) async fn change(
-    State(state): State<AppState>,
-    headers: HeaderMap,
-    Form(form): Form<Posted>,
-) -> Result<Response, Refusal> {
-    let session = signed_form(&state, &headers, form.csrf()).await?;
-    let csrf = session.csrf_token.clone();
+pub(crate) async fn change(sent: Sent) -> Result<Response, Refusal> {
     let change = AppearanceChange {
-        theme: form.one("theme").map(str::to_owned),
-        accent: form.one("accent").map(str::to_owned),
-        code_theme: form.one("code_theme").map(str::to_owned),
+        theme: sent.form.one("theme").map(str::to_owned),
+        accent: sent.form.one("accent").map(str::to_owned),
+        code_theme: sent.form.one("code_theme").map(str::to_owned),
     };
-    let result = blocking(&state, move |org| {
-        Account::new(&org.as_session(csrf)).change_appearance(change)
+    act(&sent, Here, "appearance", "saved", move |door| {
+        Account::new(door).change_appearance(change)
     })
-    .await;
-    match refused(result)? {
-        Ok(_) => Ok(done(HERE, "saved")),
-        Err(e) => {
-            let refusal = Refused::of("appearance", &form, e);
-            page(&state, &session, None, refusal).await
-        }
-    }
+    .await
 }

@@ -3,18 +3,14 @@
 //! a backup made now.
 
 use askama::Template;
-use axum::Form;
-use axum::extract::{Path, Query, State};
-use axum::http::HeaderMap;
+use axum::extract::{Path, Query};
 use axum::response::Response;
-use organiser_core::Details;
 use organiser_core::backups::{BackupSettings, BackupSettingsChange, Backups};
+use organiser_core::{Details, Error};
 
-use super::{Done, Frame, Posted, Refused, answer, done, refused, when, when_or};
-use crate::AppState;
-use crate::web::{Chrome, Refusal, Signed, blocking, signed, signed_form};
-
-const HERE: &str = "/settings/backups";
+use super::{Done, Frame, Sent, SettingsPage, act, refuse, run, show_page, when, when_or};
+use crate::web::forms::{SignedIn, answer};
+use crate::web::{Chrome, Refusal, blocking};
 
 /// A backup as the list shows it.
 struct Row {
@@ -24,6 +20,7 @@ struct Row {
     version: String,
 }
 
+/// The backups' page (`settings_backups.html`).
 #[derive(Template)]
 #[template(path = "settings_backups.html")]
 struct BackupsPage<'a> {
@@ -35,110 +32,76 @@ struct BackupsPage<'a> {
     backups: Vec<Row>,
 }
 
-async fn page(
-    state: &AppState,
-    session: &Signed,
-    notice: Option<&'static str>,
-    refused: Refused,
-) -> Result<Response, Refusal> {
-    let (settings, last, backups) = blocking(state, |org| {
-        let zone = org.zone();
-        let settings = org.backups().settings()?;
-        let last = when_or(settings.last_backup_at, &zone, "none yet");
-        let backups = org
-            .backups()
-            .list()?
-            .into_iter()
-            .map(|b| Row {
-                made: when(b.created_at, &zone),
-                size: organiser_core::limits::size(b.bytes),
-                version: b.app_version,
-                id: b.id,
-            })
-            .collect();
-        Ok((settings, last, backups))
-    })
-    .await?;
-    let page = BackupsPage {
-        chrome: session.chrome("settings"),
-        frame: Frame::new("backups", notice, refused),
-        keep: settings.keep.to_string(),
-        settings,
-        last,
-        backups,
-    };
-    Ok(answer(&page, &page.frame.refused))
+/// The backups' page: their settings, how the last went, those kept.
+struct Here;
+
+impl SettingsPage for Here {
+    const NAME: &'static str = "backups";
+
+    async fn draw(self, owner: &SignedIn, frame: Frame) -> Result<Response, Refusal> {
+        let (settings, last, backups) = blocking(&owner.state, |org| {
+            let zone = org.zone();
+            let settings = org.backups().settings()?;
+            let last = when_or(settings.last_backup_at, &zone, "none yet");
+            let backups = org
+                .backups()
+                .list()?
+                .into_iter()
+                .map(|b| Row {
+                    made: when(b.created_at, &zone),
+                    size: organiser_core::limits::size(b.bytes),
+                    version: b.app_version,
+                    id: b.id,
+                })
+                .collect();
+            Ok((settings, last, backups))
+        })
+        .await?;
+        let page = BackupsPage {
+            chrome: owner.session.chrome("settings"),
+            frame,
+            keep: settings.keep.to_string(),
+            settings,
+            last,
+            backups,
+        };
+        Ok(answer(&page, page.frame.refused.is_refused()))
+    }
 }
 
 /// `GET /settings/backups`.
-pub(crate) async fn show(
-    State(state): State<AppState>,
-    headers: HeaderMap,
-    Query(q): Query<Done>,
-) -> Result<Response, Refusal> {
-    let session = signed(&state, &headers).await?;
-    page(&state, &session, q.notice(), Refused::none()).await
+pub(crate) async fn show(Query(done): Query<Done>, owner: SignedIn) -> Result<Response, Refusal> {
+    show_page(owner, Here, done).await
 }
 
 /// `POST /settings/backups/settings`: on or off, `at`, `keep`.
-pub(crate) async fn change(
-    State(state): State<AppState>,
-    headers: HeaderMap,
-    Form(form): Form<Posted>,
-) -> Result<Response, Refusal> {
-    let session = signed_form(&state, &headers, form.csrf()).await?;
+pub(crate) async fn change(sent: Sent) -> Result<Response, Refusal> {
     let mut details = Details::new();
-    let keep = form.number("keep", &mut details);
+    let keep = sent.form.number("keep", &mut details);
     if !details.is_empty() {
-        let refusal = Refused::read("settings", &form, details);
-        return page(&state, &session, None, refusal).await;
+        return refuse(&sent, Here, "settings", Error::Validation(details)).await;
     }
     let change = BackupSettingsChange {
-        enabled: Some(form.ticked("enabled")),
-        at: form.one("at").map(str::to_owned),
+        enabled: Some(sent.form.ticked("enabled")),
+        at: sent.form.one("at").map(str::to_owned),
         keep,
     };
-    let csrf = session.csrf_token.clone();
-    let result = blocking(&state, move |org| {
-        Backups::new(&org.as_session(csrf)).change_settings(change)
+    act(&sent, Here, "settings", "saved", move |door| {
+        Backups::new(door).change_settings(change)
     })
-    .await;
-    match refused(result)? {
-        Ok(_) => Ok(done(HERE, "saved")),
-        Err(e) => page(&state, &session, None, Refused::of("settings", &form, e)).await,
-    }
+    .await
 }
 
 /// `POST /settings/backups`: a backup now.
-pub(crate) async fn create(
-    State(state): State<AppState>,
-    headers: HeaderMap,
-    Form(form): Form<Posted>,
-) -> Result<Response, Refusal> {
-    let session = signed_form(&state, &headers, form.csrf()).await?;
-    let csrf = session.csrf_token.clone();
-    let result = blocking(&state, move |org| {
-        Backups::new(&org.as_session(csrf)).create()
+pub(crate) async fn create(sent: Sent) -> Result<Response, Refusal> {
+    act(&sent, Here, "now", "backed_up", |door| {
+        Backups::new(door).create()
     })
-    .await;
-    match refused(result)? {
-        Ok(_) => Ok(done(HERE, "backed_up")),
-        Err(e) => page(&state, &session, None, Refused::of("now", &form, e)).await,
-    }
+    .await
 }
 
 /// `POST /settings/backups/{id}/delete`.
-pub(crate) async fn delete(
-    State(state): State<AppState>,
-    headers: HeaderMap,
-    Path(id): Path<String>,
-    Form(form): Form<Posted>,
-) -> Result<Response, Refusal> {
-    let session = signed_form(&state, &headers, form.csrf()).await?;
-    let csrf = session.csrf_token.clone();
-    blocking(&state, move |org| {
-        Backups::new(&org.as_session(csrf)).delete(&id)
-    })
-    .await?;
-    Ok(done(HERE, "deleted"))
+pub(crate) async fn delete(Path(id): Path<String>, sent: Sent) -> Result<Response, Refusal> {
+    run(&sent, move |door| Backups::new(door).delete(&id)).await?;
+    Ok(Here::done("deleted"))
 }

@@ -4,20 +4,19 @@
 //! the answer to the form that made it.
 
 use askama::Template;
-use axum::Form;
-use axum::extract::{Path, Query, State};
-use axum::http::{Extensions, HeaderMap};
+use axum::extract::{Path, Query};
 use axum::response::Response;
 use organiser_core::calendar_subscriptions::{
     CalendarSubscriptionInput, CalendarSubscriptions, Include,
 };
-use organiser_core::{Details, Field};
+use organiser_core::{Details, Error, Field};
 
-use super::{Done, Frame, Posted, Refused, answer, done, id, origin, qr_svg, refused, when_or};
-use crate::AppState;
-use crate::web::{Chrome, Refusal, Signed, blocking, signed, signed_form};
-
-const HERE: &str = "/settings/calendar";
+use super::{
+    Done, Frame, Reached, Sent, SettingsPage, again, qr_svg, refuse, refused, run, show_page,
+    when_or,
+};
+use crate::web::forms::{SignedIn, answer, record_id};
+use crate::web::{Chrome, Refusal, blocking};
 
 /// A subscription as the list shows it.
 struct Row {
@@ -46,6 +45,7 @@ const INCLUDES: &[(Include, &str)] = &[
     ),
 ];
 
+/// What a subscription holds, as the list says it.
 fn label(include: Include) -> &'static str {
     match include {
         Include::Tasks => "tasks",
@@ -54,6 +54,7 @@ fn label(include: Include) -> &'static str {
     }
 }
 
+/// The subscriptions' page (`settings_calendar.html`).
 #[derive(Template)]
 #[template(path = "settings_calendar.html")]
 struct CalendarPage<'a> {
@@ -64,146 +65,120 @@ struct CalendarPage<'a> {
     includes: &'static [(Include, &'static str)],
 }
 
-async fn page(
-    state: &AppState,
-    session: &Signed,
-    notice: Option<&'static str>,
-    refused: Refused,
+/// The subscriptions' page, with the address just made (`shown`).
+#[derive(Default)]
+struct Here {
     shown: Option<Shown>,
-) -> Result<Response, Refusal> {
-    let subscriptions = blocking(state, |org| {
-        let zone = org.zone();
-        Ok(org
-            .calendar_subscriptions()
-            .list()?
-            .into_iter()
-            .map(|s| Row {
-                id: s.id.to_string(),
-                include: s
-                    .include
-                    .iter()
-                    .map(|i| label(*i))
-                    .collect::<Vec<_>>()
-                    .join(", "),
-                alarm: match s.alarm_minutes {
-                    None => "none".to_owned(),
-                    Some(0) => "at the start".to_owned(),
-                    Some(m) => format!("{m} minutes before"),
-                },
-                last_read: when_or(s.last_read_at, &zone, "never"),
-                name: s.name,
-            })
-            .collect())
-    })
-    .await?;
-    let page = CalendarPage {
-        chrome: session.chrome("settings"),
-        frame: Frame::new("calendar", notice, refused),
-        subscriptions,
-        shown,
-        includes: INCLUDES,
-    };
-    Ok(answer(&page, &page.frame.refused))
 }
 
-/// The address of `url` (a path in process) as the owner reaches it, with
-/// its QR code.
-fn shown(name: String, url: Option<String>, base: &str) -> Option<Shown> {
-    let url = url?;
-    let url = if url.starts_with('/') {
-        format!("{base}{url}")
-    } else {
-        url
-    };
-    let qr = qr_svg(&url, "QR code of the subscription's address")?;
-    Some(Shown { name, url, qr })
+impl SettingsPage for Here {
+    const NAME: &'static str = "calendar";
+
+    async fn draw(self, owner: &SignedIn, frame: Frame) -> Result<Response, Refusal> {
+        let subscriptions = blocking(&owner.state, |org| {
+            let zone = org.zone();
+            Ok(org
+                .calendar_subscriptions()
+                .list()?
+                .into_iter()
+                .map(|s| Row {
+                    id: s.id.to_string(),
+                    include: s
+                        .include
+                        .iter()
+                        .map(|i| label(*i))
+                        .collect::<Vec<_>>()
+                        .join(", "),
+                    alarm: match s.alarm_minutes {
+                        None => "none".to_owned(),
+                        Some(0) => "at the start".to_owned(),
+                        Some(m) => format!("{m} minutes before"),
+                    },
+                    last_read: when_or(s.last_read_at, &zone, "never"),
+                    name: s.name,
+                })
+                .collect())
+        })
+        .await?;
+        let page = CalendarPage {
+            chrome: owner.session.chrome("settings"),
+            frame,
+            subscriptions,
+            shown: self.shown,
+            includes: INCLUDES,
+        };
+        Ok(answer(&page, page.frame.refused.is_refused()))
+    }
+}
+
+/// The page showing the address of `url` (a path in process) as the
+/// owner reaches it (`base`), with its QR code.
+fn shown(name: String, url: Option<String>, base: &str) -> Here {
+    let shown = url.and_then(|url| {
+        let url = if url.starts_with('/') {
+            format!("{base}{url}")
+        } else {
+            url
+        };
+        let qr = qr_svg(&url, "QR code of the subscription's address")?;
+        Some(Shown { name, url, qr })
+    });
+    Here { shown }
 }
 
 /// `GET /settings/calendar`.
-pub(crate) async fn show(
-    State(state): State<AppState>,
-    headers: HeaderMap,
-    Query(q): Query<Done>,
-) -> Result<Response, Refusal> {
-    let session = signed(&state, &headers).await?;
-    page(&state, &session, q.notice(), Refused::none(), None).await
+pub(crate) async fn show(Query(done): Query<Done>, owner: SignedIn) -> Result<Response, Refusal> {
+    show_page(owner, Here::default(), done).await
 }
 
 /// `POST /settings/calendar`: a new subscription (name, what it holds,
 /// an alarm), answered with its address.
-pub(crate) async fn create(
-    State(state): State<AppState>,
-    headers: HeaderMap,
-    extensions: Extensions,
-    Form(form): Form<Posted>,
-) -> Result<Response, Refusal> {
-    let session = signed_form(&state, &headers, form.csrf()).await?;
+pub(crate) async fn create(reached: Reached, sent: Sent) -> Result<Response, Refusal> {
     let mut details = Details::new();
-    let alarm = form.number("alarm_minutes", &mut details);
+    let alarm = sent.form.number("alarm_minutes", &mut details);
     if !details.is_empty() {
-        let refusal = Refused::read("new", &form, details);
-        return page(&state, &session, None, refusal, None).await;
+        return refuse(&sent, Here::default(), "new", Error::Validation(details)).await;
     }
-    let include = form
+    let include = sent
+        .form
         .all("include")
         .into_iter()
         .filter_map(Include::parse)
         .collect();
     let input = CalendarSubscriptionInput {
-        name: form.filled("name").map_or(Field::Absent, Field::Value),
+        name: sent.form.filled("name").map_or(Field::Absent, Field::Value),
         include: Field::Value(include),
         alarm_minutes: alarm.map_or(Field::Absent, Field::Value),
         ..CalendarSubscriptionInput::default()
     };
-    let csrf = session.csrf_token.clone();
-    let result = blocking(&state, move |org| {
-        CalendarSubscriptions::new(&org.as_session(csrf)).create(input)
-    })
-    .await;
-    match refused(result)? {
-        Ok(made) => {
-            let (_, base) = origin(&state, &extensions, &headers);
-            let shown = shown(made.name, made.url, &base);
-            page(&state, &session, None, Refused::none(), shown).await
-        }
-        Err(e) => page(&state, &session, None, Refused::of("new", &form, e), None).await,
+    let made = run(&sent, |door| CalendarSubscriptions::new(door).create(input)).await;
+    match refused(made)? {
+        Ok(made) => again(&sent, shown(made.name, made.url, &reached.base)).await,
+        Err(e) => refuse(&sent, Here::default(), "new", e).await,
     }
 }
 
 /// `POST /settings/calendar/{id}/rotate`: a new address (the old one
 /// stops at once), answered with it.
 pub(crate) async fn rotate(
-    State(state): State<AppState>,
-    headers: HeaderMap,
-    extensions: Extensions,
+    reached: Reached,
     Path(sub): Path<String>,
-    Form(form): Form<Posted>,
+    sent: Sent,
 ) -> Result<Response, Refusal> {
-    let session = signed_form(&state, &headers, form.csrf()).await?;
-    let sub = id(&sub)?;
-    let csrf = session.csrf_token.clone();
-    let rotated = blocking(&state, move |org| {
-        CalendarSubscriptions::new(&org.as_session(csrf)).rotate(sub)
+    let sub = record_id(&sub)?;
+    let rotated = run(&sent, move |door| {
+        CalendarSubscriptions::new(door).rotate(sub)
     })
     .await?;
-    let (_, base) = origin(&state, &extensions, &headers);
-    let shown = shown(rotated.name, rotated.url, &base);
-    page(&state, &session, None, Refused::none(), shown).await
+    again(&sent, shown(rotated.name, rotated.url, &reached.base)).await
 }
 
 /// `POST /settings/calendar/{id}/delete`.
-pub(crate) async fn delete(
-    State(state): State<AppState>,
-    headers: HeaderMap,
-    Path(sub): Path<String>,
-    Form(form): Form<Posted>,
-) -> Result<Response, Refusal> {
-    let session = signed_form(&state, &headers, form.csrf()).await?;
-    let sub = id(&sub)?;
-    let csrf = session.csrf_token.clone();
-    blocking(&state, move |org| {
-        CalendarSubscriptions::new(&org.as_session(csrf)).delete(sub)
+pub(crate) async fn delete(Path(sub): Path<String>, sent: Sent) -> Result<Response, Refusal> {
+    let sub = record_id(&sub)?;
+    run(&sent, move |door| {
+        CalendarSubscriptions::new(door).delete(sub)
     })
     .await?;
-    Ok(done(HERE, "deleted"))
+    Ok(Here::done("deleted"))
 }

@@ -11,33 +11,42 @@
 //! subscription's address) is in the answer to the form that made it,
 //! and nowhere else. Every call goes through the core's typed operations;
 //! the rules are the core's.
+//!
+//! Each section's file draws its page ([`SettingsPage`]) and states of
+//! each form only what is its own: what it reads of the fields, the
+//! core's call, and the word its 303 says; [`act`] does the rest (the
+//! session's CSRF token, the call as the session, the answer).
 
 mod account;
 mod appearance;
 mod backups;
 mod calendar;
+mod form;
 mod licence;
 mod reminders;
 mod tokens;
 mod updates;
 
+use std::convert::Infallible;
 use std::fmt::Write as _;
 use std::net::SocketAddr;
 
-use askama::Template;
 use axum::Router;
-use axum::extract::ConnectInfo;
-use axum::http::{Extensions, HeaderMap, StatusCode};
+use axum::extract::{ConnectInfo, FromRequestParts};
+use axum::http::request::Parts;
 use axum::response::Response;
 use axum::routing::{get, post};
 use jiff::Timestamp;
+use organiser_core::Error;
+use organiser_core::door::AsSession;
 use organiser_core::time::Zone;
-use organiser_core::{Details, Error};
 use serde::Deserialize;
 
-use super::{Refusal, render, see_other};
+use super::forms::{SignedForm, SignedIn};
+use super::{Refusal, blocking, see_other};
 use crate::AppState;
 use crate::origin::Origin;
+use form::{Posted, Refused, refused};
 
 /// This part's routes.
 pub(crate) fn routes() -> Router<AppState> {
@@ -158,6 +167,7 @@ pub(crate) struct Frame {
 }
 
 impl Frame {
+    /// The frame of section `section`, saying `notice`, showing `refused`.
     pub(crate) fn new(
         section: &'static str,
         notice: Option<&'static str>,
@@ -206,6 +216,7 @@ const NOTICES: &[(&str, &str)] = &[
 ];
 
 impl Done {
+    /// What the page says was done (none for a word it does not know).
     pub(crate) fn notice(&self) -> Option<&'static str> {
         let word = self.done.as_deref()?;
         NOTICES
@@ -215,241 +226,98 @@ impl Done {
     }
 }
 
-/// 303 to `path` with `?done=word`.
-pub(crate) fn done(path: &str, word: &str) -> Response {
-    see_other(&format!("{path}?done={word}"))
-}
+/// A section's page, drawn as the section is now inside its frame (what
+/// was just done, what was refused): what the section's forms are
+/// answered with. The value carries what the page shows besides (what is
+/// shown once, how the request came).
+pub(crate) trait SettingsPage: Send + Sized {
+    /// The section's name among [`SECTIONS`].
+    const NAME: &'static str;
 
-/// A form as posted (`application/x-www-form-urlencoded`): its fields in
-/// order, a name repeated for each box ticked.
-#[derive(Debug, Default, Clone, Deserialize)]
-#[serde(transparent)]
-pub(crate) struct Posted(Vec<(String, String)>);
+    /// The page for `owner`, in `frame`.
+    fn draw(
+        self,
+        owner: &SignedIn,
+        frame: Frame,
+    ) -> impl Future<Output = Result<Response, Refusal>> + Send;
 
-impl Posted {
-    /// The CSRF token sent.
-    pub(crate) fn csrf(&self) -> &str {
-        self.one("csrf_token").unwrap_or_default()
-    }
-
-    /// The first value of field `name`.
-    pub(crate) fn one(&self, name: &str) -> Option<&str> {
-        self.0
+    /// 303 back to the section's page with `?done={word}` (what was done,
+    /// which the page says).
+    fn done(word: &str) -> Response {
+        let path = SECTIONS
             .iter()
-            .find(|(n, _)| n == name)
-            .map(|(_, v)| v.as_str())
-    }
-
-    /// Field `name` as text ("" when not sent).
-    pub(crate) fn text(&self, name: &str) -> String {
-        self.one(name).unwrap_or_default().to_owned()
-    }
-
-    /// Field `name` as text, none when blank.
-    pub(crate) fn filled(&self, name: &str) -> Option<String> {
-        self.one(name)
-            .filter(|v| !v.trim().is_empty())
-            .map(str::to_owned)
-    }
-
-    /// Every value of field `name` (the boxes ticked).
-    pub(crate) fn all(&self, name: &str) -> Vec<&str> {
-        self.0
-            .iter()
-            .filter(|(n, _)| n == name)
-            .map(|(_, v)| v.as_str())
-            .collect()
-    }
-
-    /// Whether box `name` was ticked.
-    pub(crate) fn ticked(&self, name: &str) -> bool {
-        self.one(name).is_some()
-    }
-
-    /// Field `name` as a whole number: none when blank; a phrase on
-    /// `field` in `details` when it is no number (the core judges the
-    /// range).
-    pub(crate) fn number(&self, name: &str, details: &mut Details) -> Option<i64> {
-        let text = self.one(name)?.trim();
-        if text.is_empty() {
-            return None;
-        }
-        match text.parse() {
-            Ok(n) => Some(n),
-            Err(_) => {
-                details.add(name, "must be a whole number");
-                None
-            }
-        }
+            .find(|s| s.name == Self::NAME)
+            .map_or("/settings", |s| s.path);
+        see_other(&format!("{path}?done={word}"))
     }
 }
 
-/// What the core refused of the form a page was answered to (422): which
-/// of the page's forms (`form`), what it sent (shown again in its
-/// fields; never a password or a secret), the phrases by field, and a
-/// message that is no field's.
-#[derive(Debug, Default)]
-pub(crate) struct Refused {
-    form: String,
-    sent: Vec<(String, String)>,
-    details: Details,
-    message: Option<String>,
+/// A form posted to a settings page: its fields, by the signed-in owner.
+pub(crate) type Sent = SignedForm<Posted>;
+
+/// `page` drawn for `owner`, saying `notice` and showing `refused`.
+async fn draw<P: SettingsPage>(
+    owner: &SignedIn,
+    page: P,
+    notice: Option<&'static str>,
+    refused: Refused,
+) -> Result<Response, Refusal> {
+    page.draw(owner, Frame::new(P::NAME, notice, refused)).await
 }
 
-impl Refused {
-    /// Nothing refused.
-    pub(crate) fn none() -> Self {
-        Refused::default()
-    }
-
-    /// `error` (a 422 of the core) of `form`, which sent `posted`.
-    pub(crate) fn of(form: impl Into<String>, posted: &Posted, error: Error) -> Self {
-        let (details, message) = match error {
-            Error::Validation(details) | Error::InvalidParameter(details) => (details, None),
-            other => (Details::new(), Some(other.public_message())),
-        };
-        let sent = posted
-            .0
-            .iter()
-            .filter(|(name, _)| {
-                !(name == "csrf_token" || name.contains("password") || name.contains("secret"))
-            })
-            .cloned()
-            .collect();
-        Refused {
-            form: form.into(),
-            sent,
-            details,
-            message,
-        }
-    }
-
-    /// Phrases of the web's own reading of `form` (a number that is no
-    /// number).
-    pub(crate) fn read(form: impl Into<String>, posted: &Posted, details: Details) -> Self {
-        Refused::of(form, posted, Error::Validation(details))
-    }
-
-    /// Whether anything was refused.
-    pub(crate) fn is_refused(&self) -> bool {
-        !self.form.is_empty()
-    }
-
-    /// Whether `form` is the one refused.
-    pub(crate) fn sent(&self, form: &str) -> bool {
-        self.is_refused() && self.form == form
-    }
-
-    /// The phrases on `field` of `form`, as a sentence.
-    pub(crate) fn error(&self, form: &str, field: &str) -> Option<String> {
-        if !self.sent(form) || !self.details.has(field) {
-            return None;
-        }
-        Some(phrases(field, self.details.get(field)))
-    }
-
-    /// What `form` says as a whole: the core's message, or its phrases on
-    /// `base`.
-    pub(crate) fn general(&self, form: &str) -> Option<String> {
-        if !self.sent(form) {
-            return None;
-        }
-        if let Some(message) = &self.message {
-            return Some(message.clone());
-        }
-        self.details
-            .has("base")
-            .then(|| phrases("base", self.details.get("base")))
-    }
-
-    /// Every phrase of the refusal, for the alert at the top of the page.
-    pub(crate) fn summary(&self) -> Option<String> {
-        if !self.is_refused() {
-            return None;
-        }
-        Some(match &self.message {
-            Some(message) => message.clone(),
-            None => self
-                .details
-                .iter()
-                .map(|(field, said)| phrases(field, said))
-                .collect::<Vec<_>>()
-                .join("; "),
-        })
-    }
-
-    /// What field `field` of `form` shows: what was sent when `form` was
-    /// refused, else `current`.
-    pub(crate) fn value<'a>(&'a self, form: &str, field: &str, current: &'a str) -> &'a str {
-        if self.sent(form) {
-            self.sent
-                .iter()
-                .find(|(n, _)| n == field)
-                .map_or("", |(_, v)| v.as_str())
-        } else {
-            current
-        }
-    }
-
-    /// Whether box (or choice) `value` of `field` of `form` is ticked:
-    /// as sent when `form` was refused, else `current`.
-    pub(crate) fn ticked(
-        &self,
-        form: &str,
-        field: &str,
-        value: &str,
-        current: impl std::borrow::Borrow<bool>,
-    ) -> bool {
-        if self.sent(form) {
-            self.sent.iter().any(|(n, v)| n == field && v == value)
-        } else {
-            *current.borrow()
-        }
-    }
+/// A section's page read with `GET`, saying what `?done=` names as done.
+pub(crate) async fn show_page(
+    owner: SignedIn,
+    page: impl SettingsPage,
+    done: Done,
+) -> Result<Response, Refusal> {
+    draw(&owner, page, done.notice(), Refused::none()).await
 }
 
-/// The phrases on `field` as a sentence: each after the field's name
-/// ("Time zone is not a zone"), unless it is a sentence of its own or the
-/// field is the record's as a whole (`base`).
-fn phrases(field: &str, said: &[String]) -> String {
-    let label = capitalise(&field.replace(['_', '.'], " "));
-    said.iter()
-        .map(|p| {
-            if field == "base" || p.starts_with(char::is_uppercase) {
-                capitalise(p)
-            } else {
-                format!("{label} {p}")
-            }
-        })
-        .collect::<Vec<_>>()
-        .join("; ")
+/// `page` in answer to `sent`, nothing refused (what a form that makes
+/// something shown once is answered with).
+pub(crate) async fn again(sent: &Sent, page: impl SettingsPage) -> Result<Response, Refusal> {
+    draw(&sent.owner, page, None, Refused::none()).await
 }
 
-fn capitalise(s: &str) -> String {
-    let mut chars = s.chars();
-    match chars.next() {
-        Some(first) => first.to_uppercase().chain(chars).collect(),
-        None => String::new(),
-    }
+/// `page` again in answer to `sent` (422), with `error` beside the
+/// fields of its form `form` (the core's refusal, or the web's phrases
+/// on a field that does not read).
+pub(crate) async fn refuse(
+    sent: &Sent,
+    page: impl SettingsPage,
+    form: &str,
+    error: Error,
+) -> Result<Response, Refusal> {
+    let refused = Refused::of(form, &sent.form, error);
+    draw(&sent.owner, page, None, refused).await
 }
 
-/// The outcome of a form's call: a 422 of the core is for the page to
-/// show beside the form; any other refusal is the page's.
-pub(crate) fn refused<T>(result: Result<T, Refusal>) -> Result<Result<T, Error>, Refusal> {
-    match result {
-        Ok(value) => Ok(Ok(value)),
-        Err(Refusal::Core(e)) if e.status() == 422 => Ok(Err(e)),
-        Err(other) => Err(other),
-    }
+/// Runs `work` as the session that sent `sent` (the session's rules,
+/// through the core's session door), off the async workers.
+pub(crate) async fn run<T: Send + 'static>(
+    sent: &Sent,
+    work: impl FnOnce(&AsSession<'_>) -> Result<T, Error> + Send + 'static,
+) -> Result<T, Refusal> {
+    let csrf = sent.owner.session.csrf_token.clone();
+    blocking(&sent.owner.state, move |org| work(&org.as_session(csrf))).await
 }
 
-/// `page` rendered, 422 when it shows a refusal.
-pub(crate) fn answer(page: &impl Template, refused: &Refused) -> Response {
-    let mut response = render(page);
-    if refused.is_refused() && response.status().is_success() {
-        *response.status_mut() = StatusCode::UNPROCESSABLE_ENTITY;
+/// Answers form `form` of `page`'s section: `work` run as the session;
+/// 303 back with `?done={done}` when the core takes it, the page again
+/// with what the core refused (422) when it refuses; any other refusal
+/// is the page's.
+pub(crate) async fn act<P: SettingsPage, T: Send + 'static>(
+    sent: &Sent,
+    page: P,
+    form: &str,
+    done: &str,
+    work: impl FnOnce(&AsSession<'_>) -> Result<T, Error> + Send + 'static,
+) -> Result<Response, Refusal> {
+    match refused(run(sent, work).await)? {
+        Ok(_) => Ok(P::done(done)),
+        Err(e) => refuse(sent, page, form, e).await,
     }
-    response
 }
 
 /// An instant as the owner reads it: `2026-03-31 09:30` in their zone.
@@ -462,18 +330,27 @@ pub(crate) fn when_or(t: Option<Timestamp>, zone: &Zone, none: &str) -> String {
     t.map_or_else(|| none.to_owned(), |t| when(t, zone))
 }
 
-/// Where the request came from: whether over plain HTTP, and the address
+/// Where a request came from: whether over plain HTTP, and the address
 /// the owner reached the server at.
-pub(crate) fn origin(
-    state: &AppState,
-    extensions: &Extensions,
-    headers: &HeaderMap,
-) -> (bool, String) {
-    let peer = extensions
-        .get::<ConnectInfo<SocketAddr>>()
-        .map(|c| c.0.ip());
-    let origin = Origin::new(&state.config, peer, headers);
-    (origin.plain_http(), origin.base_url())
+pub(crate) struct Reached {
+    pub(crate) plain_http: bool,
+    pub(crate) base: String,
+}
+
+impl FromRequestParts<AppState> for Reached {
+    type Rejection = Infallible;
+
+    async fn from_request_parts(parts: &mut Parts, state: &AppState) -> Result<Self, Infallible> {
+        let peer = parts
+            .extensions
+            .get::<ConnectInfo<SocketAddr>>()
+            .map(|c| c.0.ip());
+        let origin = Origin::new(&state.config, peer, &parts.headers);
+        Ok(Reached {
+            plain_http: origin.plain_http(),
+            base: origin.base_url(),
+        })
+    }
 }
 
 /// `text` as a QR code: an SVG image of dark squares on a light ground
@@ -482,6 +359,7 @@ pub(crate) fn origin(
 /// `label` (our own words) go in it.
 pub(crate) fn qr_svg(text: &str, label: &'static str) -> Option<String> {
     use qrcode::{Color, QrCode};
+    /// The quiet zone's width, in modules.
     const QUIET: usize = 4;
     let code = QrCode::new(text.as_bytes()).ok()?;
     let width = code.width();
@@ -499,9 +377,4 @@ pub(crate) fn qr_svg(text: &str, label: &'static str) -> Option<String> {
          <rect width=\"{size}\" height=\"{size}\" fill=\"#fff\"/>\
          <path fill=\"#000\" d=\"{path}\"/></svg>"
     ))
-}
-
-/// The address of a record of ours in a path (an ID), else 404.
-pub(crate) fn id(text: &str) -> Result<organiser_core::Id, Refusal> {
-    organiser_core::Id::parse(text).ok_or(Refusal::Core(Error::NotFound))
 }

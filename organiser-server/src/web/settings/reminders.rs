@@ -4,22 +4,18 @@
 //! agenda, how many days ahead key dates and deadlines are told).
 
 use askama::Template;
-use axum::Form;
-use axum::extract::{Path, Query, State};
-use axum::http::HeaderMap;
+use axum::extract::{Path, Query};
 use axum::response::Response;
 use organiser_core::reminders::{
     AgendaChange, ChannelKind, DaysAhead, DaysAheadChange, EmailInput, NotificationChannel,
     NotificationChannelInput, ReminderSettings, ReminderSettingsChange, Reminders,
 };
 use organiser_core::time::Zone;
-use organiser_core::{Details, Field, Id};
+use organiser_core::{Details, Error, Field, Id};
 
-use super::{Done, Frame, Posted, Refused, answer, done, id, refused, when_or};
-use crate::AppState;
-use crate::web::{Chrome, Refusal, Signed, blocking, signed, signed_form};
-
-const HERE: &str = "/settings/reminders";
+use super::{Done, Frame, Posted, Sent, SettingsPage, act, refuse, run, show_page, when_or};
+use crate::web::forms::{SignedIn, answer, record_id};
+use crate::web::{Chrome, Refusal, blocking};
 
 /// A channel as the list shows it.
 struct Row {
@@ -40,6 +36,8 @@ struct Row {
 }
 
 impl Row {
+    /// Channel `c` as the list shows it, with the reminder settings and
+    /// in the owner's zone.
     fn of(c: NotificationChannel, settings: &ReminderSettings, zone: &Zone) -> Row {
         let place = match (&c.url, &c.email) {
             (Some(url), _) => url.clone(),
@@ -75,6 +73,7 @@ fn days(ahead: &DaysAhead) -> String {
         .join(", ")
 }
 
+/// The reminders' page (`settings_reminders.html`).
 #[derive(Template)]
 #[template(path = "settings_reminders.html")]
 struct RemindersPage<'a> {
@@ -88,48 +87,45 @@ struct RemindersPage<'a> {
     open: &'static str,
 }
 
-async fn page(
-    state: &AppState,
-    session: &Signed,
-    notice: Option<&'static str>,
-    refused: Refused,
-) -> Result<Response, Refusal> {
-    let (channels, settings) = blocking(state, |org| {
-        let zone = org.zone();
-        let settings = org.reminders().settings()?;
-        let channels = org
-            .reminders()
-            .channels()?
+/// The reminders' page: the channels and the reminder settings.
+struct Here;
+
+impl SettingsPage for Here {
+    const NAME: &'static str = "reminders";
+
+    async fn draw(self, owner: &SignedIn, frame: Frame) -> Result<Response, Refusal> {
+        let (channels, settings) = blocking(&owner.state, |org| {
+            let zone = org.zone();
+            let settings = org.reminders().settings()?;
+            let channels = org
+                .reminders()
+                .channels()?
+                .into_iter()
+                .map(|c| Row::of(c, &settings, &zone))
+                .collect();
+            Ok((channels, settings))
+        })
+        .await?;
+        let open = ["add-ntfy", "add-webhook", "add-email"]
             .into_iter()
-            .map(|c| Row::of(c, &settings, &zone))
-            .collect();
-        Ok((channels, settings))
-    })
-    .await?;
-    let open = ["add-ntfy", "add-webhook", "add-email"]
-        .into_iter()
-        .find(|form| refused.sent(form))
-        .unwrap_or("");
-    let page = RemindersPage {
-        chrome: session.chrome("settings"),
-        frame: Frame::new("reminders", notice, refused),
-        channels,
-        key_days: days(&settings.key_dates),
-        deadline_days: days(&settings.deadlines),
-        settings,
-        open,
-    };
-    Ok(answer(&page, &page.frame.refused))
+            .find(|form| frame.refused.sent(form))
+            .unwrap_or("");
+        let page = RemindersPage {
+            chrome: owner.session.chrome("settings"),
+            frame,
+            channels,
+            key_days: days(&settings.key_dates),
+            deadline_days: days(&settings.deadlines),
+            settings,
+            open,
+        };
+        Ok(answer(&page, page.frame.refused.is_refused()))
+    }
 }
 
 /// `GET /settings/reminders`.
-pub(crate) async fn show(
-    State(state): State<AppState>,
-    headers: HeaderMap,
-    Query(q): Query<Done>,
-) -> Result<Response, Refusal> {
-    let session = signed(&state, &headers).await?;
-    page(&state, &session, q.notice(), Refused::none()).await
+pub(crate) async fn show(Query(done): Query<Done>, owner: SignedIn) -> Result<Response, Refusal> {
+    show_page(owner, Here, done).await
 }
 
 /// Field `name` of `form` as days ahead (`0, 7`; empty or `none` for
@@ -157,22 +153,17 @@ fn days_before(form: &Posted, name: &str, details: &mut Details) -> Option<Vec<i
 }
 
 /// `POST /settings/reminders`: the reminder settings.
-pub(crate) async fn change(
-    State(state): State<AppState>,
-    headers: HeaderMap,
-    Form(form): Form<Posted>,
-) -> Result<Response, Refusal> {
-    let session = signed_form(&state, &headers, form.csrf()).await?;
+pub(crate) async fn change(sent: Sent) -> Result<Response, Refusal> {
+    let form = &sent.form;
     let mut details = Details::new();
-    let key_days = days_before(&form, "key_dates.days_before", &mut details);
-    let deadline_days = days_before(&form, "deadlines.days_before", &mut details);
+    let key_days = days_before(form, "key_dates.days_before", &mut details);
+    let deadline_days = days_before(form, "deadlines.days_before", &mut details);
     let channel_ids: Option<Vec<Id>> = form.all("channel_ids").into_iter().map(Id::parse).collect();
     if channel_ids.is_none() {
         details.add("channel_ids", "must be channels of this organiser");
     }
     if !details.is_empty() {
-        let refusal = Refused::read("settings", &form, details);
-        return page(&state, &session, None, refusal).await;
+        return refuse(&sent, Here, "settings", Error::Validation(details)).await;
     }
     let change = ReminderSettingsChange {
         channel_ids,
@@ -189,25 +180,16 @@ pub(crate) async fn change(
             at: form.one("deadlines.at").map(str::to_owned),
         }),
     };
-    let csrf = session.csrf_token.clone();
-    let result = blocking(&state, move |org| {
-        Reminders::new(&org.as_session(csrf)).change_settings(change)
+    act(&sent, Here, "settings", "saved", move |door| {
+        Reminders::new(door).change_settings(change)
     })
-    .await;
-    match refused(result)? {
-        Ok(_) => Ok(done(HERE, "saved")),
-        Err(e) => page(&state, &session, None, Refused::of("settings", &form, e)).await,
-    }
+    .await
 }
 
 /// `POST /settings/reminders/channels`: a new channel of `kind` (one
 /// form for each kind).
-pub(crate) async fn add(
-    State(state): State<AppState>,
-    headers: HeaderMap,
-    Form(form): Form<Posted>,
-) -> Result<Response, Refusal> {
-    let session = signed_form(&state, &headers, form.csrf()).await?;
+pub(crate) async fn add(sent: Sent) -> Result<Response, Refusal> {
+    let form = &sent.form;
     let kind = form.text("kind");
     let tag = match kind.as_str() {
         "ntfy" => "add-ntfy",
@@ -218,13 +200,22 @@ pub(crate) async fn add(
     let mut details = Details::new();
     let port = form.number("email.smtp_port", &mut details);
     if !details.is_empty() {
-        let refusal = Refused::read(tag, &form, details);
-        return page(&state, &session, None, refusal).await;
+        return refuse(&sent, Here, tag, Error::Validation(details)).await;
     }
+    let input = channel(form, kind, port);
+    act(&sent, Here, tag, "channel_added", move |door| {
+        Reminders::new(door).create_channel(input)
+    })
+    .await
+}
+
+/// The channel `form` adds, of `kind` (an e-mail channel's SMTP port
+/// read as `port`).
+fn channel(form: &Posted, kind: String, port: Option<i64>) -> NotificationChannelInput {
     let email = kind == "email";
-    let input = NotificationChannelInput {
+    NotificationChannelInput {
         name: Field::Value(form.text("name")),
-        kind: Field::Value(kind.clone()),
+        kind: Field::Value(kind),
         url: if email {
             Field::Absent
         } else {
@@ -246,77 +237,44 @@ pub(crate) async fn add(
         },
         secret: form.filled("secret").map_or(Field::Absent, Field::Value),
         enabled: None,
-    };
-    let csrf = session.csrf_token.clone();
-    let result = blocking(&state, move |org| {
-        Reminders::new(&org.as_session(csrf)).create_channel(input)
-    })
-    .await;
-    match refused(result)? {
-        Ok(_) => Ok(done(HERE, "channel_added")),
-        Err(e) => page(&state, &session, None, Refused::of(tag, &form, e)).await,
     }
 }
 
 /// `POST /settings/reminders/channels/{id}/test`: a test message now; one
 /// that does not arrive is said beside the channel (422).
-pub(crate) async fn test(
-    State(state): State<AppState>,
-    headers: HeaderMap,
-    Path(channel): Path<String>,
-    Form(form): Form<Posted>,
-) -> Result<Response, Refusal> {
-    let session = signed_form(&state, &headers, form.csrf()).await?;
-    let channel = id(&channel)?;
-    let csrf = session.csrf_token.clone();
-    let result = blocking(&state, move |org| {
-        Reminders::new(&org.as_session(csrf)).test_channel(channel)
-    })
-    .await;
-    match refused(result)? {
-        Ok(_) => Ok(done(HERE, "tested")),
-        Err(e) => {
-            let refusal = Refused::of(format!("test-{channel}"), &form, e);
-            page(&state, &session, None, refusal).await
-        }
-    }
+pub(crate) async fn test(Path(channel): Path<String>, sent: Sent) -> Result<Response, Refusal> {
+    let channel = record_id(&channel)?;
+    act(
+        &sent,
+        Here,
+        &format!("test-{channel}"),
+        "tested",
+        move |door| Reminders::new(door).test_channel(channel),
+    )
+    .await
 }
 
 /// `POST /settings/reminders/channels/{id}/enabled`: `enabled` `on` or
 /// `off`.
-pub(crate) async fn switch(
-    State(state): State<AppState>,
-    headers: HeaderMap,
-    Path(channel): Path<String>,
-    Form(form): Form<Posted>,
-) -> Result<Response, Refusal> {
-    let session = signed_form(&state, &headers, form.csrf()).await?;
-    let channel = id(&channel)?;
+pub(crate) async fn switch(Path(channel): Path<String>, sent: Sent) -> Result<Response, Refusal> {
+    let channel = record_id(&channel)?;
     let input = NotificationChannelInput {
-        enabled: Some(form.one("enabled") == Some("on")),
+        enabled: Some(sent.form.one("enabled") == Some("on")),
         ..NotificationChannelInput::default()
     };
-    let csrf = session.csrf_token.clone();
-    blocking(&state, move |org| {
-        Reminders::new(&org.as_session(csrf)).change_channel(channel, input)
+    run(&sent, move |door| {
+        Reminders::new(door).change_channel(channel, input)
     })
     .await?;
-    Ok(done(HERE, "saved"))
+    Ok(Here::done("saved"))
 }
 
 /// `POST /settings/reminders/channels/{id}/delete`.
-pub(crate) async fn delete(
-    State(state): State<AppState>,
-    headers: HeaderMap,
-    Path(channel): Path<String>,
-    Form(form): Form<Posted>,
-) -> Result<Response, Refusal> {
-    let session = signed_form(&state, &headers, form.csrf()).await?;
-    let channel = id(&channel)?;
-    let csrf = session.csrf_token.clone();
-    blocking(&state, move |org| {
-        Reminders::new(&org.as_session(csrf)).delete_channel(channel)
+pub(crate) async fn delete(Path(channel): Path<String>, sent: Sent) -> Result<Response, Refusal> {
+    let channel = record_id(&channel)?;
+    run(&sent, move |door| {
+        Reminders::new(door).delete_channel(channel)
     })
     .await?;
-    Ok(done(HERE, "deleted"))
+    Ok(Here::done("deleted"))
 }

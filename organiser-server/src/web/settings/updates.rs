@@ -3,18 +3,15 @@
 //! unless they are managed outside the app.
 
 use askama::Template;
-use axum::Form;
-use axum::extract::{Query, State};
-use axum::http::{Extensions, HeaderMap};
+use axum::extract::Query;
 use axum::response::Response;
 use organiser_core::system::{Channel, System, SystemChange, SystemSettings, UpdateStatus};
 
-use super::{Done, Frame, Posted, Refused, answer, done, origin, refused, when_or};
-use crate::AppState;
-use crate::web::{Chrome, Refusal, Signed, blocking, signed, signed_form};
+use super::{Done, Frame, Reached, Sent, SettingsPage, act, show_page, when_or};
+use crate::web::forms::{SignedIn, answer};
+use crate::web::{Chrome, Refusal, blocking};
 
-const HERE: &str = "/settings/updates";
-
+/// The updates' page (`settings_updates.html`).
 #[derive(Template)]
 #[template(path = "settings_updates.html")]
 struct UpdatesPage<'a> {
@@ -29,102 +26,87 @@ struct UpdatesPage<'a> {
     channels: &'static [Channel],
 }
 
-async fn page(
-    state: &AppState,
-    session: &Signed,
+/// The updates' page, for a request over plain HTTP or not (the core
+/// says what that allows).
+struct Here {
     plain_http: bool,
-    notice: Option<&'static str>,
-    refused: Refused,
-) -> Result<Response, Refusal> {
-    let (system, checked) = blocking(state, move |org| {
-        let system = org.system().get(plain_http)?;
-        let checked = when_or(system.update.checked_at, &org.zone(), "never");
-        Ok((system, checked))
-    })
-    .await?;
-    let status = match system.update.status {
-        UpdateStatus::Off => "Update checks are off",
-        UpdateStatus::Available => "A newer version is available",
-        UpdateStatus::UpToDate => "Up to date",
-        UpdateStatus::Unknown => "Not checked yet",
-        UpdateStatus::NotCovered => "A newer version exists that your licence does not cover",
-    };
-    let notes = system
-        .update
-        .notes_url
-        .clone()
-        .filter(|u| u.starts_with("https://") || u.starts_with("http://"));
-    let page = UpdatesPage {
-        chrome: session.chrome("settings"),
-        frame: Frame::new("updates", notice, refused),
-        system,
-        status,
-        checked,
-        notes,
-        channels: Channel::ALL,
-    };
-    Ok(answer(&page, &page.frame.refused))
+}
+
+impl SettingsPage for Here {
+    const NAME: &'static str = "updates";
+
+    async fn draw(self, owner: &SignedIn, frame: Frame) -> Result<Response, Refusal> {
+        let plain_http = self.plain_http;
+        let (system, checked) = blocking(&owner.state, move |org| {
+            let system = org.system().get(plain_http)?;
+            let checked = when_or(system.update.checked_at, &org.zone(), "never");
+            Ok((system, checked))
+        })
+        .await?;
+        let status = match system.update.status {
+            UpdateStatus::Off => "Update checks are off",
+            UpdateStatus::Available => "A newer version is available",
+            UpdateStatus::UpToDate => "Up to date",
+            UpdateStatus::Unknown => "Not checked yet",
+            UpdateStatus::NotCovered => "A newer version exists that your licence does not cover",
+        };
+        let notes = system
+            .update
+            .notes_url
+            .clone()
+            .filter(|u| u.starts_with("https://") || u.starts_with("http://"));
+        let page = UpdatesPage {
+            chrome: owner.session.chrome("settings"),
+            frame,
+            system,
+            status,
+            checked,
+            notes,
+            channels: Channel::ALL,
+        };
+        Ok(answer(&page, page.frame.refused.is_refused()))
+    }
 }
 
 /// `GET /settings/updates`.
 pub(crate) async fn show(
-    State(state): State<AppState>,
-    headers: HeaderMap,
-    extensions: Extensions,
-    Query(q): Query<Done>,
+    reached: Reached,
+    Query(done): Query<Done>,
+    owner: SignedIn,
 ) -> Result<Response, Refusal> {
-    let session = signed(&state, &headers).await?;
-    let (plain_http, _) = origin(&state, &extensions, &headers);
-    page(&state, &session, plain_http, q.notice(), Refused::none()).await
+    let here = Here {
+        plain_http: reached.plain_http,
+    };
+    show_page(owner, here, done).await
 }
 
 /// `POST /settings/updates`: the channel and daily checks.
-pub(crate) async fn change(
-    State(state): State<AppState>,
-    headers: HeaderMap,
-    extensions: Extensions,
-    Form(form): Form<Posted>,
-) -> Result<Response, Refusal> {
-    let session = signed_form(&state, &headers, form.csrf()).await?;
-    let (plain_http, _) = origin(&state, &extensions, &headers);
-    let csrf = session.csrf_token.clone();
+pub(crate) async fn change(reached: Reached, sent: Sent) -> Result<Response, Refusal> {
+    let plain_http = reached.plain_http;
     let change = SystemChange {
-        channel: form.one("channel").map(str::to_owned),
-        update_checks: Some(form.ticked("update_checks")),
+        channel: sent.form.one("channel").map(str::to_owned),
+        update_checks: Some(sent.form.ticked("update_checks")),
         ..SystemChange::default()
     };
-    let result = blocking(&state, move |org| {
-        SystemSettings::new(&org.as_session(csrf)).change(change, plain_http)
-    })
-    .await;
-    match refused(result)? {
-        Ok(_) => Ok(done(HERE, "saved")),
-        Err(e) => {
-            let refusal = Refused::of("settings", &form, e);
-            page(&state, &session, plain_http, None, refusal).await
-        }
-    }
+    act(
+        &sent,
+        Here { plain_http },
+        "settings",
+        "saved",
+        move |door| SystemSettings::new(door).change(change, plain_http),
+    )
+    .await
 }
 
 /// `POST /settings/updates/check`: checks now (waiting for the answer).
-pub(crate) async fn check(
-    State(state): State<AppState>,
-    headers: HeaderMap,
-    extensions: Extensions,
-    Form(form): Form<Posted>,
-) -> Result<Response, Refusal> {
-    let session = signed_form(&state, &headers, form.csrf()).await?;
-    let (plain_http, _) = origin(&state, &extensions, &headers);
-    let csrf = session.csrf_token.clone();
-    let result = blocking(&state, move |org| {
-        SystemSettings::new(&org.as_session(csrf)).check_for_update(plain_http)
-    })
-    .await;
-    match refused(result)? {
-        Ok(_) => Ok(done(HERE, "checked")),
-        Err(e) => {
-            let refusal = Refused::of("check", &form, e);
-            page(&state, &session, plain_http, None, refusal).await
-        }
-    }
+pub(crate) async fn check(reached: Reached, sent: Sent) -> Result<Response, Refusal> {
+    let plain_http = reached.plain_http;
+    act(
+        &sent,
+        Here { plain_http },
+        "check",
+        "checked",
+        move |door| SystemSettings::new(door).check_for_update(plain_http),
+    )
+    .await
 }
