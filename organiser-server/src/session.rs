@@ -23,6 +23,9 @@ pub(crate) async fn sign_in(State(state): State<AppState>, request: Request) -> 
     if let Some(refusal) = crate::middleware::refused(&state, &request) {
         return refusal;
     }
+    // Over HTTPS (directly, or through a trusted proxy saying so) the
+    // cookie is `Secure`, as the web app's is.
+    let https = !crate::origin::Origin::of(&state.config, &request).plain_http();
     let (parts, body) = request.into_parts();
     let headers = parts.headers;
     let body = match read_body(&headers, body).await {
@@ -35,8 +38,9 @@ pub(crate) async fn sign_in(State(state): State<AppState>, request: Request) -> 
     let signed = tokio::task::spawn_blocking(move || org.sign_in(&username, &password)).await;
     match signed {
         Ok(Ok(signed)) => {
+            let secure = if https { "; Secure" } else { "" };
             let cookie = format!(
-                "{SESSION_COOKIE}={}; Path=/; HttpOnly; SameSite=Lax",
+                "{SESSION_COOKIE}={}; Path=/; HttpOnly; SameSite=Lax{secure}",
                 signed.secret
             );
             let body = serde_json::json!({ "data": signed }).to_string();

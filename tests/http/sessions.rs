@@ -112,3 +112,27 @@ fn idempotency_key_under_a_session_is_400() {
         "nothing was made"
     );
 }
+
+/// The API's session cookie is `Secure` when the request came over HTTPS
+/// through a trusted proxy, and not over plain HTTP (as the web app's).
+#[test]
+fn the_session_cookie_is_secure_over_https() {
+    let s = TestServer::with_config(
+        crate::common::Setup::default(),
+        organiser_server::Config {
+            trusted_proxies: "127.0.0.1".parse().unwrap(),
+            ..TestServer::config()
+        },
+    );
+    with_password(&s);
+    let body = json!({"session": {"username": "owner", "password": "correct horse battery"}});
+    let plain = send(s.bare("POST", "/session").json(&body)).expect(201);
+    assert!(!plain.header("set-cookie").unwrap().contains("Secure"));
+    let https = send(
+        s.bare("POST", "/session")
+            .header("x-forwarded-proto", "https")
+            .json(&body),
+    )
+    .expect(201);
+    assert!(https.header("set-cookie").unwrap().contains("; Secure"));
+}

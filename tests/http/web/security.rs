@@ -284,3 +284,25 @@ fn assets_are_revalidated_by_their_etag() {
     }
     assert_eq!(page.get("/assets/nothing.js").status, 404);
 }
+
+/// Read-only licence mode (the trial over, no key): the pages still
+/// answer, and a form that would write is refused with the core's 403
+/// and changes nothing.
+#[test]
+fn in_read_only_mode_pages_answer_and_writes_are_refused() {
+    let s = TestServer::start();
+    let mut page = Page::signed_in(&s);
+    s.advance(15 * 86400);
+    assert_eq!(s.get("/licence").data()["state"], "read_only");
+    assert_eq!(page.get("/").status, 200);
+    let before = s.org.raw_export().unwrap();
+    let refused = page.submit("/", "/tasks", &[("title", "Not now"), ("back", "/")]);
+    assert_eq!(refused.status, 403, "{refused:?}");
+    assert!(
+        refused.body.contains("read-only") || refused.body.contains("read only"),
+        "{}",
+        refused.body
+    );
+    assert_policy("a read-only refusal", &refused);
+    assert_eq!(s.org.raw_export().unwrap(), before);
+}
