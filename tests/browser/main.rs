@@ -23,6 +23,7 @@ mod site;
 mod first_run;
 mod headers;
 mod lists;
+mod people;
 mod screenshots;
 mod search;
 mod settings;

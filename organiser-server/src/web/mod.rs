@@ -15,8 +15,10 @@
 
 mod assets;
 mod auth;
+mod calendar;
 pub(crate) mod forms;
 mod lists;
+mod people;
 mod search;
 mod settings;
 mod tasks;
@@ -51,8 +53,10 @@ pub(crate) fn routes() -> Router<AppState> {
         .route("/assets/{file}", get(assets::serve))
         .merge(tasks::routes())
         .merge(lists::routes())
+        .merge(people::routes())
         .merge(search::routes())
         .merge(settings::routes())
+        .merge(calendar::routes())
         // Pages, the stylesheet and the script travel compressed when the
         // browser takes it (the quality bar counts bytes transferred).
         .layer(tower_http::compression::CompressionLayer::new().gzip(true))

@@ -3,6 +3,8 @@
 //! is that browser: it keeps the session cookie, follows no redirect (a
 //! test reads each 303), and finds a page's CSRF token for its forms.
 
+mod calendar;
+mod people;
 mod security;
 mod settings;
 mod tasks;
