@@ -19,6 +19,7 @@ mod calendar;
 pub(crate) mod forms;
 mod lists;
 mod people;
+mod projects;
 mod search;
 mod settings;
 mod tasks;
@@ -54,6 +55,7 @@ pub(crate) fn routes() -> Router<AppState> {
         .merge(tasks::routes())
         .merge(lists::routes())
         .merge(people::routes())
+        .merge(projects::routes())
         .merge(search::routes())
         .merge(settings::routes())
         .merge(calendar::routes())

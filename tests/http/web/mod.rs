@@ -5,8 +5,10 @@
 
 mod calendar;
 mod people;
+mod projects;
 mod security;
 mod settings;
+mod settings_ai;
 mod tasks;
 
 use reqwest::blocking::Client;

@@ -1,7 +1,7 @@
 //! The settings (EXTENSIONS.md §6), one page a section under `/settings`
 //! with a navigation of the sections: account (name, zone, username,
 //! password), appearance, API tokens, licence, updates, backups, calendar
-//! subscriptions and reminders.
+//! subscriptions, reminders and AI.
 //!
 //! Each form posts its section's fields with the session's CSRF token and
 //! is answered 303 back to its page (with `?done=` naming what was done,
@@ -18,6 +18,7 @@
 //! session's CSRF token, the call as the session, the answer).
 
 mod account;
+mod ai;
 mod appearance;
 mod backups;
 mod calendar;
@@ -100,6 +101,18 @@ pub(crate) fn routes() -> Router<AppState> {
             "/settings/reminders/channels/{id}/delete",
             post(reminders::delete),
         )
+        .route("/settings/ai", get(ai::show))
+        .route("/settings/ai/providers", post(ai::add_provider))
+        .route("/settings/ai/providers/{id}/check", post(ai::check))
+        .route("/settings/ai/providers/{id}/models", post(ai::add_models))
+        .route(
+            "/settings/ai/providers/{id}/delete",
+            post(ai::delete_provider),
+        )
+        .route("/settings/ai/models/{id}/default", post(ai::make_default))
+        .route("/settings/ai/models/{id}/delete", post(ai::delete_model))
+        .route("/settings/ai/tasks/{key}", post(ai::change_task))
+        .route("/settings/ai/tasks/{key}/backfill", post(ai::backfill))
 }
 
 /// A section of the settings: its name, heading and page.
@@ -151,6 +164,11 @@ pub(crate) const SECTIONS: &[Section] = &[
         name: "reminders",
         label: "Reminders",
         path: "/settings/reminders",
+    },
+    Section {
+        name: "ai",
+        label: "AI",
+        path: "/settings/ai",
     },
 ];
 
@@ -213,6 +231,12 @@ const NOTICES: &[(&str, &str)] = &[
     ("deleted", "Deleted."),
     ("channel_added", "The channel is added."),
     ("tested", "The test message was delivered."),
+    (
+        "provider_added",
+        "The provider is added: check it to see its models.",
+    ),
+    ("model_added", "The model is added."),
+    ("backfilled", "The backfill is queued."),
 ];
 
 impl Done {
