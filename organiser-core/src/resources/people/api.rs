@@ -240,6 +240,37 @@ impl<'d, D: Door> People<'d, D> {
         self.door.call(&LIST, query.clone())
     }
 
+    /// The live people whose name is `name` (ignoring case and the
+    /// spaces around it), at most two: how a name typed for a link or a
+    /// membership is told apart from a new person (none), one person, or
+    /// a name that needs choosing (two).
+    ///
+    /// # Errors
+    ///
+    /// Only the store's.
+    pub fn named(&self, name: &str) -> Result<Vec<crate::Id>> {
+        let name = crate::text::fold_case(name.trim());
+        if name.is_empty() {
+            return Ok(Vec::new());
+        }
+        let query = PersonQuery {
+            q: Some(name.clone()),
+            params: crate::list::ListParams {
+                limit: 20,
+                ..crate::list::ListParams::default()
+            },
+            ..PersonQuery::default()
+        };
+        Ok(self
+            .list(&query)?
+            .items
+            .into_iter()
+            .filter(|p| crate::text::fold_case(&p.name) == name)
+            .map(|p| p.id)
+            .take(2)
+            .collect())
+    }
+
     /// Makes a person: a name, and any of PersonFields (rows, relationships, a photo).
     ///
     /// # Errors

@@ -7,10 +7,10 @@
 use axum::extract::Path;
 use axum::response::Response;
 use organiser_core::people::{
-    EmailAddressFields, KeyDateFields, PersonInput, PersonLinkInput, PersonQuery,
-    PhoneNumberFields, PositionFields, RowInput, SocialProfileFields,
+    EmailAddressFields, KeyDateFields, PersonInput, PersonLinkInput, PhoneNumberFields,
+    PositionFields, RowInput, SocialProfileFields,
 };
-use organiser_core::{Details, Error, Field, Id, ListParams};
+use organiser_core::{Details, Error, Field};
 use serde::Deserialize;
 
 use super::page::{Draft, draw};
@@ -207,28 +207,6 @@ pub(super) async fn remove(
     Ok(see_other(&format!("/people/{id}?saved=1")))
 }
 
-/// The live people named exactly `name` (ignoring case), at most two.
-fn named(org: &organiser_core::Organiser, name: &str) -> Result<Vec<Id>, Error> {
-    let query = PersonQuery {
-        q: Some(name.to_owned()),
-        params: ListParams {
-            limit: 20,
-            ..ListParams::default()
-        },
-        ..PersonQuery::default()
-    };
-    let lower = name.to_lowercase();
-    Ok(org
-        .people()
-        .list(&query)?
-        .items
-        .into_iter()
-        .filter(|p| p.name.to_lowercase() == lower)
-        .map(|p| p.id)
-        .take(2)
-        .collect())
-}
-
 /// `POST /people/{id}/links`: links the person to another, named in
 /// `other` (found by name, or made when no one has it), whose role to
 /// this person is `kind`.
@@ -247,7 +225,7 @@ pub(super) async fn link(
             note,
             ..PersonLinkInput::default()
         };
-        match named(org, &other)?.as_slice() {
+        match org.people().named(&other)?.as_slice() {
             [] => input.new_person_name = Some(other),
             [one] => input.person_id = Field::Value(*one),
             _ => {

@@ -7,10 +7,9 @@
 
 use axum::extract::Path;
 use axum::response::Response;
-use organiser_core::people::PersonQuery;
 use organiser_core::projects::{ProjectInput, ProjectMemberInput};
 use organiser_core::tasks::{description_html, read_quick_add};
-use organiser_core::{Details, Error, Field, Id, ListParams, Organiser};
+use organiser_core::{Details, Field, Id};
 use serde::Deserialize;
 
 use super::page::{Draft, draw};
@@ -125,28 +124,6 @@ pub(super) async fn change(
     }
 }
 
-/// The live people named exactly `name` (ignoring case), at most two.
-fn named(org: &Organiser, name: &str) -> Result<Vec<Id>, Error> {
-    let query = PersonQuery {
-        q: Some(name.to_owned()),
-        params: ListParams {
-            limit: 20,
-            ..ListParams::default()
-        },
-        ..PersonQuery::default()
-    };
-    let lower = name.to_lowercase();
-    Ok(org
-        .people()
-        .list(&query)?
-        .items
-        .into_iter()
-        .filter(|p| p.name.to_lowercase() == lower)
-        .map(|p| p.id)
-        .take(2)
-        .collect())
-}
-
 /// `POST /projects/{id}/members`: adds the person named in `person`
 /// (found by name, or made when no one has it) with `role`.
 pub(super) async fn add_member(
@@ -162,7 +139,7 @@ pub(super) async fn add_member(
             role,
             ..ProjectMemberInput::default()
         };
-        match named(org, &person)?.as_slice() {
+        match org.people().named(&person)?.as_slice() {
             [] => input.new_person_name = Some(person),
             [one] => input.person_id = Field::Value(*one),
             _ => {
