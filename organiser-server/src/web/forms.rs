@@ -86,6 +86,22 @@ impl Token for PlainForm {
     }
 }
 
+/// A form that sends one name: making a list, a person or a project, or
+/// renaming a list.
+#[derive(Debug, Deserialize)]
+pub(crate) struct NameForm {
+    #[serde(default)]
+    csrf_token: String,
+    #[serde(default)]
+    pub(crate) name: String,
+}
+
+impl Token for NameForm {
+    fn csrf_token(&self) -> &str {
+        &self.csrf_token
+    }
+}
+
 /// The record a path names (its `{id}`), else 404.
 pub(crate) fn record_id(text: &str) -> Result<Id, Refusal> {
     Id::parse(text).ok_or(Refusal::Core(Error::NotFound))
@@ -138,6 +154,24 @@ pub(crate) fn every_list(org: &Organiser) -> Result<Vec<TaskList>, Error> {
 
 // ---------------------------------------------------------------------
 // Where a form goes back to.
+
+/// The person a name typed in a form stands for, as the inputs that
+/// take one say it (`person_id`, or `new_person_name` for someone new):
+/// the one live person of that name (the core's `People::named`), a new
+/// person when there is none, or a 422 on `field` saying `several` when
+/// the name is more than one person's.
+pub(crate) fn person_named(
+    org: &Organiser,
+    name: String,
+    field: &str,
+    several: &str,
+) -> Result<(organiser_core::Field<Id>, Option<String>), Error> {
+    match org.people().named(&name)?.as_slice() {
+        [] => Ok((organiser_core::Field::Absent, Some(name))),
+        [one] => Ok((organiser_core::Field::Value(*one), None)),
+        _ => Err(Error::invalid(field, several)),
+    }
+}
 
 /// Where a form goes back to: a path of ours, else today.
 pub(crate) fn back(to: &str) -> &str {

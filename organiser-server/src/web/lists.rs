@@ -16,7 +16,7 @@ use organiser_core::tasks::TaskCountsQuery;
 use serde::Deserialize;
 
 use super::forms::{
-    FieldErrors, PlainForm, SignedForm, SignedIn, Token, answer, every_list, invalid, record_id,
+    FieldErrors, NameForm, PlainForm, SignedForm, SignedIn, answer, every_list, invalid, record_id,
 };
 use super::tasks::{Body, PageQuery, Quick, Source, page_counts, read_body};
 use super::{Chrome, Refusal, blocking, see_other};
@@ -102,21 +102,6 @@ async fn draw_lists(
 async fn lists(Query(q): Query<ListsQuery>, owner: SignedIn) -> Result<Response, Refusal> {
     let deleted = q.deleted.as_deref().and_then(Id::parse);
     draw_lists(&owner, String::new(), None, deleted).await
-}
-
-/// A list's name, from the form to make or rename one.
-#[derive(Debug, Deserialize)]
-pub(crate) struct NameForm {
-    #[serde(default)]
-    csrf_token: String,
-    #[serde(default)]
-    name: String,
-}
-
-impl Token for NameForm {
-    fn csrf_token(&self) -> &str {
-        &self.csrf_token
-    }
 }
 
 /// `name` as the core's input of a list.

@@ -26,7 +26,7 @@ use organiser_core::{Id, ListParams};
 use serde::Deserialize;
 
 use super::forms::{
-    FieldErrors, PlainForm, SignedForm, SignedIn, Token, answer, invalid, record_id, with_param,
+    FieldErrors, NameForm, PlainForm, SignedForm, SignedIn, answer, invalid, record_id, with_param,
 };
 use super::{Chrome, Refusal, blocking, see_other};
 use crate::AppState;
@@ -154,21 +154,6 @@ async fn draw_people(
 /// `GET /people`.
 async fn people(Query(q): Query<PeopleQuery>, owner: SignedIn) -> Result<Response, Refusal> {
     draw_people(&owner, q, String::new(), None).await
-}
-
-/// The new person's name.
-#[derive(Debug, Deserialize)]
-struct NameForm {
-    #[serde(default)]
-    csrf_token: String,
-    #[serde(default)]
-    name: String,
-}
-
-impl Token for NameForm {
-    fn csrf_token(&self) -> &str {
-        &self.csrf_token
-    }
 }
 
 /// `POST /people`: makes a person; 303 to their page, or `/people`

@@ -14,7 +14,7 @@ use organiser_core::{Details, Error, Field};
 use serde::Deserialize;
 
 use super::page::{Draft, draw};
-use crate::web::forms::{PlainForm, SignedForm, Token, invalid, record_id};
+use crate::web::forms::{PlainForm, SignedForm, Token, invalid, person_named, record_id};
 use crate::web::{Refusal, blocking, see_other};
 
 /// A form's fields as sent, in order (a field may come more than once:
@@ -219,24 +219,19 @@ pub(super) async fn link(
     let kind = sent.form.text("kind");
     let note = sent.form.text("note");
     let made = blocking(&sent.owner.state, move |org| {
-        let mut input = PersonLinkInput {
+        let (person_id, new_person_name) = person_named(
+            org,
+            other,
+            "other",
+            "names more than one person: open theirs and link from there",
+        )?;
+        let input = PersonLinkInput {
             related_person_id: Field::Value(id),
+            person_id,
+            new_person_name,
             kind,
             note,
-            ..PersonLinkInput::default()
         };
-        match org.people().named(&other)?.as_slice() {
-            [] => input.new_person_name = Some(other),
-            [one] => input.person_id = Field::Value(*one),
-            _ => {
-                let mut details = Details::new();
-                details.add(
-                    "other",
-                    "names more than one person: open theirs and link from there",
-                );
-                details.into_validation()?;
-            }
-        }
         org.person_links().create(input)
     })
     .await;

@@ -13,7 +13,9 @@ use organiser_core::{Details, Field, Id};
 use serde::Deserialize;
 
 use super::page::{Draft, draw};
-use crate::web::forms::{FieldErrors, PlainForm, SignedForm, Token, invalid, record_id};
+use crate::web::forms::{
+    FieldErrors, PlainForm, SignedForm, Token, invalid, person_named, record_id,
+};
 use crate::web::{Refusal, blocking, see_other};
 
 /// A form's fields as sent, in order.
@@ -134,23 +136,18 @@ pub(super) async fn add_member(
     let person = sent.form.get("person").trim().to_owned();
     let role = sent.form.text("role");
     let made = blocking(&sent.owner.state, move |org| {
-        let mut input = ProjectMemberInput {
+        let (person_id, new_person_name) = person_named(
+            org,
+            person,
+            "person",
+            "names more than one person: add from the person's page",
+        )?;
+        let input = ProjectMemberInput {
             project_id: Field::Value(id),
+            person_id,
+            new_person_name,
             role,
-            ..ProjectMemberInput::default()
         };
-        match org.people().named(&person)?.as_slice() {
-            [] => input.new_person_name = Some(person),
-            [one] => input.person_id = Field::Value(*one),
-            _ => {
-                let mut details = Details::new();
-                details.add(
-                    "person",
-                    "names more than one person: add from the person's page",
-                );
-                details.into_validation()?;
-            }
-        }
         org.projects().add_member(input)
     })
     .await;

@@ -22,7 +22,7 @@ use organiser_core::projects::{
 use serde::Deserialize;
 
 use super::forms::{
-    FieldErrors, PlainForm, SignedForm, SignedIn, Token, answer, every, invalid, record_id,
+    FieldErrors, NameForm, PlainForm, SignedForm, SignedIn, answer, every, invalid, record_id,
 };
 use super::{Chrome, Refusal, blocking, see_other};
 use crate::AppState;
@@ -138,21 +138,6 @@ async fn draw_projects(
 async fn projects(Query(q): Query<ProjectsQuery>, owner: SignedIn) -> Result<Response, Refusal> {
     let deleted = q.deleted.as_deref().and_then(Id::parse);
     draw_projects(&owner, deleted, String::new(), None).await
-}
-
-/// The new project's name.
-#[derive(Debug, Deserialize)]
-struct NameForm {
-    #[serde(default)]
-    csrf_token: String,
-    #[serde(default)]
-    name: String,
-}
-
-impl Token for NameForm {
-    fn csrf_token(&self) -> &str {
-        &self.csrf_token
-    }
 }
 
 /// `POST /projects`: makes a project; 303 to its page, or `/projects`
