@@ -443,12 +443,11 @@ fn no_page_without_a_session_and_no_form_without_its_token() {
     let feeds = FeedServer::start();
     feeds.serve("/team.ics", team());
     let s = server();
+    super::assert_signed_only(
+        &s,
+        &["/calendar", "/calendar?view=month", "/calendar/feeds"].map(String::from),
+    );
     let mut anonymous = Page::anonymous(&s);
-    for path in ["/calendar", "/calendar?view=month", "/calendar/feeds"] {
-        let answer = anonymous.get(path);
-        assert_eq!(answer.status, 303, "{path}");
-        assert_eq!(answer.location(), Some("/sign-in"), "{path}");
-    }
     let address = feeds.url("/team.ics");
     let answer = anonymous.form("/calendar/feeds", &[("address", address.as_str())]);
     assert_eq!(answer.status, 303);

@@ -144,3 +144,35 @@ impl<'s> Page<'s> {
         self.form(path, &all)
     }
 }
+
+/// Each of `paths` sends a visitor without a session to the sign-in page
+/// (303).
+#[track_caller]
+pub(crate) fn assert_signed_only(server: &TestServer, paths: &[String]) {
+    let mut anonymous = Page::anonymous(server);
+    for path in paths {
+        let answer = anonymous.get(path);
+        assert_eq!(answer.status, 303, "{path}");
+        assert_eq!(answer.location(), Some("/sign-in"), "{path}");
+    }
+}
+
+/// Each form of `forms` (its path and fields), sent by `page` without a
+/// CSRF token and with a wrong one, is refused with 403.
+#[track_caller]
+pub(crate) fn assert_forms_need_the_token(
+    page: &mut Page<'_>,
+    forms: &[(String, Vec<(&str, &str)>)],
+) {
+    for (path, fields) in forms {
+        for token in [None, Some("not-the-token")] {
+            let mut all: Vec<(&str, &str)> = Vec::new();
+            if let Some(token) = token {
+                all.push(("csrf_token", token));
+            }
+            all.extend(fields.iter().copied());
+            let answer = page.form(path, &all);
+            assert_eq!(answer.status, 403, "{path} with {token:?}: {answer:?}");
+        }
+    }
+}

@@ -384,12 +384,7 @@ fn hostile_names_are_escaped() {
 fn no_page_without_a_session_and_no_form_without_the_token() {
     let s = TestServer::start();
     let p = project(&s, "Boat");
-    let mut anonymous = Page::anonymous(&s);
-    for path in ["/projects".to_owned(), format!("/projects/{}", p.id)] {
-        let answer = anonymous.get(&path);
-        assert_eq!(answer.status, 303, "{path}");
-        assert_eq!(answer.location(), Some("/sign-in"));
-    }
+    super::assert_signed_only(&s, &["/projects".to_owned(), format!("/projects/{}", p.id)]);
     let mut page = Page::signed_in(&s);
     let forms: Vec<(String, Vec<(&str, &str)>)> = vec![
         ("/projects".into(), vec![("name", "Other")]),
@@ -401,17 +396,7 @@ fn no_page_without_a_session_and_no_form_without_the_token() {
         (format!("/projects/{}/tasks", p.id), vec![("title", "Sail")]),
         (format!("/projects/{}/delete", p.id), vec![]),
     ];
-    for (path, fields) in &forms {
-        for token in [None, Some("not-the-token")] {
-            let mut all: Vec<(&str, &str)> = Vec::new();
-            if let Some(token) = token {
-                all.push(("csrf_token", token));
-            }
-            all.extend(fields.iter().copied());
-            let answer = page.form(path, &all);
-            assert_eq!(answer.status, 403, "{path} with {token:?}: {answer:?}");
-        }
-    }
+    super::assert_forms_need_the_token(&mut page, &forms);
     let now = projects(&s);
     assert_eq!(now.len(), 1, "nothing made or deleted");
     assert_eq!(now[0].name, "Boat");
