@@ -344,7 +344,7 @@ pub mod people {
 /// ```
 pub mod notes {
     pub use crate::resources::notes::{
-        CategoryNoteCount, Note, NoteInput, NoteQuery, NoteSummary, Notes,
+        CategoryNoteCount, Note, NoteInput, NoteQuery, NoteSummary, Notes, markdown, tree,
     };
 }
 

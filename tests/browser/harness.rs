@@ -234,15 +234,7 @@ impl Browser {
             started,
             _turn: turn,
         };
-        // Every page records the policy violations it raises, from
-        // before its first script runs.
-        browser.cdp(
-            "Page.addScriptToEvaluateOnNewDocument",
-            json!({"source": "window.__violations = [];\
-                document.addEventListener('securitypolicyviolation', e => \
-                window.__violations.push(e.violatedDirective + ' blocked ' + (e.blockedURI || 'inline') + \
-                (e.sample ? ' (' + e.sample + ')' : '') + ' at line ' + e.lineNumber));"}),
-        );
+        browser.prepare_tab();
         browser.set_variant(VARIANTS[0]);
         eprintln!(
             "browser: chromedriver and Chromium started in {} ms",
@@ -260,6 +252,48 @@ impl Browser {
         self.rt
             .block_on(self.driver().cdp().send_raw(method, params))
             .unwrap_or_else(|e| panic!("{method}: {e}"))
+    }
+
+    /// Makes the tab shown record the policy violations each page raises,
+    /// from before its first script runs.
+    fn prepare_tab(&self) {
+        self.cdp(
+            "Page.addScriptToEvaluateOnNewDocument",
+            json!({"source": "window.__violations = [];\
+                document.addEventListener('securitypolicyviolation', e => \
+                window.__violations.push(e.violatedDirective + ' blocked ' + (e.blockedURI || 'inline') + \
+                (e.sample ? ' (' + e.sample + ')' : '') + ' at line ' + e.lineNumber));"}),
+        );
+    }
+
+    /// Opens a second tab (as prepared as the first, at the variant) and
+    /// shows it; gives back the tab shown before.
+    pub(crate) fn new_tab(&mut self) -> WindowHandle {
+        let before = self.rt.block_on(self.driver().window()).unwrap();
+        let tab = self.rt.block_on(self.driver().new_tab()).unwrap();
+        self.rt
+            .block_on(self.driver().switch_to_window(tab))
+            .unwrap();
+        self.prepare_tab();
+        self.set_variant(self.variant);
+        before
+    }
+
+    /// Closes the tab shown and shows `tab`.
+    pub(crate) fn close_tab(&self, tab: WindowHandle) {
+        self.rt.block_on(self.driver().close_window()).unwrap();
+        self.rt
+            .block_on(self.driver().switch_to_window(tab))
+            .unwrap();
+    }
+
+    /// Shows `tab`; gives back the tab shown before.
+    pub(crate) fn show_tab(&self, tab: WindowHandle) -> WindowHandle {
+        let before = self.rt.block_on(self.driver().window()).unwrap();
+        self.rt
+            .block_on(self.driver().switch_to_window(tab))
+            .unwrap();
+        before
     }
 
     /// The width and colour scheme pages are seen in from now on (the
@@ -447,6 +481,20 @@ impl Browser {
         let keys = keys.into();
         self.rt
             .block_on(self.driver().action_chain().send_keys(keys).perform())
+            .unwrap();
+    }
+
+    /// Presses Ctrl with `key` wherever the focus is.
+    pub(crate) fn press_ctrl(&self, key: &str) {
+        self.rt
+            .block_on(
+                self.driver()
+                    .action_chain()
+                    .key_down(Key::Control)
+                    .send_keys(key)
+                    .key_up(Key::Control)
+                    .perform(),
+            )
             .unwrap();
     }
 

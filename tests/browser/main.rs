@@ -20,10 +20,15 @@ mod common;
 mod harness;
 mod site;
 
+mod ai;
+mod calendar;
+mod documents;
 mod first_run;
 mod headers;
 mod lists;
+mod notes;
 mod people;
+mod projects;
 mod screenshots;
 mod search;
 mod settings;

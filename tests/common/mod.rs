@@ -21,7 +21,8 @@
 //!   protocols;
 //! - `programs`: the programs people use (khard, khal), run on our output;
 //! - `hostile`: images and PDFs of a few kilobytes that claim gigapixels,
-//!   thousands of frames or minutes of rendering.
+//!   thousands of frames or minutes of rendering;
+//! - `xss`: the note-body vectors the sanitiser is tested with.
 // Each test crate uses its own part of this module.
 #![allow(dead_code, unreachable_pub, unused_imports)]
 
@@ -38,6 +39,7 @@ pub mod receivers;
 pub mod search;
 pub mod server;
 pub mod update_server;
+pub mod xss;
 
 use organiser::{Options, options::BuildInfo};
 use serde_json::Value;

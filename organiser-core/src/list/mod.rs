@@ -10,6 +10,6 @@ mod query;
 
 pub(crate) use cursor::Cursor;
 pub(crate) use listing::{Filter, Listing, Order};
-pub use page::Page;
+pub use page::{Page, every};
 pub use params::{Direction, ListOrder, ListParams};
 pub use query::Query;

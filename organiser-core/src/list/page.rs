@@ -209,3 +209,29 @@ pub(crate) fn count(
     })?;
     Ok(n)
 }
+
+/// Every item of a listing, page after page of 100: `list` lists from
+/// the page's parameters (for example `|params| org.people().list(&PersonQuery
+/// { params, ..Default::default() })`).
+///
+/// # Errors
+///
+/// The first error a page answers.
+pub fn every<T>(
+    mut list: impl FnMut(crate::list::ListParams) -> crate::Result<Page<T>>,
+) -> crate::Result<Vec<T>> {
+    let mut out = Vec::new();
+    let mut cursor = None;
+    loop {
+        let page = list(crate::list::ListParams {
+            cursor,
+            limit: 100,
+            ..crate::list::ListParams::default()
+        })?;
+        out.extend(page.items);
+        match page.next_cursor {
+            Some(next) => cursor = Some(next),
+            None => return Ok(out),
+        }
+    }
+}

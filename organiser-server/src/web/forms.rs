@@ -12,7 +12,7 @@ use axum::http::StatusCode;
 use axum::http::request::Parts;
 use axum::response::{IntoResponse, Response};
 use organiser_core::task_lists::{TaskList, TaskListQuery};
-use organiser_core::{Details, Error, Id, ListParams, Organiser, Page};
+use organiser_core::{Details, Error, Id, Organiser};
 use serde::Deserialize;
 use serde::de::DeserializeOwned;
 
@@ -126,26 +126,7 @@ pub(crate) fn answer(page: &impl Template, refused: bool) -> Response {
     response
 }
 
-/// Every item of a listing of the core, page after page: `list` lists
-/// from the page's parameters.
-pub(crate) fn every<T>(
-    mut list: impl FnMut(ListParams) -> Result<Page<T>, Error>,
-) -> Result<Vec<T>, Error> {
-    let mut out = Vec::new();
-    let mut cursor = None;
-    loop {
-        let page = list(ListParams {
-            cursor,
-            limit: 100,
-            ..ListParams::default()
-        })?;
-        out.extend(page.items);
-        match page.next_cursor {
-            Some(next) => cursor = Some(next),
-            None => return Ok(out),
-        }
-    }
-}
+pub(crate) use organiser_core::list::every;
 
 /// Every live list, in order.
 pub(crate) fn every_list(org: &Organiser) -> Result<Vec<TaskList>, Error> {

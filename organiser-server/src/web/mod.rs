@@ -16,8 +16,10 @@
 mod assets;
 mod auth;
 mod calendar;
+mod documents;
 pub(crate) mod forms;
 mod lists;
+mod notes;
 mod people;
 mod projects;
 mod search;
@@ -59,6 +61,8 @@ pub(crate) fn routes() -> Router<AppState> {
         .merge(search::routes())
         .merge(settings::routes())
         .merge(calendar::routes())
+        .merge(notes::routes())
+        .merge(documents::routes())
         // Pages, the stylesheet and the script travel compressed when the
         // browser takes it (the quality bar counts bytes transferred).
         .layer(tower_http::compression::CompressionLayer::new().gzip(true))

@@ -4,6 +4,8 @@
 //! test reads each 303), and finds a page's CSRF token for its forms.
 
 mod calendar;
+mod documents;
+mod notes;
 mod people;
 mod projects;
 mod security;

@@ -9,7 +9,7 @@ use clap::Args;
 use organiser_core::{Field, categories::Category, notes::Note, notes::NoteInput};
 
 use super::editor::Draft;
-use super::{FLAGS, body_html, html, markdown, no_note, note, session};
+use super::{FLAGS, body_html, no_note, note, session};
 use crate::commands::Global;
 use crate::door::Doors;
 use crate::error::CliError;
@@ -57,7 +57,7 @@ impl Edit {
             Some(body) => Some(body.to_owned()),
             None if flags => None,
             None => {
-                let written = markdown::from_html(&html::parse(&before.body_html));
+                let written = organiser_core::notes::markdown::from_body_html(&before.body_html);
                 let file = Draft::new(&format!("note-{}", before.id), &written)?;
                 let text = file.edit()?;
                 if text == written {

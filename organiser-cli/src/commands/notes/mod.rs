@@ -1,33 +1,27 @@
 //! `organiser notes`: the notes, most recently edited first (with
 //! filters), or those a search finds; show, add, edit, pin, unpin, delete
 //! and restore them, one file per subcommand. Bodies are typed as
-//! Markdown (see [`markdown`]) and shown rendered for a terminal (see
+//! Markdown (the core's `notes::markdown`) and shown rendered for a terminal (see
 //! [`render`]).
 
 mod add;
 mod edit;
 mod editor;
-mod html;
 mod list;
-mod markdown;
 mod pin;
 mod render;
 mod rm;
 mod show;
 
 use clap::{Args, Subcommand};
-use organiser_core::{
-    Id, ListParams, Page, notes::Note, notes::NoteQuery, notes::NoteSummary, people::Person,
-    projects::Project,
-};
+use organiser_core::{Id, ListParams, Page, notes::Note, notes::NoteQuery, notes::NoteSummary};
 
 use super::{Global, Session};
 use crate::backend::Access;
 use crate::door::Client;
 use crate::door::Doors;
 use crate::error::CliError;
-use crate::refs::{Family, every};
-use markdown::Names;
+use crate::refs::Family;
 
 #[derive(Debug, Args)]
 #[command(args_conflicts_with_subcommands = true)]
@@ -209,29 +203,11 @@ pub(crate) fn markdown_html(s: &Session<'_>, markdown: &str) -> Result<String, C
     body_html(s, markdown, None)
 }
 
-/// Markdown as body HTML, its `@Name` and `^Project` resolved against the
-/// store's people and projects (read only when the text has an `@` or a
-/// `^`), the ones `known` (a body being edited names) first.
+/// Markdown as body HTML, by the core's reading (people and projects
+/// are read only when the text has an `@` or a `^`; those `known`, a
+/// body being edited names, first).
 fn body_html(s: &Session<'_>, markdown: &str, known: Option<&Note>) -> Result<String, CliError> {
-    let mut names = Names::default();
-    if let Some(note) = known {
-        let (people, projects) = markdown::named_in(&html::parse(&note.body_html));
-        names.known_people = people;
-        names.known_projects = projects;
-    }
-    if markdown.contains('@') {
-        names.people = every::<Person>(s.client)?
-            .into_iter()
-            .map(|p| (p.id, p.name))
-            .collect();
-    }
-    if markdown.contains('^') {
-        names.projects = every::<Project>(s.client)?
-            .into_iter()
-            .map(|p| (p.id, p.name))
-            .collect();
-    }
-    Ok(markdown::to_html(markdown, &names))
+    Ok(s.client.notes().body_from_markdown(markdown, known)?)
 }
 
 impl crate::commands::restore::Restorable for NoteSummary {

@@ -4,9 +4,9 @@
 //! on, plain text otherwise. Text from the body has its control
 //! characters escaped, as every line the CLI prints.
 
-use super::html::{Element, Node};
-use super::markdown::text_of;
 use crate::output::clean;
+use organiser_core::notes::markdown::text_of;
+use organiser_core::notes::tree::{Element, Node};
 
 /// How a piece of the body is styled.
 #[derive(Clone, Copy)]
@@ -257,8 +257,8 @@ fn collapse(text: &str) -> String {
 
 #[cfg(test)]
 mod tests {
-    use super::super::html::parse;
     use super::*;
+    use organiser_core::notes::tree::parse;
 
     fn plain(html: &str) -> String {
         Renderer::new(false).render(&parse(html)).join("\n")

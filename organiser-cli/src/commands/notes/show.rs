@@ -9,7 +9,6 @@ use jiff::Timestamp;
 use jiff::tz::TimeZone;
 use organiser_core::{Id, notes::NoteSummary, tags::Tag};
 
-use super::html;
 use super::render::Renderer;
 use crate::commands::Session;
 use crate::door::Doors;
@@ -73,7 +72,8 @@ impl Show {
         rows.push(("ID", note.id.to_string()));
         output::line(&note.name)?;
         output::fields(&rows)?;
-        let lines = Renderer::new(output::colour()).render(&html::parse(&note.body_html));
+        let lines = Renderer::new(output::colour())
+            .render(&organiser_core::notes::tree::parse(&note.body_html));
         if !lines.is_empty() {
             // The lines carry their own styling: written as they are
             // (the body's text was cleaned of control characters).

@@ -209,6 +209,50 @@ impl<'d, D: Door> Notes<'d, D> {
         self.door.call(if pinned { &PIN } else { &UNPIN }, id)
     }
 
+    /// Markdown typed by the owner (docs/cli.md, "Note bodies") as the
+    /// body HTML [`NoteInput::body_html`] takes: `@Name` and `^Project`
+    /// become a mention and a reference where they name one live person or
+    /// project, those `known` (the note being edited) names first. People
+    /// and projects are read only when the text has an `@` or a `^`.
+    ///
+    /// # Errors
+    ///
+    /// Only the store's (or the server's, through a remote door).
+    pub fn body_from_markdown(&self, markdown: &str, known: Option<&Note>) -> Result<String> {
+        let mut names = super::markdown::Names::default();
+        if let Some(note) = known {
+            let (people, projects) =
+                super::markdown::named_in(&super::tree::parse(&note.body_html));
+            names.known_people = people;
+            names.known_projects = projects;
+        }
+        if markdown.contains('@') {
+            let people = crate::resources::people::People::new(self.door);
+            names.people = crate::list::every(|params| {
+                people.list(&crate::resources::people::PersonQuery {
+                    params,
+                    ..Default::default()
+                })
+            })?
+            .into_iter()
+            .map(|p| (p.id, p.name))
+            .collect();
+        }
+        if markdown.contains('^') {
+            let projects = crate::resources::projects::Projects::new(self.door);
+            names.projects = crate::list::every(|params| {
+                projects.list(&crate::resources::projects::ProjectQuery {
+                    params,
+                    ..Default::default()
+                })
+            })?
+            .into_iter()
+            .map(|p| (p.id, p.name))
+            .collect();
+        }
+        Ok(super::markdown::to_html(markdown, &names))
+    }
+
     /// How many live notes each category has (categories with none are
     /// left out), by category.
     ///

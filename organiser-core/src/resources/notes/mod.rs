@@ -21,10 +21,12 @@ mod change;
 mod follow;
 mod input;
 mod list;
+pub mod markdown;
 pub(crate) mod portable;
 mod render;
 mod store;
 pub(crate) mod tables;
+pub mod tree;
 
 pub use api::Notes;
 pub(crate) use api::OPERATIONS;

@@ -2,13 +2,16 @@
 //! `~~strikethrough~~`, by pulldown-cmark) into the body HTML the API
 //! keeps, with `@Name` and `^Project` made mentions and references where
 //! they name one person or project; and the body HTML back into the
-//! Markdown `notes edit` opens, which reads back into the same HTML
-//! (docs/cli.md, "Note bodies").
+//! Markdown `notes edit` and the web app's editor open, which reads back
+//! into the same HTML (docs/cli.md, "Note bodies"). Pure functions: the
+//! names `@` and `^` may take are given ([`Names`]);
+//! [`Notes::body_from_markdown`](super::Notes::body_from_markdown) reads
+//! them from the store.
 
-use organiser_core::Id;
+use crate::ids::Id;
 use pulldown_cmark::{CowStr, Event, Options, Parser, Tag, TagEnd};
 
-use super::html::{Element, Node, escape};
+use super::tree::{Element, Node, escape};
 
 /// Stands for `\@` while the Markdown is read: never a mention.
 const AT: char = '\u{e000}';
@@ -19,21 +22,31 @@ const CARET: char = '\u{e001}';
 const MOST_WORDS: usize = 4;
 
 /// Records by ID and name.
-pub(super) type Named = Vec<(Id, String)>;
+pub type Named = Vec<(Id, String)>;
 
 /// The people and projects `@Name` and `^Name` may name: `known` ones
 /// first (the names the note already shows, so that a body read back
 /// names whom it named), then everyone.
 #[derive(Debug, Default, Clone)]
-pub(super) struct Names {
-    pub(super) known_people: Named,
-    pub(super) people: Named,
-    pub(super) known_projects: Named,
-    pub(super) projects: Named,
+pub struct Names {
+    /// The people the body being edited names.
+    pub known_people: Named,
+    /// Every live person.
+    pub people: Named,
+    /// The projects the body being edited names.
+    pub known_projects: Named,
+    /// Every live project.
+    pub projects: Named,
+}
+
+/// A note's body HTML as the Markdown that reads back into it (what
+/// `notes edit` and the web app's editor open).
+pub fn from_body_html(html: &str) -> String {
+    from_html(&super::tree::parse(html))
 }
 
 /// Markdown into body HTML.
-pub(super) fn to_html(markdown: &str, names: &Names) -> String {
+pub fn to_html(markdown: &str, names: &Names) -> String {
     let source = markdown
         .replace("\\@", &AT.to_string())
         .replace("\\^", &CARET.to_string());
@@ -226,7 +239,7 @@ fn lookup(
 
 /// The people and projects a body names, as its spans show them (ID and
 /// name without the sigil): what [`Names`] calls known.
-pub(super) fn named_in(nodes: &[Node]) -> (Named, Named) {
+pub fn named_in(nodes: &[Node]) -> (Named, Named) {
     let mut people = Vec::new();
     let mut projects = Vec::new();
     walk(nodes, &mut |e: &Element| {
@@ -251,7 +264,7 @@ fn walk(nodes: &[Node], visit: &mut impl FnMut(&Element)) {
 }
 
 /// The text of `nodes`, without markup.
-pub(super) fn text_of(nodes: &[Node]) -> String {
+pub fn text_of(nodes: &[Node]) -> String {
     let mut out = String::new();
     for node in nodes {
         match node {
@@ -263,7 +276,7 @@ pub(super) fn text_of(nodes: &[Node]) -> String {
 }
 
 /// Body HTML as the Markdown that [`to_html`] reads back into it.
-pub(super) fn from_html(nodes: &[Node]) -> String {
+pub fn from_html(nodes: &[Node]) -> String {
     let mut out = blocks(nodes).join("\n\n");
     if !out.is_empty() {
         out.push('\n');
@@ -571,7 +584,7 @@ fn entity(after: &[char]) -> bool {
 
 #[cfg(test)]
 mod tests {
-    use super::super::html::parse;
+    use super::super::tree::parse;
     use super::*;
 
     fn id(n: u8) -> Id {

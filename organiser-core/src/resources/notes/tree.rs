@@ -1,12 +1,12 @@
 //! A small reader of note-body HTML (the core's sanitised allow-list, see
-//! DESIGN.md "Note body HTML") into a tree, for `notes show` and `notes
-//! edit`. It reads any text without failing: an unknown entity stays as
+//! DESIGN.md "Note body HTML") into a tree, for [`super::markdown`] and
+//! for adapters that draw a body their own way (the CLI's `notes show`). It reads any text without failing: an unknown entity stays as
 //! typed, a stray `<` is text, an end tag with no open element is skipped,
 //! and what is left open at the end is closed.
 
 /// A node of the body.
 #[derive(Debug, Clone, PartialEq, Eq)]
-pub(super) enum Node {
+pub enum Node {
     /// Text, its entities decoded.
     Text(String),
     /// An element: its name in lower case, attributes, children.
@@ -15,15 +15,18 @@ pub(super) enum Node {
 
 /// An element of the body.
 #[derive(Debug, Clone, PartialEq, Eq)]
-pub(super) struct Element {
-    pub(super) name: String,
-    pub(super) attrs: Vec<(String, String)>,
-    pub(super) children: Vec<Node>,
+pub struct Element {
+    /// Its name, in lower case.
+    pub name: String,
+    /// Its attributes, values decoded, in order.
+    pub attrs: Vec<(String, String)>,
+    /// What it holds.
+    pub children: Vec<Node>,
 }
 
 impl Element {
     /// The value of attribute `name`, if it has one.
-    pub(super) fn attr(&self, name: &str) -> Option<&str> {
+    pub fn attr(&self, name: &str) -> Option<&str> {
         self.attrs
             .iter()
             .find(|(n, _)| n == name)
@@ -35,7 +38,7 @@ impl Element {
 const VOID: &[&str] = &["br", "hr", "img", "wbr", "input", "meta", "link"];
 
 /// The nodes of `html`.
-pub(super) fn parse(html: &str) -> Vec<Node> {
+pub fn parse(html: &str) -> Vec<Node> {
     // The stack of open elements; the root is the bottom one.
     let mut stack: Vec<Element> = vec![Element {
         name: String::new(),
@@ -198,7 +201,7 @@ fn close(stack: &mut Vec<Element>) {
 
 /// `text` with its character references decoded (named: the few the
 /// sanitiser writes and a few common ones; numeric: any); others stay.
-pub(super) fn decode(text: &str) -> String {
+pub fn decode(text: &str) -> String {
     if !text.contains('&') {
         return text.to_owned();
     }
@@ -248,7 +251,7 @@ fn entity(name: &str) -> Option<char> {
 }
 
 /// `text` escaped for HTML text or a double-quoted attribute.
-pub(super) fn escape(text: &str) -> String {
+pub fn escape(text: &str) -> String {
     text.replace('&', "&amp;")
         .replace('<', "&lt;")
         .replace('>', "&gt;")

@@ -1,0 +1,2 @@
+
+// AI settings (ai.js): the note-titles backfill's progress.

@@ -1,0 +1,2 @@
+
+// Documents (documents.js): drag-and-drop upload with its progress.

@@ -1,0 +1,1 @@
+//! The documents pages over a real socket.
