@@ -601,8 +601,9 @@ pub mod system {
 pub mod ai {
     pub use crate::resources::ai::{
         AddedModels, Ai, AiModel, AiModelInput, AiModelQuery, AiProvider, AiProviderInput,
-        AiProviderQuery, AiTask, AiTaskInput, AiTaskQueue, Backfilled, ModelAdditions, ModelCount,
-        ModelList, ProviderKind, ProviderTest, Reasoning, TrialInput, TrialReply,
+        AiProviderQuery, AiTask, AiTaskInput, AiTaskQueue, BackfillProgress, Backfilled,
+        ModelAdditions, ModelCount, ModelList, ProviderKind, ProviderTest, Reasoning, TrialInput,
+        TrialReply,
     };
 }
 

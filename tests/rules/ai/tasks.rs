@@ -309,6 +309,11 @@ fn off_or_without_a_model_nothing_is_queued_and_backfill_catches_up() {
     s.post("/ai_tasks/note_titles/backfill", json!(null))
         .expect_error(422, "validation_failed", Some("base"));
     s.post("/ai_tasks/nope/backfill", json!(null)).expect(404);
+    // No backfill yet: the queue says none.
+    assert_eq!(
+        s.get("/ai_tasks/note_titles/queue").body,
+        json!({"data": {"queued": 0, "backfill": null}})
+    );
     let p = provider(&s, "P", "api_compatible", &server, None);
     let m = model(&s, &p, "model-a", false);
     // A task's own model works without a default.
@@ -327,12 +332,19 @@ fn off_or_without_a_model_nothing_is_queued_and_backfill_catches_up() {
         .post("/ai_tasks/note_titles/backfill", json!(null))
         .expect(202);
     assert_eq!(again.data()["queued"], 0);
+    // Its progress: of the two waiting just after it, none done yet.
     assert_eq!(
-        s.get("/ai_tasks/note_titles/queue").body["data"]["queued"],
-        2
+        s.get("/ai_tasks/note_titles/queue").body,
+        json!({"data": {"queued": 2, "backfill": {
+            "started_at": "2026-03-10T09:00:00.000Z", "total": 2, "done": 0, "finished": false
+        }}})
     );
     assert_eq!(s.org.run_ai_tasks().unwrap(), 2);
     assert_eq!(server.chat_calls(), 2);
+    assert_eq!(
+        s.get("/ai_tasks/note_titles/queue").body["data"]["backfill"],
+        json!({"started_at": "2026-03-10T09:00:00.000Z", "total": 2, "done": 2, "finished": true})
+    );
     for (n, title) in [
         (&a, "First note about gardening"),
         (&b, "Second note about cooking"),

@@ -30,7 +30,7 @@ pub(crate) use api::{OPERATIONS, TITLES};
 pub use calls::{ModelCount, ModelList, ProviderTest, TrialInput, TrialReply};
 pub use models::{AddedModels, AiModel, AiModelInput, AiModelQuery, ModelAdditions};
 pub use providers::{AiProvider, AiProviderInput, AiProviderQuery};
-pub use tasks::{AiTask, AiTaskInput, AiTaskQueue, Backfilled, Reasoning};
+pub use tasks::{AiTask, AiTaskInput, AiTaskQueue, BackfillProgress, Backfilled, Reasoning};
 pub use wire::ProviderKind;
 
 pub(crate) use models::KIND as MODEL_KIND;

@@ -146,11 +146,42 @@ pub struct Backfilled {
 }
 
 /// `GET /ai_tasks/{key}/queue` (not in the spec; docs/api.md): how many
-/// records wait for the task, which progress displays follow.
+/// records wait for the task, and how far its last backfill has come,
+/// which progress displays follow.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 pub struct AiTaskQueue {
     /// Records waiting in the task's queue.
     pub queued: u64,
+    /// The task's last backfill; null before the first.
+    pub backfill: Option<BackfillProgress>,
+}
+
+/// How far a backfill has come: of the `total` records waiting just after
+/// it, `done` no longer wait (records queued since count as its own).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+pub struct BackfillProgress {
+    /// When it was asked for.
+    #[serde(with = "crate::time::serde_timestamp")]
+    pub started_at: Timestamp,
+    /// The records waiting just after it (those it queued and those
+    /// already queued), or more when more were queued since.
+    pub total: u64,
+    /// Of those, the records no longer waiting.
+    pub done: u64,
+    /// Whether nothing waits any more.
+    pub finished: bool,
+}
+
+/// A backfill as stored: when, and how many waited just after it.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+struct BackfillRun {
+    #[serde(with = "crate::time::serde_timestamp")]
+    started_at: Timestamp,
+    total: u64,
+}
+
+fn backfill_setting(key: &str) -> String {
+    format!("task:{key}:backfill")
 }
 
 /// `GET /ai_tasks/{key}/queue`.
@@ -160,7 +191,17 @@ pub(crate) fn queue_of<T: Tables>(cx: &Cx<'_, T>, key: &str) -> Result<AiTaskQue
         queue::TASK => queue::queued(cx)?,
         _ => 0,
     };
-    Ok(AiTaskQueue { queued })
+    let run: Option<BackfillRun> = settings::get(cx, &backfill_setting(d.key))?;
+    let backfill = run.map(|r| {
+        let total = r.total.max(queued);
+        BackfillProgress {
+            started_at: r.started_at,
+            total,
+            done: total - queued,
+            finished: queued == 0,
+        }
+    });
+    Ok(AiTaskQueue { queued, backfill })
 }
 
 /// What a task runs with: its model and the model's provider, and its
@@ -339,5 +380,11 @@ pub(crate) fn backfill(cx: &mut WriteCx<'_>, key: &str) -> Result<u64> {
             "the task has no model: pick one for it or make a model the default",
         ));
     }
-    queue::backfill(cx)
+    let queued = queue::backfill(cx)?;
+    let run = BackfillRun {
+        started_at: cx.now(),
+        total: queue::queued(cx)?,
+    };
+    settings::set(cx, &backfill_setting(d.key), Some(&run))?;
+    Ok(queued)
 }

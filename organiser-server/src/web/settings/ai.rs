@@ -4,13 +4,17 @@
 //! provider offers or by identifier, one the default, deleted) and the AI
 //! tasks (the note titles: on or off, their model, a backfill and how many
 //! notes wait).
+//!
+//! A backfill's progress (the core's done of total, `Ai::queue`) is shown
+//! at load, with a link that loads it again; the script (`ai.js`) follows
+//! it by asking for the page again about every second while it runs.
 
 use askama::Template;
 use axum::extract::{Path, Query};
 use axum::response::Response;
 use organiser_core::ai::{
     Ai, AiModel, AiModelInput, AiModelQuery, AiProvider, AiProviderInput, AiProviderQuery,
-    AiTaskInput, ModelAdditions,
+    AiTaskInput, BackfillProgress, ModelAdditions,
 };
 use organiser_core::time::Zone;
 use organiser_core::vocabulary::{Choice, vocabulary};
@@ -110,6 +114,43 @@ struct TaskRow {
     queued: u64,
     form: String,
     backfill_form: String,
+    /// The backfill's progress, when one is followed.
+    progress: Option<Progress>,
+}
+
+/// A backfill's progress as the page shows it: how many of the notes it
+/// took are titled, whether the task works on (the page then follows
+/// it), and the address that shows it again.
+struct Progress {
+    /// Notes titled since.
+    done: u64,
+    /// Notes it took (and any queued since).
+    total: u64,
+    /// Whether it is done.
+    finished: bool,
+    /// Whether notes wait and the task is on: the script follows it.
+    running: bool,
+    /// This page.
+    href: &'static str,
+}
+
+impl Progress {
+    /// The core's progress of the task's last backfill, the task on or
+    /// off; none before the first, or once done and nothing waits.
+    fn of(backfill: Option<BackfillProgress>, enabled: bool) -> Option<Progress> {
+        backfill.filter(|b| b.total > 0).map(|b| Progress {
+            done: b.done,
+            total: b.total,
+            finished: b.finished,
+            running: enabled && !b.finished,
+            href: "/settings/ai",
+        })
+    }
+
+    /// Whether every note it took is titled.
+    fn finished(&self) -> bool {
+        self.finished
+    }
 }
 
 /// A model to choose for a task: `provider — name`.
@@ -138,7 +179,7 @@ struct Offered {
     models: Vec<String>,
 }
 
-/// The AI page, with what a check just offered.
+/// The AI page, with what a check just offered and the backfill followed.
 #[derive(Default)]
 struct Here {
     offered: Option<Offered>,
@@ -184,7 +225,11 @@ impl SettingsPage for Here {
                 .collect();
             let mut tasks = Vec::new();
             for t in ai.tasks()? {
-                let queued = ai.queue(&t.key)?.queued;
+                let queue = ai.queue(&t.key)?;
+                let queued = queue.queued;
+                let progress = t
+                    .backfill_pending
+                    .and_then(|_| Progress::of(queue.backfill, t.enabled));
                 tasks.push(TaskRow {
                     form: format!("task-{}", t.key),
                     backfill_form: format!("backfill-{}", t.key),
@@ -195,6 +240,7 @@ impl SettingsPage for Here {
                     model: t.ai_model_id.map(|id| id.to_string()).unwrap_or_default(),
                     pending: t.backfill_pending,
                     queued,
+                    progress,
                 });
             }
             Ok((providers, tasks, choices, checked))

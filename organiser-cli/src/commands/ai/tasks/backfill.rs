@@ -109,7 +109,7 @@ impl Backfill {
                 data: Backfilled {
                     queued,
                     task,
-                    queue: AiTaskQueue { queued: waiting },
+                    queue: s.client.reply(|c| c.ai().queue(key))?.data,
                 },
             });
         }
