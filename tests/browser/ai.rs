@@ -56,12 +56,6 @@ fn open(b: &Browser, summary: &str) {
     b.press(Key::Enter);
 }
 
-/// Tabs to the button named `name` and presses it.
-fn press_button(b: &Browser, name: &str) {
-    b.tab_to(name, |f| f.tag == "button" && f.name == name);
-    b.press(Key::Enter);
-}
-
 /// The words of the note-titles backfill's progress.
 fn progress(b: &Browser) -> String {
     b.text("#note_titles-progress .ai-progress-words")
@@ -113,7 +107,7 @@ fn a_provider_on_loopback_titles_the_untitled_notes_and_the_backfill_is_watched(
         open(&b, "Add a provider");
         b.type_in("Name", "Local models");
         b.type_in("Address", &models.url);
-        press_button(&b, "Add the provider");
+        b.press_button("Add the provider");
         b.wait_for_path("/settings/ai?done=provider_added");
         b.check("settings: ai (provider)");
         let provider = site
@@ -126,7 +120,7 @@ fn a_provider_on_loopback_titles_the_untitled_notes_and_the_backfill_is_watched(
         let provider = provider[0].id;
 
         // Its connection checked: what it offers, to add.
-        press_button(&b, "Check Local models");
+        b.press_button("Check Local models");
         b.wait_for_path(&format!("/settings/ai/providers/{provider}/check"));
         b.check("settings: ai (checked)");
         let said = b.text("[role=status]");
@@ -136,7 +130,7 @@ fn a_provider_on_loopback_titles_the_untitled_notes_and_the_backfill_is_watched(
         );
         b.tab_to("model-a", |f| f.tag == "input" && f.name == "model-a");
         b.press(Key::Space);
-        press_button(&b, "Add");
+        b.press_button("Add");
         b.wait_for_path("/settings/ai?done=model_added");
         b.check("settings: ai (model)");
         let model = site.org().ai().models(&Default::default()).unwrap().items;
@@ -155,7 +149,7 @@ fn a_provider_on_loopback_titles_the_untitled_notes_and_the_backfill_is_watched(
             vec![json!(select)],
         );
         assert_eq!(chosen, "Local models — model-a", "typing chose the model");
-        press_button(&b, "Save");
+        b.press_button("Save");
         b.wait_for_path("/settings/ai?done=saved");
         b.check("settings: ai (task on)");
         let task = site.org().ai().task("note_titles").unwrap();
@@ -173,7 +167,7 @@ fn a_provider_on_loopback_titles_the_untitled_notes_and_the_backfill_is_watched(
         // again (what a browser without script has) and the address the
         // script follows.
         models.delay(MODEL_TAKES);
-        press_button(&b, "Backfill Note titles");
+        b.press_button("Backfill Note titles");
         b.wait_for_path("/settings/ai?done=backfilled");
         let origin = b.js("return String(performance.timeOrigin)", vec![]);
         let at_load = b.js(

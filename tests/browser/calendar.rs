@@ -7,7 +7,7 @@
 
 use organiser::people::{EmailAddressFields, PersonInput, RowInput};
 use organiser::{Field, Id};
-use serde_json::{Value, json};
+use serde_json::json;
 use thirtyfour::Key;
 
 use crate::common::{FeedServer, Setup, TestServer, Vcal};
@@ -53,23 +53,6 @@ fn team_with_meeting() -> String {
              ATTENDEE;CN=Bob Builder:mailto:bob@example.com",
         )
         .build()
-}
-
-/// The navigation being shown now (to tell when a form's answer, drawn
-/// at the same address, has replaced it).
-fn navigation(b: &Browser) -> Value {
-    b.js("return String(performance.timeOrigin)", vec![])
-}
-
-/// Waits for a new page after `before` (a form answered at the same
-/// address), drawn whole.
-#[track_caller]
-fn wait_for_new_page(b: &Browser, before: &Value, what: &str) {
-    b.wait(
-        what,
-        "return String(performance.timeOrigin) !== arguments[0] && document.readyState === 'complete'",
-        vec![before.clone()],
-    );
 }
 
 /// The text of day `iso` in the week shown.
@@ -138,13 +121,13 @@ fn a_feed_on_loopback_shows_a_weekly_meeting_with_its_attendee_linked_to_the_per
         assert!(b.text("main").contains("No calendar feeds yet."));
 
         // Subscribed by its address; the name left for the calendar's own.
-        let before = navigation(&b);
+        let before = b.navigation();
         b.type_in("Address (iCal, https or webcal)", &feeds.url(&path));
         b.tab_to("Add the feed", |f| {
             f.tag == "button" && f.name == "Add the feed"
         });
         b.press(Key::Enter);
-        wait_for_new_page(&b, &before, "the feed added");
+        b.wait_for_new_page(&before, "the feed added");
         b.wait(
             "the feed listed",
             "return [...document.querySelectorAll('th[scope=row]')].some(t => t.innerText.trim() === 'Team')",
@@ -156,12 +139,12 @@ fn a_feed_on_loopback_shows_a_weekly_meeting_with_its_attendee_linked_to_the_per
 
         // The meeting is planned; Sync now reads it.
         feeds.serve(&path, team_with_meeting());
-        let before = navigation(&b);
+        let before = b.navigation();
         b.tab_to("Team's Sync now", |f| {
             f.tag == "button" && f.name.starts_with("Sync") && f.name.contains("Team")
         });
         b.press(Key::Enter);
-        wait_for_new_page(&b, &before, "the feed synced");
+        b.wait_for_new_page(&before, "the feed synced");
         b.check("calendar feeds (synced)");
         assert_eq!(feeds.hits(&path), 2, "read again by Sync now");
         assert!(b.text("main").contains("Working"), "{}", b.text("main"));

@@ -484,6 +484,30 @@ impl Browser {
             .unwrap();
     }
 
+    /// The navigation being shown now (to tell when a form's answer,
+    /// drawn at the same address, has replaced it).
+    pub(crate) fn navigation(&self) -> Value {
+        self.js("return String(performance.timeOrigin)", vec![])
+    }
+
+    /// Waits for the answer to a form sent from the page of `before` (a
+    /// [`Browser::navigation`]): a new page, drawn whole.
+    #[track_caller]
+    pub(crate) fn wait_for_new_page(&self, before: &Value, what: &str) {
+        self.wait(
+            what,
+            "return String(performance.timeOrigin) !== arguments[0] && document.readyState === 'complete'",
+            vec![before.clone()],
+        );
+    }
+
+    /// Tabs to the button named `name` and presses it (Enter).
+    #[track_caller]
+    pub(crate) fn press_button(&self, name: &str) {
+        self.tab_to(name, |f| f.tag == "button" && f.name == name);
+        self.press(Key::Enter);
+    }
+
     /// Presses Ctrl with `key` wherever the focus is.
     pub(crate) fn press_ctrl(&self, key: &str) {
         self.rt

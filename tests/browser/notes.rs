@@ -37,12 +37,6 @@ fn written(b: &Browser) -> String {
         .to_owned()
 }
 
-/// Tabs to the button named `name` and presses it.
-fn press_button(b: &Browser, name: &str) {
-    b.tab_to(name, |f| f.tag == "button" && f.name == name);
-    b.press(Key::Enter);
-}
-
 #[test]
 fn a_note_names_people_and_projects_and_survives_two_tabs() {
     let mut b = Browser::start();
@@ -104,7 +98,7 @@ fn a_note_names_people_and_projects_and_survives_two_tabs() {
             written(&b),
             "Met @Ada Lovelace about ^Analytical Engine #difference\n\n- **gears**\n- cards"
         );
-        press_button(&b, "Save");
+        b.press_button("Save");
         b.wait(
             "the note saved",
             "return [...document.querySelectorAll('[role=status]')].some(e => e.innerText.includes('Saved'))",
@@ -149,11 +143,11 @@ fn a_note_names_people_and_projects_and_survives_two_tabs() {
         let original = b.new_tab();
         b.goto(&edit);
         b.type_in("Title", "Engine meeting (tab two)");
-        press_button(&b, "Save");
+        b.press_button("Save");
         b.wait_for_path(&format!("/notes/{}?saved=1", note.id));
         let tab_two = b.show_tab(original.clone());
         b.type_in("Title", "Engine meeting (tab one)");
-        press_button(&b, "Save");
+        b.press_button("Save");
         b.wait(
             "the conflict said",
             "return [...document.querySelectorAll('[role=alert]')].some(e => e.innerText.includes('This note changed elsewhere'))",
@@ -169,7 +163,7 @@ fn a_note_names_people_and_projects_and_survives_two_tabs() {
             b.js("return document.getElementById('note-title').value", vec![]),
             "Engine meeting (tab one)"
         );
-        press_button(&b, "Save mine over it");
+        b.press_button("Save mine over it");
         b.wait_for_path(&format!("/notes/{}?saved=1", note.id));
         assert_eq!(
             site.org().notes().get(note.id).unwrap().title.as_deref(),

@@ -7,7 +7,7 @@
 
 use organiser::projects::{ProjectQuery, ProjectStatus};
 use organiser::tasks::TaskInput;
-use serde_json::{Value, json};
+use serde_json::json;
 use thirtyfour::Key;
 
 use crate::harness::{Browser, VARIANTS};
@@ -18,23 +18,6 @@ use crate::tasks::visit;
 fn open(b: &Browser, summary: &str) {
     b.tab_to(summary, |f| f.tag == "summary" && f.name == summary);
     b.press(Key::Enter);
-}
-
-/// The navigation being shown now (to tell when a form's answer, drawn
-/// at the same address, has replaced it).
-fn navigation(b: &Browser) -> Value {
-    b.js("return String(performance.timeOrigin)", vec![])
-}
-
-/// Waits for the answer to a form sent from the page of `before`: a new
-/// page, drawn whole.
-#[track_caller]
-fn wait_for_new_page(b: &Browser, before: &Value, what: &str) {
-    b.wait(
-        what,
-        "return String(performance.timeOrigin) !== arguments[0] && document.readyState === 'complete'",
-        vec![before.clone()],
-    );
 }
 
 /// The texts of the lines of the history list under the `h3` saying
@@ -103,13 +86,13 @@ fn a_project_gets_a_member_a_status_a_deadline_and_a_task() {
         let status_before = project.status;
 
         // A member, by name, with a role.
-        let before = navigation(&b);
+        let before = b.navigation();
         open(&b, "Add a member");
         b.type_in("Person", "Ada Lovelace");
         b.type_in("Role", "Architect");
         b.tab_to("the member's Add", |f| f.tag == "button" && f.name == "Add");
         b.press(Key::Enter);
-        wait_for_new_page(&b, &before, "the member added");
+        b.wait_for_new_page(&before, "the member added");
         b.check("project (member)");
         let members = links_in_section(&b, "Members");
         assert_eq!(
@@ -135,7 +118,7 @@ fn a_project_gets_a_member_a_status_a_deadline_and_a_task() {
         // The status: on hold (the select chosen by typing, as a keyboard
         // does). The history says it.
         assert!(history(&b, "Status").is_empty());
-        let before = navigation(&b);
+        let before = b.navigation();
         open(&b, "Edit the project");
         let status = b.field("Status");
         b.tab_to("Status", |f| f.id == status);
@@ -147,7 +130,7 @@ fn a_project_gets_a_member_a_status_a_deadline_and_a_task() {
         assert_eq!(chosen, "On hold", "typing chose the status");
         b.tab_to("Save", |f| f.tag == "button" && f.name == "Save");
         b.press(Key::Enter);
-        wait_for_new_page(&b, &before, "the status saved");
+        b.wait_for_new_page(&before, "the status saved");
         b.check("project (status)");
         assert_eq!(
             site.org().projects().get(project.id).unwrap().status,
@@ -160,14 +143,14 @@ fn a_project_gets_a_member_a_status_a_deadline_and_a_task() {
 
         // A deadline, typed as a person types into the browser's date
         // field (month, day, year in its English).
-        let before = navigation(&b);
+        let before = b.navigation();
         open(&b, "Edit the project");
         let deadline = b.field("Deadline");
         b.tab_to("Deadline", |f| f.id == deadline);
         b.press("03272026");
         b.tab_to("Save", |f| f.tag == "button" && f.name == "Save");
         b.press(Key::Enter);
-        wait_for_new_page(&b, &before, "the deadline saved");
+        b.wait_for_new_page(&before, "the deadline saved");
         b.check("project (deadline)");
         assert_eq!(
             site.org().projects().get(project.id).unwrap().deadline,
@@ -208,10 +191,10 @@ fn a_project_gets_a_member_a_status_a_deadline_and_a_task() {
         b.wait_for_path(&page);
         b.check("project (again)");
         assert!(b.text("main").contains("No open task."));
-        let before = navigation(&b);
+        let before = b.navigation();
         b.type_in("Add a task", "call the builder due friday");
         b.press(Key::Enter);
-        wait_for_new_page(&b, &before, "the task added");
+        b.wait_for_new_page(&before, "the task added");
         b.check("project (a task)");
         let task = site.wait_for_task("call the builder");
         assert_eq!(

@@ -582,6 +582,11 @@ pub(crate) static MIGRATIONS: &[Step] = &[
     // 18: reminders (channels, the notifications log) and the tasks'
     // reminder queue; task records of format 3 are written as tasks change.
     |tx| schema::create_tables(tx, &[reminders::tables::TABLES, tasks::tables::TABLES]),
+    // 19: the index of pinned notes (the `pinned` filter reads it).
+    |tx| {
+        schema::create_tables(tx, &[notes::tables::TABLES])?;
+        notes::index_pinned(tx)
+    },
 ];
 
 /// What the engine is wired to.

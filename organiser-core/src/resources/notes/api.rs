@@ -228,27 +228,27 @@ impl<'d, D: Door> Notes<'d, D> {
         }
         if markdown.contains('@') {
             let people = crate::resources::people::People::new(self.door);
-            names.people = crate::list::every(|params| {
-                people.list(&crate::resources::people::PersonQuery {
-                    params,
-                    ..Default::default()
-                })
-            })?
-            .into_iter()
-            .map(|p| (p.id, p.name))
-            .collect();
+            names.people = named(
+                |params| {
+                    people.list(&crate::resources::people::PersonQuery {
+                        params,
+                        ..Default::default()
+                    })
+                },
+                |p| (p.id, p.name),
+            )?;
         }
         if markdown.contains('^') {
             let projects = crate::resources::projects::Projects::new(self.door);
-            names.projects = crate::list::every(|params| {
-                projects.list(&crate::resources::projects::ProjectQuery {
-                    params,
-                    ..Default::default()
-                })
-            })?
-            .into_iter()
-            .map(|p| (p.id, p.name))
-            .collect();
+            names.projects = named(
+                |params| {
+                    projects.list(&crate::resources::projects::ProjectQuery {
+                        params,
+                        ..Default::default()
+                    })
+                },
+                |p| (p.id, p.name),
+            )?;
         }
         Ok(super::markdown::to_html(markdown, &names))
     }
@@ -262,6 +262,14 @@ impl<'d, D: Door> Notes<'d, D> {
     pub fn category_counts(&self) -> Result<Vec<CategoryNoteCount>> {
         self.door.call(&NOTE_COUNTS, ())
     }
+}
+
+/// Every record of a listing as its ID and name.
+fn named<T>(
+    list: impl FnMut(crate::list::ListParams) -> Result<Page<T>>,
+    name: impl Fn(T) -> (Id, String),
+) -> Result<super::markdown::Named> {
+    Ok(crate::list::every(list)?.into_iter().map(name).collect())
 }
 
 impl Organiser {

@@ -7,7 +7,7 @@ use std::collections::HashSet;
 use super::store::{load, notes_under};
 use super::tables::{
     NOTES_BY_EDITED, NOTES_BY_NAME, NOTES_BY_PERSON, NOTES_BY_PROJECT, NOTES_BY_TAG,
-    NOTES_BY_UPDATED, NOTES_LIVE, NOTES_OF_CATEGORY,
+    NOTES_BY_UPDATED, NOTES_LIVE, NOTES_OF_CATEGORY, NOTES_PINNED,
 };
 use super::{CategoryNoteCount, NoteRecord, NoteSummary, Q_MAX};
 use crate::engine::Cx;
@@ -180,7 +180,8 @@ static LISTING: Listing = Listing {
 };
 
 /// The notes every filter of `q` that an index answers keeps (the
-/// category's, tag's, person's and project's); `None` when none is sent.
+/// category's, tag's, person's and project's, and `pinned=true`); `None`
+/// when none is sent.
 fn candidates<T: Tables>(cx: &Cx<'_, T>, q: &NoteQuery) -> Result<Option<HashSet<Id>>> {
     let by = |table, id: Option<Id>| -> Result<Option<HashSet<Id>>> {
         id.map(|id| Ok(notes_under(cx, table, id)?.into_iter().collect()))
@@ -191,6 +192,9 @@ fn candidates<T: Tables>(cx: &Cx<'_, T>, q: &NoteQuery) -> Result<Option<HashSet
     sets.extend(by(NOTES_BY_TAG, q.tag_id)?);
     sets.extend(by(NOTES_BY_PERSON, q.person_id)?);
     sets.extend(by(NOTES_BY_PROJECT, q.project_id)?);
+    if q.pinned == Some(true) {
+        sets.push(cx.ids_under(NOTES_PINNED, &[])?.into_iter().collect());
+    }
     sets.sort_by_key(HashSet::len);
     let mut sets = sets.into_iter();
     let Some(mut kept) = sets.next() else {
@@ -206,8 +210,9 @@ fn candidates<T: Tables>(cx: &Cx<'_, T>, q: &NoteQuery) -> Result<Option<HashSet
 /// `q` from the search index (each walked note checked against its words
 /// when the words are common, so a page costs what the page costs); the
 /// order's index is walked keeping those, and a note is loaded only when
-/// it is kept (or a filter needs its record: `pinned`, a mention or
-/// reference of a deleted record). `total_count` counts the kept keys.
+/// it is kept (or a filter needs its record: a mention or reference of a
+/// deleted record; `pinned` is read from its own index of the pinned
+/// notes). `total_count` counts the kept keys.
 pub(crate) fn list<T: Tables>(cx: &Cx<'_, T>, q: &NoteQuery) -> Result<Page<NoteSummary>> {
     let kept = candidates(cx, q)?;
     let mut words = match &q.q {
@@ -221,7 +226,12 @@ pub(crate) fn list<T: Tables>(cx: &Cx<'_, T>, q: &NoteQuery) -> Result<Page<Note
     {
         words.find_all(cx)?;
     }
-    let by_record = q.pinned.is_some() || q.person_id.is_some() || q.project_id.is_some();
+    // Unpinned: every note but the (few) pinned ones, read from their index.
+    let pinned: HashSet<Id> = match q.pinned {
+        Some(false) => cx.ids_under(NOTES_PINNED, &[])?.into_iter().collect(),
+        _ => HashSet::new(),
+    };
+    let by_record = q.person_id.is_some() || q.project_id.is_some();
     let keeps = |r: &NoteRecord| {
         r.deleted_at.is_none()
             && q.pinned.is_none_or(|p| r.note.pinned == p)
@@ -230,7 +240,7 @@ pub(crate) fn list<T: Tables>(cx: &Cx<'_, T>, q: &NoteQuery) -> Result<Page<Note
     };
     let keep = |k: &[u8]| -> Result<bool> {
         let id = tail_id(k);
-        if kept.as_ref().is_some_and(|set| !set.contains(&id)) {
+        if kept.as_ref().is_some_and(|set| !set.contains(&id)) || pinned.contains(&id) {
             return Ok(false);
         }
         if let Some(words) = &mut words

@@ -36,7 +36,7 @@ pub(crate) use change::{
 pub(crate) use follow::{FOLLOWS_CATEGORIES, FOLLOWS_PEOPLE, FOLLOWS_PROJECTS, FOLLOWS_TAGS};
 pub use list::NoteQuery;
 pub(crate) use list::{list, referencing};
-pub(crate) use store::{TitleView, get, is_live, live_ids, title_view};
+pub(crate) use store::{TitleView, get, index_pinned, is_live, live_ids, title_view};
 
 use jiff::Timestamp;
 use serde::{Deserialize, Serialize};
@@ -50,7 +50,7 @@ use crate::store::key::Key;
 use crate::text::fold_case;
 use tables::{
     NOTES_BY_CATEGORY, NOTES_BY_EDITED, NOTES_BY_NAME, NOTES_BY_PERSON, NOTES_BY_PROJECT,
-    NOTES_BY_TAG, NOTES_BY_UPDATED, NOTES_LIVE, NOTES_OF_CATEGORY,
+    NOTES_BY_TAG, NOTES_BY_UPDATED, NOTES_LIVE, NOTES_OF_CATEGORY, NOTES_PINNED,
 };
 
 /// Notes: restorable for 20 seconds.
@@ -244,6 +244,9 @@ impl NoteRecord {
         ];
         if let Some(c) = n.category_id {
             entries.push((NOTES_OF_CATEGORY, Key::new().id(c).id(n.id)));
+        }
+        if n.pinned {
+            entries.push((NOTES_PINNED, Key::new().id(n.id)));
         }
         entries
     }

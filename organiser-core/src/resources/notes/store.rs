@@ -81,6 +81,22 @@ pub(crate) fn title_view(tx: &impl Tables, id: Id) -> Result<Option<TitleView>> 
     }))
 }
 
+/// Indexes the live pinned notes a store already holds (the migration
+/// that adds `notes_pinned`).
+pub(crate) fn index_pinned(tx: &crate::store::WriteTx) -> Result<()> {
+    for id in live_ids(tx)? {
+        let record: Option<NoteRecord> = tx.get_record(NOTES, &id.to_bytes())?;
+        if record.is_some_and(|r| r.note.pinned) {
+            tx.insert(
+                super::tables::NOTES_PINNED,
+                Key::new().id(id).as_slice(),
+                &[],
+            )?;
+        }
+    }
+    Ok(())
+}
+
 /// Every live note's ID.
 pub(crate) fn live_ids(tx: &impl Tables) -> Result<Vec<Id>> {
     tx.ids_under(NOTES_LIVE, &[])
@@ -89,4 +105,80 @@ pub(crate) fn live_ids(tx: &impl Tables) -> Result<Vec<Id>> {
 /// The notes whose keys `(owner, note)` of `table` name.
 pub(super) fn notes_under<T: Tables>(cx: &Cx<'_, T>, table: Tbl, owner: Id) -> Result<Vec<Id>> {
     cx.ids_under(table, Key::new().id(owner).as_slice())
+}
+
+#[cfg(test)]
+mod tests {
+    use crate::Organiser;
+    use crate::input::Field;
+    use crate::resources::notes::{NoteInput, NoteQuery};
+    use crate::store::key::Key;
+
+    /// The notes `pinned` keeps, and how many.
+    fn listed(org: &Organiser, pinned: bool) -> (Vec<crate::Id>, Option<u64>) {
+        let mut q = NoteQuery {
+            pinned: Some(pinned),
+            ..NoteQuery::default()
+        };
+        q.params.count = true;
+        let page = org.notes().list(&q).unwrap();
+        let mut ids: Vec<_> = page.items.iter().map(|n| n.id).collect();
+        ids.sort();
+        (ids, page.total_count)
+    }
+
+    #[test]
+    fn a_store_of_schema_18_is_migrated_to_the_index_of_pinned_notes() {
+        let dir = tempfile::tempdir().unwrap();
+        let (pinned, mut others) = {
+            let org = Organiser::open(dir.path()).unwrap();
+            let mut made = Vec::new();
+            for text in ["<p>one</p>", "<p>two</p>", "<p>three</p>"] {
+                let n = org
+                    .notes()
+                    .create(NoteInput {
+                        body_html: Field::Value(text.into()),
+                        ..NoteInput::default()
+                    })
+                    .unwrap();
+                made.push(n.id);
+            }
+            org.notes().pin(made[1], true).unwrap();
+            assert_eq!(listed(&org, true), (vec![made[1]], Some(1)));
+            let pinned = made.remove(1);
+            (pinned, made)
+        };
+        others.sort();
+        // Back to schema 18: no index of pinned notes.
+        {
+            use crate::store::Store;
+            let store = Store::open(&dir.path().join(crate::STORE_FILE)).unwrap();
+            let tx = store.begin_write().unwrap();
+            assert!(
+                tx.remove(
+                    super::super::tables::NOTES_PINNED,
+                    Key::new().id(pinned).as_slice()
+                )
+                .unwrap()
+            );
+            tx.insert(
+                crate::store::schema::META,
+                b"schema_version",
+                &18u32.to_be_bytes(),
+            )
+            .unwrap();
+            tx.commit().unwrap();
+        }
+        let org = Organiser::open(dir.path()).unwrap();
+        assert_eq!(listed(&org, true), (vec![pinned], Some(1)));
+        assert_eq!(listed(&org, false), (others.clone(), Some(2)));
+        // Kept as notes change: unpinned, deleted while pinned.
+        org.notes().pin(pinned, false).unwrap();
+        assert_eq!(listed(&org, true), (vec![], Some(0)));
+        org.notes().pin(others[0], true).unwrap();
+        org.notes().delete(others[0]).unwrap();
+        assert_eq!(listed(&org, true), (vec![], Some(0)));
+        org.notes().restore(others[0]).unwrap();
+        assert_eq!(listed(&org, true), (vec![others[0]], Some(1)));
+    }
 }

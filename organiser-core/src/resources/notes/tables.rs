@@ -16,6 +16,8 @@ pub(crate) const NOTES_BY_EDITED: Tbl = table("notes_by_edited");
 pub(crate) const NOTES_BY_UPDATED: Tbl = table("notes_by_updated");
 /// Live notes: (folded name, id).
 pub(crate) const NOTES_BY_NAME: Tbl = table("notes_by_name");
+/// Live pinned notes: (id): the `pinned` filter without loading notes.
+pub(crate) const NOTES_PINNED: Tbl = table("notes_pinned");
 /// Live notes: (category, id): counts and the filter.
 pub(crate) const NOTES_OF_CATEGORY: Tbl = table("notes_of_category");
 /// Stored notes: (category, id).
@@ -34,6 +36,7 @@ pub(crate) const TABLES: &[Tbl] = &[
     NOTES_BY_EDITED,
     NOTES_BY_UPDATED,
     NOTES_BY_NAME,
+    NOTES_PINNED,
     NOTES_OF_CATEGORY,
     NOTES_BY_CATEGORY,
     NOTES_BY_TAG,
