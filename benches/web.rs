@@ -333,6 +333,7 @@ fn pages(index: usize, org: &Organiser) -> Result<Vec<String>, String> {
                 format!("/notes/{}", middle.id),
                 format!("/notes/{}/edit", middle.id),
                 "/notes/suggestions?kind=person&q=an".into(),
+                "/notes/suggestions?kind=tag&q=pl".into(),
                 "/projects".into(),
             ]
         }
