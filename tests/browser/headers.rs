@@ -94,6 +94,68 @@ fn the_policy_forbids_inline_script_and_style_and_framing_on_every_page() {
     let script_tag = Regex::new(r"(?is)<script\b[^>]*>").unwrap();
     let with_src = Regex::new(r"(?i)\ssrc\s*=").unwrap();
     let inline_style = Regex::new(r#"(?i)<style\b|\sstyle\s*=|\son[a-z]+\s*="#).unwrap();
+    // A record of each family, for their pages.
+    let org = site.org();
+    let person = org
+        .people()
+        .create(organiser::people::PersonInput {
+            name: Some("Grace Hopper".into()),
+            ..Default::default()
+        })
+        .unwrap()
+        .id;
+    let project = org
+        .projects()
+        .create(organiser::projects::ProjectInput {
+            name: Some("Compiler".into()),
+            ..Default::default()
+        })
+        .unwrap()
+        .id;
+    let note = org
+        .notes()
+        .create(organiser::notes::NoteInput {
+            body_html: organiser::Field::Value("<p>A note</p>".into()),
+            ..Default::default()
+        })
+        .unwrap()
+        .id;
+    let upload = org
+        .uploads()
+        .create(
+            organiser::uploads::UploadKind::Document,
+            "a.pdf",
+            "application/pdf",
+            crate::common::fixtures::pdf("a"),
+        )
+        .unwrap();
+    let document = org
+        .documents()
+        .create(organiser::documents::DocumentInput {
+            upload: Some(upload.signed_id),
+            ..Default::default()
+        })
+        .unwrap()
+        .id;
+    let records = [
+        format!("/people/{person}"),
+        format!("/projects/{project}"),
+        format!("/notes/{note}"),
+        format!("/notes/{note}/edit"),
+        format!("/documents/{document}"),
+    ];
+    let part_two = [
+        "/people",
+        "/projects",
+        "/notes",
+        "/notes/new",
+        "/notes/suggestions?kind=person&q=gr",
+        "/documents",
+        "/calendar",
+        "/calendar?view=month",
+        "/calendar/feeds",
+        "/settings/ai",
+    ];
     let signed_in = [
         "/",
         "/tasks",
@@ -124,7 +186,9 @@ fn the_policy_forbids_inline_script_and_style_and_framing_on_every_page() {
     let mut checked = 0;
     for (path, with_session) in signed_in
         .iter()
+        .chain(part_two.iter())
         .map(|p| (*p, true))
+        .chain(records.iter().map(|p| (p.as_str(), true)))
         .chain(anonymous.iter().map(|p| (*p, false)))
     {
         let mut request = site.server.bare("GET", &format!("/{path}"));
@@ -133,6 +197,9 @@ fn the_policy_forbids_inline_script_and_style_and_framing_on_every_page() {
         }
         let answer = request.send().unwrap();
         let status = answer.status().as_u16();
+        if (part_two.contains(&path) || records.iter().any(|r| r == path)) && status != 200 {
+            faults.push(format!("{path}: answered {status}, not the page"));
+        }
         let who = if with_session {
             "signed in"
         } else {
