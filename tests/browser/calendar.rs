@@ -189,6 +189,23 @@ fn a_feed_on_loopback_shows_a_weekly_meeting_with_its_attendee_linked_to_the_per
         b.wait_for_path(&person);
         b.check("person (from the calendar)");
         assert_eq!(b.heading(), "Grace Hopper");
+
+        // The month: every Monday from the first holds the meeting.
+        b.tab_to("Calendar", |f| f.tag == "a" && f.name == "Calendar");
+        b.press(Key::Enter);
+        b.wait_for_path("/calendar");
+        b.tab_to("the month", |f| f.tag == "a" && f.name == "Month");
+        b.press(Key::Enter);
+        b.wait(
+            "the month view",
+            "return location.search.includes('view=month')",
+            vec![],
+        );
+        b.check("calendar (month)");
+        for monday in ["2026-03-09", "2026-03-16", "2026-03-23", "2026-03-30"] {
+            assert!(day_text(&b, monday).contains("Weekly review"), "{monday}");
+        }
+        assert!(!day_text(&b, "2026-03-02").contains("Weekly review"));
     }
     b.finish();
 }
