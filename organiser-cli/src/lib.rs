@@ -128,6 +128,8 @@ enum Command {
     Import(commands::transfer::ImportCommand),
     /// Give the space deleted records left back to the file system (stop the server first).
     Compact(commands::compact::Compact),
+    /// Where the store's bytes are: each table's entries and size, largest first.
+    Stats(commands::stats::Stats),
     /// Print a shell's completion script (bash, zsh, fish, elvish, powershell).
     Completions(commands::completions::Completions),
     /// Print the manual page (roff), or a command's own page.
@@ -296,6 +298,7 @@ fn run(cli: Cli) -> Result<(), CliError> {
         Command::Backups(c) => c.run(&global),
         Command::Restore(c) => c.run(&global),
         Command::Compact(c) => c.run(&global),
+        Command::Stats(c) => c.run(&global),
         Command::Completions(c) => c.run(),
         Command::Man(c) => c.run(),
         Command::Config(c) => c.run(&global),

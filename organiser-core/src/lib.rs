@@ -89,7 +89,7 @@ pub mod data {
     pub use crate::files::FILES_DIR;
     pub use crate::organiser::{Compaction, STORE_FILE};
     pub use crate::secrets::{KEY_FILE as SECRET_KEY_FILE, SecretKey, write_private};
-    pub use crate::store::{OpenError, RawExport};
+    pub use crate::store::{OpenError, RawExport, TableSize};
 }
 
 /// How a store is opened: the clock, the HTTP client, the build and its

@@ -163,6 +163,16 @@ impl Organiser {
         })
     }
 
+    /// Every table of the store with what it holds and takes, largest
+    /// first (`organiser stats`): where the store's bytes are.
+    ///
+    /// # Errors
+    ///
+    /// Only the store's.
+    pub fn table_sizes(&self) -> crate::error::Result<Vec<crate::store::TableSize>> {
+        self.inner.store.begin_read()?.table_sizes()
+    }
+
     /// Whether the store is usable: one read transaction that reads the
     /// schema version, and nothing of the owner's. For health checks
     /// (`GET /healthz`): it takes microseconds and waits for no writer.

@@ -59,6 +59,7 @@ mod retries;
 mod search;
 mod serve;
 mod show;
+mod stats;
 mod tables;
 mod tasks;
 mod token;

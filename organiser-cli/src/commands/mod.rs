@@ -27,6 +27,7 @@ pub(crate) mod reminders;
 pub(crate) mod restore;
 pub(crate) mod search;
 pub(crate) mod serve;
+pub(crate) mod stats;
 pub(crate) mod system;
 pub(crate) mod tags;
 pub(crate) mod tasks;

@@ -169,6 +169,49 @@ pub(crate) fn dump(tx: &ReadTx, groups: &[&[Tbl]]) -> Result<RawExport> {
 /// A read transaction: a consistent snapshot.
 pub(crate) struct ReadTx(redb::ReadTransaction);
 
+/// What one table of the store holds and takes (`organiser stats`).
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub struct TableSize {
+    /// The table's name.
+    pub name: String,
+    /// Its entries.
+    pub entries: u64,
+    /// The bytes of its keys and values.
+    pub stored_bytes: u64,
+    /// The bytes of its B-tree's own bookkeeping.
+    pub metadata_bytes: u64,
+    /// The bytes left unused in its pages.
+    pub fragmented_bytes: u64,
+    /// The bytes of its pages (leaf and branch), what it takes in the file.
+    pub page_bytes: u64,
+}
+
+impl ReadTx {
+    /// Every table of the store with its size, largest first (by its
+    /// pages, then name).
+    pub(crate) fn table_sizes(&self) -> Result<Vec<TableSize>> {
+        let mut out = Vec::new();
+        for handle in self.0.list_tables().map_err(stored)? {
+            let name = redb::TableHandle::name(&handle).to_owned();
+            let table = self.0.open_untyped_table(handle).map_err(stored)?;
+            let stats = table.stats().map_err(stored)?;
+            out.push(TableSize {
+                name,
+                entries: table.len().map_err(stored)?,
+                stored_bytes: stats.stored_bytes(),
+                metadata_bytes: stats.metadata_bytes(),
+                fragmented_bytes: stats.fragmented_bytes(),
+                // Every byte of its pages is one of these three.
+                page_bytes: stats.stored_bytes()
+                    + stats.metadata_bytes()
+                    + stats.fragmented_bytes(),
+            });
+        }
+        out.sort_by(|a, b| b.page_bytes.cmp(&a.page_bytes).then(a.name.cmp(&b.name)));
+        Ok(out)
+    }
+}
+
 /// A write transaction; nothing of it lands until [`WriteTx::commit`].
 pub(crate) struct WriteTx {
     tx: redb::WriteTransaction,
