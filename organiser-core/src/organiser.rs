@@ -135,7 +135,9 @@ impl Organiser {
             owner,
             Some(dir.to_path_buf()),
         );
-        if org.inner.settling_due().unwrap_or(true) {
+        // Whether the clock made something due, read as a writable handle
+        // would (a read-only handle's own `settling_due` is always false).
+        if org.inner.read(org.inner.wiring.due).unwrap_or(true) {
             drop(org);
             return Organiser::open_with(dir, options);
         }
@@ -455,5 +457,38 @@ mod tests {
             std::fs::metadata(&path).unwrap().modified().unwrap(),
             modified
         );
+    }
+
+    #[test]
+    fn a_store_whose_day_has_passed_is_opened_to_settle_not_for_reading() {
+        let dir = tempfile::tempdir().unwrap();
+        let clock = crate::clock::ManualClock::at("2026-03-10T09:00:00Z");
+        let options = Options {
+            clock: std::sync::Arc::new(clock.clone()),
+            ..Options::default()
+        };
+        {
+            let org = Organiser::open_with(dir.path(), options.clone()).unwrap();
+            org.tasks()
+                .create(TaskInput {
+                    deadline_on: crate::Field::Value("2026-03-11".parse().unwrap()),
+                    ..TaskInput::titled("due tomorrow")
+                })
+                .unwrap();
+            let reader = Organiser::open_for_reading_with(dir.path(), options.clone());
+            drop(org);
+            drop(reader);
+        }
+        // The same day: read-only, nothing due.
+        let reader = Organiser::open_for_reading_with(dir.path(), options.clone()).unwrap();
+        assert!(reader.inner.store.is_read_only());
+        drop(reader);
+        // Two days on, the today set and the overdue count are behind the
+        // clock: the store is opened to settle them, and counts are right.
+        clock.advance(jiff::SignedDuration::from_hours(48));
+        let org = Organiser::open_for_reading_with(dir.path(), options).unwrap();
+        assert!(!org.inner.store.is_read_only());
+        let counts = org.tasks().counts(&Default::default()).unwrap();
+        assert_eq!(counts.overdue, 1, "{counts:?}");
     }
 }

@@ -181,13 +181,6 @@ impl Inner {
         Ok(!self.store.is_read_only() && (self.wiring.due)(cx)?)
     }
 
-    /// Whether something the clock made due waits to be settled (and so
-    /// a settled read would first write). A handle opened for reading was
-    /// opened with nothing due, and shows the store as it was then.
-    pub(crate) fn settling_due(&self) -> Result<bool> {
-        Ok(!self.store.is_read_only() && self.read(self.wiring.due)?)
-    }
-
     /// Runs `f` in one write transaction, after settling what is due; all of
     /// it lands or, when `f` fails, none of it.
     pub(crate) fn write<T>(&self, f: impl FnOnce(&mut WriteCx<'_>) -> Result<T>) -> Result<T> {
