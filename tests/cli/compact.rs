@@ -20,6 +20,15 @@ fn compact_gives_back_the_space_and_says_how_much() {
             .len(),
         after
     );
+    #[cfg(unix)]
+    {
+        use std::os::unix::fs::PermissionsExt;
+        let mode = std::fs::metadata(dir.data().join("organiser.redb"))
+            .unwrap()
+            .permissions()
+            .mode();
+        assert_eq!(mode & 0o777, 0o600, "the compacted store is as private");
+    }
     let out = dir.ok(&["compact"]);
     assert!(out.stdout.starts_with("Compacted "), "{}", out.stdout);
     assert!(out.stdout.contains(" -> "), "{}", out.stdout);

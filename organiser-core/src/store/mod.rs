@@ -162,9 +162,14 @@ impl Store {
         let fresh_path = std::path::PathBuf::from(name);
         let _ = std::fs::remove_file(&fresh_path);
         let copied = copy_in_key_order(&old, &fresh_path);
-        if let Err(e) = copied {
+        // The copy is as private as the store (0600 where it was).
+        let kept = copied.map_err(|e| fail(&e)).and_then(|()| {
+            let mode = std::fs::metadata(path).map_err(|e| fail(&e))?.permissions();
+            std::fs::set_permissions(&fresh_path, mode).map_err(|e| fail(&e))
+        });
+        if let Err(e) = kept {
             let _ = std::fs::remove_file(&fresh_path);
-            return Err(fail(&e));
+            return Err(e);
         }
         if let Err(e) = std::fs::rename(&fresh_path, path) {
             let _ = std::fs::remove_file(&fresh_path);
@@ -809,6 +814,11 @@ mod tests {
                 tx.commit().unwrap();
             }
         }
+        #[cfg(unix)]
+        {
+            use std::os::unix::fs::PermissionsExt;
+            std::fs::set_permissions(&path, std::fs::Permissions::from_mode(0o600)).unwrap();
+        }
         let before = contents(&path);
         let size_before = std::fs::metadata(&path).unwrap().len();
         Store::compact_file(&path).unwrap();
@@ -819,6 +829,12 @@ mod tests {
             "{size_before} -> {size_after}"
         );
         assert!(!dir.path().join("organiser.redb.compacting").exists());
+        #[cfg(unix)]
+        {
+            use std::os::unix::fs::PermissionsExt;
+            let mode = std::fs::metadata(&path).unwrap().permissions().mode();
+            assert_eq!(mode & 0o777, 0o600, "as private as it was");
+        }
         let store = Store::open(&path).unwrap();
         let pages: u64 = store
             .begin_read()
