@@ -11,8 +11,6 @@
 
 use organiser::documents::{Document, DocumentInput, DocumentQuery};
 use organiser::folders::{Folder, FolderInput, FolderQuery};
-use organiser::people::PersonInput;
-use organiser::projects::ProjectInput;
 use organiser::uploads::UploadKind;
 use organiser::{Field, Id};
 
@@ -478,22 +476,8 @@ fn a_document_is_renamed_moved_deleted_and_restored_and_shows_its_links() {
     let mut page = Page::signed_in(&s);
     let taxes = folder(&s, "Taxes", None);
     let doc = document(&s, "Return 2025", None);
-    let ada = s
-        .org
-        .people()
-        .create(PersonInput {
-            name: Some("Ada Lovelace".into()),
-            ..PersonInput::default()
-        })
-        .unwrap();
-    let engine = s
-        .org
-        .projects()
-        .create(ProjectInput {
-            name: Some("Engine".into()),
-            ..ProjectInput::default()
-        })
-        .unwrap();
+    let ada = super::person(&s, "Ada Lovelace");
+    let engine = super::project(&s, "Engine");
     s.org
         .documents()
         .change(

@@ -147,6 +147,28 @@ impl<'s> Page<'s> {
     }
 }
 
+/// Makes a person named `name` through the core.
+pub(crate) fn person(s: &TestServer, name: &str) -> organiser::people::Person {
+    s.org
+        .people()
+        .create(organiser::people::PersonInput {
+            name: Some(name.to_owned()),
+            ..Default::default()
+        })
+        .unwrap()
+}
+
+/// Makes a project named `name` through the core.
+pub(crate) fn project(s: &TestServer, name: &str) -> organiser::projects::Project {
+    s.org
+        .projects()
+        .create(organiser::projects::ProjectInput {
+            name: Some(name.to_owned()),
+            ..Default::default()
+        })
+        .unwrap()
+}
+
 /// Each of `paths` sends a visitor without a session to the sign-in page
 /// (303).
 #[track_caller]

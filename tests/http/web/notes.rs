@@ -11,10 +11,8 @@
 use organiser::Field;
 use organiser::categories::CategoryInput;
 use organiser::notes::{Note, NoteInput, NoteQuery};
-use organiser::people::PersonInput;
-use organiser::projects::ProjectInput;
 
-use super::{Answer, Page, assert_forms_need_the_token, assert_signed_only};
+use super::{Answer, Page, assert_forms_need_the_token, assert_signed_only, person, project};
 use crate::common::TestServer;
 use crate::common::xss::NOTE_BODY_VECTORS;
 
@@ -76,22 +74,8 @@ fn hidden(answer: &Answer, name: &str) -> String {
 #[test]
 fn a_note_written_in_markdown_names_people_projects_and_tags() {
     let s = TestServer::start();
-    let ada = s
-        .org
-        .people()
-        .create(PersonInput {
-            name: Some("Ada Lovelace".into()),
-            ..PersonInput::default()
-        })
-        .unwrap();
-    let apollo = s
-        .org
-        .projects()
-        .create(ProjectInput {
-            name: Some("Apollo".into()),
-            ..ProjectInput::default()
-        })
-        .unwrap();
+    let ada = person(&s, "Ada Lovelace");
+    let apollo = project(&s, "Apollo");
     let mut page = Page::signed_in(&s);
     let empty = page.get("/notes");
     assert_eq!(empty.status, 200, "{empty:?}");
@@ -342,21 +326,9 @@ fn categories_pins_and_delete_with_undo() {
 fn the_editor_suggests_people_projects_and_tags() {
     let s = TestServer::start();
     for name in ["Grace Hopper", "Grant <b>Wood</b>"] {
-        s.org
-            .people()
-            .create(PersonInput {
-                name: Some(name.into()),
-                ..PersonInput::default()
-            })
-            .unwrap();
+        person(&s, name);
     }
-    s.org
-        .projects()
-        .create(ProjectInput {
-            name: Some("Moon landing".into()),
-            ..ProjectInput::default()
-        })
-        .unwrap();
+    project(&s, "Moon landing");
     note(&s, None, "<p>#garden #gardening #work</p>");
     let mut page = Page::signed_in(&s);
     let people = page.get("/notes/suggestions?kind=person&q=Grce");

@@ -12,7 +12,7 @@ use organiser::Field;
 use organiser::people::{EmailAddressFields, Person, PersonInput, PersonQuery, RowInput};
 use organiser::tasks::TaskInput;
 
-use super::{Answer, Page};
+use super::{Answer, Page, person};
 use crate::common::TestServer;
 
 /// Every live person.
@@ -20,17 +20,6 @@ fn people(s: &TestServer) -> Vec<Person> {
     let mut query = PersonQuery::default();
     query.params.limit = 100;
     s.org.people().list(&query).unwrap().items
-}
-
-/// Makes a person named `name` through the core.
-fn person(s: &TestServer, name: &str) -> Person {
-    s.org
-        .people()
-        .create(PersonInput {
-            name: Some(name.to_owned()),
-            ..PersonInput::default()
-        })
-        .unwrap()
 }
 
 /// The form `path` of person `p`'s page, sent with `fields`.

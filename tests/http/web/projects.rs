@@ -11,7 +11,7 @@ use organiser::Field;
 use organiser::projects::{Project, ProjectInput, ProjectQuery, ProjectStatus};
 use organiser::tasks::{Home, TaskQuery, TaskStatus};
 
-use super::{Answer, Page};
+use super::{Answer, Page, project};
 use crate::common::TestServer;
 
 /// Every live project.
@@ -19,17 +19,6 @@ fn projects(s: &TestServer) -> Vec<Project> {
     let mut query = ProjectQuery::default();
     query.params.limit = 100;
     s.org.projects().list(&query).unwrap().items
-}
-
-/// Makes a project named `name` through the core.
-fn project(s: &TestServer, name: &str) -> Project {
-    s.org
-        .projects()
-        .create(ProjectInput {
-            name: Some(name.to_owned()),
-            ..ProjectInput::default()
-        })
-        .unwrap()
 }
 
 /// The form `path` of project `p`'s page, sent with `fields`.
