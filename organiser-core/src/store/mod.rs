@@ -69,51 +69,10 @@ enum Db {
     ReadOnly(redb::ReadOnlyDatabase),
 }
 
-/// The page cache of each side of a compaction's copy (redb's default is
-/// 1 GiB), so copying a large store stays within a small memory budget.
+/// The page cache of each side of a copy of the store (a compaction's or
+/// a backup's; redb's default is 1 GiB), so copying a large store stays
+/// within a small memory budget.
 const COPY_CACHE: usize = 32 << 20;
-
-/// The entries a transaction of [`copy_in_key_order`] writes at most.
-const COPY_BATCH: usize = 50_000;
-
-/// Every table of `from` copied into a new store file at `to`, each in
-/// key order (so its pages are full), in transactions of at most
-/// [`COPY_BATCH`] entries; then redb's compaction of the copy.
-fn copy_in_key_order(from: &redb::Database, to: &Path) -> std::result::Result<(), redb::Error> {
-    let mut fresh = redb::Database::builder()
-        .set_cache_size(COPY_CACHE)
-        .create(to)?;
-    let read = from.begin_read()?;
-    for handle in read.list_tables()? {
-        let name = redb::TableHandle::name(&handle).to_owned();
-        let table: TableDefinition<&[u8], &[u8]> = TableDefinition::new(&name);
-        let source = read.open_table(table)?;
-        let mut entries = source.range::<&[u8]>(..)?;
-        loop {
-            let tx = fresh.begin_write()?;
-            let mut written = 0;
-            {
-                // Made even when empty: every table the store had.
-                let mut target = tx.open_table(table)?;
-                for entry in entries.by_ref() {
-                    let (key, value) = entry?;
-                    target.insert(key.value(), value.value())?;
-                    written += 1;
-                    if written == COPY_BATCH {
-                        break;
-                    }
-                }
-            }
-            tx.commit()?;
-            if written < COPY_BATCH {
-                break;
-            }
-        }
-    }
-    drop(read);
-    while fresh.compact()? {}
-    Ok(())
-}
 
 fn open_error(path: &Path, e: redb::DatabaseError) -> OpenError {
     match e {
@@ -143,7 +102,8 @@ impl Store {
 
     /// Compacts an existing store file in place (no other process may hold
     /// it): every table is copied, in key order, into a fresh file beside
-    /// it (`organiser.redb.compacting`), which then takes its place. Pages
+    /// it (`organiser.redb.compacting`; [`copy_snapshot`], as a backup's
+    /// copy is made), which then takes its place. Pages
     /// filled in key order are full, where the pages of a table written in
     /// any order are about half empty (docs/benchmarks.md, "Where the
     /// store's bytes are"); redb's own compaction, run on the copy, gives
@@ -161,7 +121,19 @@ impl Store {
         name.push(".compacting");
         let fresh_path = std::path::PathBuf::from(name);
         let _ = std::fs::remove_file(&fresh_path);
-        let copied = copy_in_key_order(&old, &fresh_path);
+        let copied = old
+            .begin_read()
+            .map_err(stored)
+            .and_then(|read| copy_snapshot(&ReadTx(read), &fresh_path))
+            .and_then(|_| {
+                // What the copy's own commits left free, given back.
+                let mut fresh = redb::Database::builder()
+                    .set_cache_size(COPY_CACHE)
+                    .open(&fresh_path)
+                    .map_err(stored)?;
+                while fresh.compact().map_err(stored)? {}
+                Ok(())
+            });
         // The copy is as private as the store (0600 where it was).
         let kept = copied.map_err(|e| fail(&e)).and_then(|()| {
             let mode = std::fs::metadata(path).map_err(|e| fail(&e))?.permissions();
@@ -676,7 +648,10 @@ pub(crate) fn copy_snapshot(
     /// Entries written per transaction of the copy: its memory stays a
     /// batch's, whatever the store's size.
     const BATCH: usize = 20_000;
-    let db = redb::Database::create(to).map_err(stored)?;
+    let db = redb::Database::builder()
+        .set_cache_size(COPY_CACHE)
+        .create(to)
+        .map_err(stored)?;
     let write_batch = |name: &str, batch: &mut Vec<(Vec<u8>, Vec<u8>)>| -> Result<()> {
         let def: TableDefinition<'_, &[u8], &[u8]> = TableDefinition::new(name);
         let mut write = db.begin_write().map_err(stored)?;
