@@ -212,8 +212,9 @@ impl<'d, D: Door> Notes<'d, D> {
     /// Markdown typed by the owner (docs/cli.md, "Note bodies") as the
     /// body HTML [`NoteInput::body_html`] takes: `@Name` and `^Project`
     /// become a mention and a reference where they name one live person or
-    /// project, those `known` (the note being edited) names first. People
-    /// and projects are read only when the text has an `@` or a `^`.
+    /// project, those `known` (the note being edited) names first. Only the
+    /// people whose names begin with a word typed after an `@` are read,
+    /// and the projects only when the text has a `^`.
     ///
     /// # Errors
     ///
@@ -226,17 +227,24 @@ impl<'d, D: Door> Notes<'d, D> {
             names.known_people = people;
             names.known_projects = projects;
         }
-        if markdown.contains('@') {
-            let people = crate::resources::people::People::new(self.door);
-            names.people = named(
+        // Only the people whose names begin with a word typed after an
+        // `@` (the listing's `q`): a mention can name no one else.
+        let people = crate::resources::people::People::new(self.door);
+        for word in super::markdown::first_words(markdown, '@') {
+            for found in named(
                 |params| {
                     people.list(&crate::resources::people::PersonQuery {
+                        q: Some(word.clone()),
                         params,
                         ..Default::default()
                     })
                 },
                 |p| (p.id, p.name),
-            )?;
+            )? {
+                if !names.people.contains(&found) {
+                    names.people.push(found);
+                }
+            }
         }
         if markdown.contains('^') {
             let projects = crate::resources::projects::Projects::new(self.door);

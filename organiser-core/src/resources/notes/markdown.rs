@@ -177,6 +177,24 @@ fn resolve(text: &str, names: &Names) -> Vec<Piece> {
     pieces
 }
 
+/// The first word after each `sigil` (`@` or `^`) of `markdown` that
+/// could start a mention or reference (see [`resolve`]), in lower case:
+/// every name such a mention can resolve to begins with one of them, so
+/// only the records whose names begin so need reading.
+pub fn first_words(markdown: &str, sigil: char) -> std::collections::BTreeSet<String> {
+    let mut out = std::collections::BTreeSet::new();
+    let mut previous: Option<char> = None;
+    for (at, c) in markdown.char_indices() {
+        if c == sigil && !previous.is_some_and(char::is_alphanumeric) {
+            if let Some((word, _)) = words(&markdown[at + c.len_utf8()..]).first() {
+                out.insert(word.to_lowercase());
+            }
+        }
+        previous = Some(c);
+    }
+    out
+}
+
 /// The words at the start of `text` (at most [`MOST_WORDS`]), each with
 /// the length in bytes of the text up to its end.
 fn words(text: &str) -> Vec<(&str, usize)> {
@@ -603,6 +621,15 @@ mod tests {
             known_projects: Vec::new(),
             projects: vec![(id(5), "Garden shed".into()), (id(6), "Website".into())],
         }
+    }
+
+    #[test]
+    fn the_first_words_after_a_sigil_are_what_names_begin_with() {
+        let text = "Met @Ada Lovelace and @grace, not ada@example.com; ^Apollo 11 and @ alone";
+        let people: Vec<String> = first_words(text, '@').into_iter().collect();
+        assert_eq!(people, ["ada", "grace"]);
+        let projects: Vec<String> = first_words(text, '^').into_iter().collect();
+        assert_eq!(projects, ["apollo"]);
     }
 
     #[test]

@@ -181,4 +181,31 @@ mod tests {
         org.notes().restore(others[0]).unwrap();
         assert_eq!(listed(&org, true), (vec![others[0]], Some(1)));
     }
+
+    #[test]
+    fn markdown_names_are_read_from_the_people_its_words_begin() {
+        let org = Organiser::in_memory();
+        let mut ids = Vec::new();
+        for name in ["Ada Lovelace", "Ada Byron", "Grace Hopper", "Alan Turing"] {
+            let p = org
+                .people()
+                .create(crate::resources::people::PersonInput {
+                    name: Some(name.into()),
+                    ..Default::default()
+                })
+                .unwrap();
+            ids.push(p.id);
+        }
+        let html = org
+            .notes()
+            .body_from_markdown("@Ada Lovelace met @grace; @Ada alone is two people", None)
+            .unwrap();
+        assert_eq!(
+            html,
+            format!(
+                "<p><span data-mention=\"{}\">@Ada Lovelace</span> met <span data-mention=\"{}\">@Grace Hopper</span>; @Ada alone is two people</p>",
+                ids[0], ids[2]
+            )
+        );
+    }
 }
