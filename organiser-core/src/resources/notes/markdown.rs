@@ -185,10 +185,11 @@ pub fn first_words(markdown: &str, sigil: char) -> std::collections::BTreeSet<St
     let mut out = std::collections::BTreeSet::new();
     let mut previous: Option<char> = None;
     for (at, c) in markdown.char_indices() {
-        if c == sigil && !previous.is_some_and(char::is_alphanumeric) {
-            if let Some((word, _)) = words(&markdown[at + c.len_utf8()..]).first() {
-                out.insert(word.to_lowercase());
-            }
+        if c == sigil
+            && !previous.is_some_and(char::is_alphanumeric)
+            && let Some((word, _)) = words(&markdown[at + c.len_utf8()..]).first()
+        {
+            out.insert(word.to_lowercase());
         }
         previous = Some(c);
     }
