@@ -12,7 +12,7 @@ use axum::http::StatusCode;
 use axum::http::request::Parts;
 use axum::response::{IntoResponse, Response};
 use organiser_core::task_lists::{TaskList, TaskListQuery};
-use organiser_core::{Details, Error, Id, Organiser};
+use organiser_core::{Details, Error, Field, Id, Organiser};
 use serde::Deserialize;
 use serde::de::DeserializeOwned;
 
@@ -68,6 +68,109 @@ impl<F: Token + DeserializeOwned + Send + Sync> FromRequest<AppState> for Signed
             session,
         };
         Ok(SignedForm { owner, form })
+    }
+}
+
+/// A form as posted (`application/x-www-form-urlencoded`): its fields in
+/// order, a name repeated for each box ticked.
+#[derive(Debug, Default, Clone, Deserialize)]
+#[serde(transparent)]
+pub(crate) struct Posted(Vec<(String, String)>);
+
+impl Token for Posted {
+    fn csrf_token(&self) -> &str {
+        self.one("csrf_token").unwrap_or_default()
+    }
+}
+
+impl Posted {
+    /// The first value of field `name`.
+    pub(crate) fn one(&self, name: &str) -> Option<&str> {
+        self.0
+            .iter()
+            .find(|(n, _)| n == name)
+            .map(|(_, v)| v.as_str())
+    }
+
+    /// The first value of field `name`, "" when not sent.
+    pub(crate) fn get(&self, name: &str) -> &str {
+        self.one(name).unwrap_or_default()
+    }
+
+    /// Field `name` as an optional text of an input: blank is none
+    /// (`Field::Null`, which clears it).
+    pub(crate) fn field(&self, name: &str) -> Field<String> {
+        match self.get(name).trim() {
+            "" => Field::Null,
+            v => Field::Value(v.to_owned()),
+        }
+    }
+
+    /// Field `name` as a date (`YYYY-MM-DD`, a date input's value): blank
+    /// is none; one that does not read is said in `details`.
+    pub(crate) fn date(&self, name: &str, details: &mut Details) -> Field<jiff::civil::Date> {
+        match self.get(name).trim() {
+            "" => Field::Null,
+            typed => match typed.parse() {
+                Ok(d) => Field::Value(d),
+                Err(_) => {
+                    details.add(name, "must be a date (YYYY-MM-DD)");
+                    Field::Absent
+                }
+            },
+        }
+    }
+
+    /// The fields as typed, without the token (to draw the form again).
+    pub(crate) fn typed(&self) -> Vec<(String, String)> {
+        self.0
+            .iter()
+            .filter(|(n, _)| n != "csrf_token")
+            .cloned()
+            .collect()
+    }
+
+    /// Field `name` as text ("" when not sent).
+    pub(crate) fn text(&self, name: &str) -> String {
+        self.one(name).unwrap_or_default().to_owned()
+    }
+
+    /// Field `name` as text, none when blank.
+    pub(crate) fn filled(&self, name: &str) -> Option<String> {
+        self.one(name)
+            .filter(|v| !v.trim().is_empty())
+            .map(str::to_owned)
+    }
+
+    /// Every value of field `name` (the boxes ticked).
+    pub(crate) fn all(&self, name: &str) -> Vec<&str> {
+        self.0
+            .iter()
+            .filter(|(n, _)| n == name)
+            .map(|(_, v)| v.as_str())
+            .collect()
+    }
+
+    /// Whether box `name` was ticked.
+    pub(crate) fn ticked(&self, name: &str) -> bool {
+        self.one(name).is_some()
+    }
+
+    /// Field `name` as a whole number: none when blank; a phrase on
+    /// `field` in `details` when it is no number (the core judges the
+    /// range).
+    pub(crate) fn number(&self, name: &str, details: &mut Details) -> Option<i64> {
+        let text = self.one(name)?.trim();
+        if text.is_empty() {
+            return None;
+        }
+        match text.parse() {
+            Ok(n) => Some(n),
+            Err(_) => {
+                details.add(name, "must be a whole number");
+                None
+            }
+        }
     }
 }
 

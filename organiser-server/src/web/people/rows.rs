@@ -11,64 +11,24 @@ use organiser_core::people::{
     PositionFields, RowInput, SocialProfileFields,
 };
 use organiser_core::{Details, Error, Field};
-use serde::Deserialize;
 
 use super::page::{Draft, draw};
-use crate::web::forms::{PlainForm, SignedForm, Token, invalid, person_named, record_id};
+use crate::web::forms::{PlainForm, Posted, SignedForm, invalid, person_named, record_id};
 use crate::web::{Refusal, blocking, see_other};
-
-/// A form's fields as sent, in order (a field may come more than once:
-/// the relationships' checkboxes).
-#[derive(Debug, Deserialize)]
-#[serde(transparent)]
-pub(super) struct Fields(Vec<(String, String)>);
-
-impl Token for Fields {
-    fn csrf_token(&self) -> &str {
-        self.get("csrf_token")
-    }
-}
-
-impl Fields {
-    /// The first value of `field`, else "".
-    fn get(&self, field: &str) -> &str {
-        self.0
-            .iter()
-            .find(|(f, _)| f == field)
-            .map_or("", |(_, v)| v.as_str())
-    }
-
-    /// `field` as an optional text: blank is none.
-    fn text(&self, field: &str) -> Field<String> {
-        match self.get(field).trim() {
-            "" => Field::Null,
-            v => Field::Value(v.to_owned()),
-        }
-    }
-
-    /// The fields as typed, without the token (to draw the form again).
-    fn typed(&self) -> Vec<(String, String)> {
-        self.0
-            .iter()
-            .filter(|(f, _)| f != "csrf_token")
-            .cloned()
-            .collect()
-    }
-}
 
 /// `POST /people/{id}`: the name and the relationships to the owner.
 pub(super) async fn change(
     Path(id): Path<String>,
-    sent: SignedForm<Fields>,
+    sent: SignedForm<Posted>,
 ) -> Result<Response, Refusal> {
     let id = record_id(&id)?;
     let f = &sent.form;
     let input = PersonInput {
         name: Some(f.get("name").to_owned()),
         relationships: Some(
-            f.0.iter()
-                .filter(|(k, _)| k == "relationships")
-                .map(|(_, v)| v.clone())
+            f.all("relationships")
+                .into_iter()
+                .map(str::to_owned)
                 .collect(),
         ),
         ..PersonInput::default()
@@ -96,7 +56,7 @@ fn array(name: &str) -> Result<&'static str, Refusal> {
 }
 
 /// A whole number a form sent, or the core's phrase for one that is not.
-fn number(f: &Fields, field: &'static str, array: &str, details: &mut Details) -> Field<i64> {
+fn number(f: &Posted, field: &'static str, array: &str, details: &mut Details) -> Field<i64> {
     let typed = f.get(field).trim();
     if typed.is_empty() {
         return Field::Null;
@@ -112,13 +72,13 @@ fn number(f: &Fields, field: &'static str, array: &str, details: &mut Details) -
 }
 
 /// `input` with one new row of `array`, from the form's fields.
-fn new_row(array: &'static str, f: &Fields, details: &mut Details) -> PersonInput {
+fn new_row(array: &'static str, f: &Posted, details: &mut Details) -> PersonInput {
     let mut input = PersonInput::default();
     match array {
         "key_dates" => {
             let fields = KeyDateFields {
-                kind: f.text("kind"),
-                label: f.text("label"),
+                kind: f.field("kind"),
+                label: f.field("label"),
                 day: number(f, "day", array, details),
                 month: number(f, "month", array, details),
                 year: number(f, "year", array, details),
@@ -127,30 +87,30 @@ fn new_row(array: &'static str, f: &Fields, details: &mut Details) -> PersonInpu
         }
         "email_addresses" => {
             let fields = EmailAddressFields {
-                address: f.text("address"),
-                label: f.text("label"),
+                address: f.field("address"),
+                label: f.field("label"),
             };
             input.email_addresses = Some(vec![RowInput::add(fields)]);
         }
         "phone_numbers" => {
             let fields = PhoneNumberFields {
-                number: f.text("number"),
-                label: f.text("label"),
+                number: f.field("number"),
+                label: f.field("label"),
             };
             input.phone_numbers = Some(vec![RowInput::add(fields)]);
         }
         "social_profiles" => {
             let fields = SocialProfileFields {
-                url: f.text("url"),
-                platform: f.text("platform"),
-                label: f.text("label"),
+                url: f.field("url"),
+                platform: f.field("platform"),
+                label: f.field("label"),
             };
             input.social_profiles = Some(vec![RowInput::add(fields)]);
         }
         _ => {
             let fields = PositionFields {
-                title: f.text("title"),
-                company_name: match f.text("company_name") {
+                title: f.field("title"),
+                company_name: match f.field("company_name") {
                     Field::Null => Field::Absent,
                     named => named,
                 },
@@ -166,7 +126,7 @@ fn new_row(array: &'static str, f: &Fields, details: &mut Details) -> PersonInpu
 /// address, a phone number, a social profile, a position).
 pub(super) async fn add(
     Path((id, name)): Path<(String, String)>,
-    sent: SignedForm<Fields>,
+    sent: SignedForm<Posted>,
 ) -> Result<Response, Refusal> {
     let id = record_id(&id)?;
     let array = array(&name)?;
@@ -212,12 +172,12 @@ pub(super) async fn remove(
 /// this person is `kind`.
 pub(super) async fn link(
     Path(id): Path<String>,
-    sent: SignedForm<Fields>,
+    sent: SignedForm<Posted>,
 ) -> Result<Response, Refusal> {
     let id = record_id(&id)?;
     let other = sent.form.get("other").trim().to_owned();
-    let kind = sent.form.text("kind");
-    let note = sent.form.text("note");
+    let kind = sent.form.field("kind");
+    let note = sent.form.field("note");
     let made = blocking(&sent.owner.state, move |org| {
         let (person_id, new_person_name) = person_named(
             org,

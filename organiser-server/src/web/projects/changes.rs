@@ -10,70 +10,16 @@ use axum::response::Response;
 use organiser_core::projects::{ProjectInput, ProjectMemberInput};
 use organiser_core::tasks::{description_html, read_quick_add};
 use organiser_core::{Details, Field, Id};
-use serde::Deserialize;
 
 use super::page::{Draft, draw};
 use crate::web::forms::{
-    FieldErrors, PlainForm, SignedForm, Token, invalid, person_named, record_id,
+    FieldErrors, PlainForm, Posted, SignedForm, invalid, person_named, record_id,
 };
 use crate::web::{Refusal, blocking, see_other};
 
-/// A form's fields as sent, in order.
-#[derive(Debug, Deserialize)]
-#[serde(transparent)]
-pub(super) struct Fields(Vec<(String, String)>);
-
-impl Token for Fields {
-    fn csrf_token(&self) -> &str {
-        self.get("csrf_token")
-    }
-}
-
-impl Fields {
-    /// The first value of `field`, else "".
-    fn get(&self, field: &str) -> &str {
-        self.0
-            .iter()
-            .find(|(f, _)| f == field)
-            .map_or("", |(_, v)| v.as_str())
-    }
-
-    /// `field` as an optional text: blank is none.
-    fn text(&self, field: &str) -> Field<String> {
-        match self.get(field).trim() {
-            "" => Field::Null,
-            v => Field::Value(v.to_owned()),
-        }
-    }
-
-    /// `field` as a date (`YYYY-MM-DD`, a date input's value): blank is
-    /// none; one that does not read is said in `details`.
-    fn date(&self, field: &str, details: &mut Details) -> Field<jiff::civil::Date> {
-        match self.get(field).trim() {
-            "" => Field::Null,
-            typed => match typed.parse() {
-                Ok(d) => Field::Value(d),
-                Err(_) => {
-                    details.add(field, "must be a date (YYYY-MM-DD)");
-                    Field::Absent
-                }
-            },
-        }
-    }
-
-    /// The fields as typed, without the token (to draw the form again).
-    fn typed(&self) -> Vec<(String, String)> {
-        self.0
-            .iter()
-            .filter(|(f, _)| f != "csrf_token")
-            .cloned()
-            .collect()
-    }
-}
-
 /// The page of project `id` again with form `form` refused for `details`.
 async fn refused(
-    sent: &SignedForm<Fields>,
+    sent: &SignedForm<Posted>,
     id: Id,
     form: &'static str,
     details: &Details,
@@ -90,7 +36,7 @@ async fn refused(
 /// `POST /projects/{id}`: the project's fields.
 pub(super) async fn change(
     Path(id): Path<String>,
-    sent: SignedForm<Fields>,
+    sent: SignedForm<Posted>,
 ) -> Result<Response, Refusal> {
     let id = record_id(&id)?;
     let f = &sent.form;
@@ -98,12 +44,12 @@ pub(super) async fn change(
     let text = f.get("description").replace("\r\n", "\n");
     let input = ProjectInput {
         name: Some(f.get("name").to_owned()),
-        status: f.text("status"),
+        status: f.field("status"),
         start_date: f.date("start_date", &mut details),
         deadline: f.date("deadline", &mut details),
-        my_role: f.text("my_role"),
-        external_reference: f.text("external_reference"),
-        external_url: f.text("external_url"),
+        my_role: f.field("my_role"),
+        external_reference: f.field("external_reference"),
+        external_url: f.field("external_url"),
         description_html: description_html(&text).map_or(Field::Null, Field::Value),
     };
     let result = if details.is_empty() {
@@ -130,11 +76,11 @@ pub(super) async fn change(
 /// (found by name, or made when no one has it) with `role`.
 pub(super) async fn add_member(
     Path(id): Path<String>,
-    sent: SignedForm<Fields>,
+    sent: SignedForm<Posted>,
 ) -> Result<Response, Refusal> {
     let id = record_id(&id)?;
     let person = sent.form.get("person").trim().to_owned();
-    let role = sent.form.text("role");
+    let role = sent.form.field("role");
     let made = blocking(&sent.owner.state, move |org| {
         let (person_id, new_person_name) = person_named(
             org,
@@ -182,7 +128,7 @@ pub(super) async fn remove_member(
 /// [`read_quick_add`]) into the project.
 pub(super) async fn quick_add(
     Path(id): Path<String>,
-    sent: SignedForm<Fields>,
+    sent: SignedForm<Posted>,
 ) -> Result<Response, Refusal> {
     let id = record_id(&id)?;
     let text = sent.form.get("title").to_owned();

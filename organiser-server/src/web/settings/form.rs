@@ -1,78 +1,13 @@
-//! A settings form as posted and what the core refused of it
-//! (EXTENSIONS.md §6: every settings form a plain form): its fields read
-//! by name, and a refusal (422) shown again on the page beside the fields
-//! it is about, with what was sent in them.
+//! What the core refused of a settings form (EXTENSIONS.md §6: every
+//! settings form a plain form): a refusal (422) shown again on the page
+//! beside the fields it is about, with what was sent in them. The form
+//! itself is read as every page's forms are ([`Posted`]).
 
 use organiser_core::{Details, Error};
-use serde::Deserialize;
 
 use crate::web::Refusal;
-use crate::web::forms::Token;
 
-/// A form as posted (`application/x-www-form-urlencoded`): its fields in
-/// order, a name repeated for each box ticked.
-#[derive(Debug, Default, Clone, Deserialize)]
-#[serde(transparent)]
-pub(crate) struct Posted(Vec<(String, String)>);
-
-impl Token for Posted {
-    fn csrf_token(&self) -> &str {
-        self.one("csrf_token").unwrap_or_default()
-    }
-}
-
-impl Posted {
-    /// The first value of field `name`.
-    pub(crate) fn one(&self, name: &str) -> Option<&str> {
-        self.0
-            .iter()
-            .find(|(n, _)| n == name)
-            .map(|(_, v)| v.as_str())
-    }
-
-    /// Field `name` as text ("" when not sent).
-    pub(crate) fn text(&self, name: &str) -> String {
-        self.one(name).unwrap_or_default().to_owned()
-    }
-
-    /// Field `name` as text, none when blank.
-    pub(crate) fn filled(&self, name: &str) -> Option<String> {
-        self.one(name)
-            .filter(|v| !v.trim().is_empty())
-            .map(str::to_owned)
-    }
-
-    /// Every value of field `name` (the boxes ticked).
-    pub(crate) fn all(&self, name: &str) -> Vec<&str> {
-        self.0
-            .iter()
-            .filter(|(n, _)| n == name)
-            .map(|(_, v)| v.as_str())
-            .collect()
-    }
-
-    /// Whether box `name` was ticked.
-    pub(crate) fn ticked(&self, name: &str) -> bool {
-        self.one(name).is_some()
-    }
-
-    /// Field `name` as a whole number: none when blank; a phrase on
-    /// `field` in `details` when it is no number (the core judges the
-    /// range).
-    pub(crate) fn number(&self, name: &str, details: &mut Details) -> Option<i64> {
-        let text = self.one(name)?.trim();
-        if text.is_empty() {
-            return None;
-        }
-        match text.parse() {
-            Ok(n) => Some(n),
-            Err(_) => {
-                details.add(name, "must be a whole number");
-                None
-            }
-        }
-    }
-}
+pub(crate) use crate::web::forms::Posted;
 
 /// What the core refused of the form a page was answered to (422): which
 /// of the page's forms (`form`), what it sent (shown again in its
@@ -98,13 +33,11 @@ impl Refused {
             Error::Validation(details) | Error::InvalidParameter(details) => (details, None),
             other => (Details::new(), Some(other.public_message())),
         };
+        // Never a password or a secret (`typed` leaves out the token).
         let sent = posted
-            .0
-            .iter()
-            .filter(|(name, _)| {
-                !(name == "csrf_token" || name.contains("password") || name.contains("secret"))
-            })
-            .cloned()
+            .typed()
+            .into_iter()
+            .filter(|(name, _)| !(name.contains("password") || name.contains("secret")))
             .collect();
         Refused {
             form: form.into(),
