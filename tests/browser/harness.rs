@@ -508,6 +508,26 @@ impl Browser {
         self.press(Key::Enter);
     }
 
+    /// Tabs to the control (of any kind) named `name` and presses Enter.
+    #[track_caller]
+    pub(crate) fn press_named(&self, name: &str) {
+        self.tab_to(name, |f| f.name == name);
+        self.press(Key::Enter);
+    }
+
+    /// Waits for the page's notice (`role=status`) and returns it.
+    #[track_caller]
+    pub(crate) fn notice(&self) -> String {
+        self.wait(
+            "the page's notice",
+            "return document.querySelector('[role=status]')?.innerText",
+            vec![],
+        )
+        .as_str()
+        .unwrap_or_default()
+        .to_owned()
+    }
+
     /// Presses Ctrl with `key` wherever the focus is.
     pub(crate) fn press_ctrl(&self, key: &str) {
         self.rt

@@ -11,25 +11,6 @@ use crate::harness::{Browser, VARIANTS, Variant};
 use crate::site::{PASSWORD, Site};
 use crate::tasks::visit;
 
-/// Tabs to the button named `name` and presses Enter.
-fn press_button(b: &Browser, name: &str) {
-    b.tab_to(name, |f| f.name == name);
-    b.press(Key::Enter);
-}
-
-/// Waits for the page's notice (`role=status`) and returns it.
-#[track_caller]
-fn notice(b: &Browser) -> String {
-    b.wait(
-        "the page's notice",
-        "return document.querySelector('[role=status]')?.innerText",
-        vec![],
-    )
-    .as_str()
-    .unwrap_or_default()
-    .to_owned()
-}
-
 #[test]
 fn every_section_of_the_settings_is_reached_from_the_navigation() {
     let mut b = Browser::start();
@@ -84,7 +65,7 @@ fn the_account_name_password_and_appearance_are_changed() {
         // The name.
         b.type_in("Name", "Ada Lovelace");
         b.press(Key::Enter);
-        notice(&b);
+        b.notice();
         b.check("settings: account (saved)");
         assert_eq!(site.org().account().me().unwrap().name, "Ada Lovelace");
 
@@ -103,7 +84,7 @@ fn the_account_name_password_and_appearance_are_changed() {
         b.type_in("New password", "a new password 7");
         b.type_in("The new password again", "a new password 7");
         b.press(Key::Enter);
-        notice(&b);
+        b.notice();
         assert!(
             site.org()
                 .sign_in(&site.username(), "a new password 7")
@@ -121,8 +102,8 @@ fn the_account_name_password_and_appearance_are_changed() {
             b.press(Key::Down);
         }
         assert!(b.focused().name.starts_with(other), "{:?}", b.focused());
-        press_button(&b, "Save");
-        notice(&b);
+        b.press_named("Save");
+        b.notice();
         let theme = b.js("return document.documentElement.dataset.theme", vec![]);
         assert_eq!(theme, other.to_lowercase(), "the page is drawn {other}");
         let background = b.js(
@@ -219,7 +200,7 @@ fn an_api_token_is_shown_once_then_revoked() {
             .as_str()
             .unwrap_or_else(|| panic!("no Revoke button for Phone: {}", b.text("main")))
             .to_owned();
-        press_button(&b, &revoke);
+        b.press_named(&revoke);
         b.wait(
             "the token to leave the list",
             "return !document.querySelector('main').innerText.includes('Phone') || !!document.querySelector('[role=status]')",
@@ -268,7 +249,7 @@ fn a_calendar_subscription_is_shown_with_its_qr_code() {
         {
             b.type_in(name, "Phone calendar");
         }
-        press_button(&b, &make);
+        b.press_named(&make);
         b.wait(
             "the subscription's address",
             "return document.querySelector('main').innerText.match(/\\/ics\\/[^\\s]+\\.ics/)?.[0]",

@@ -10,25 +10,6 @@ use crate::harness::{Browser, VARIANTS};
 use crate::site::Site;
 use crate::tasks::visit;
 
-/// Tabs to the control named `name` and presses Enter.
-fn press_named(b: &Browser, name: &str) {
-    b.tab_to(name, |f| f.name == name);
-    b.press(Key::Enter);
-}
-
-/// Waits for the page's notice (`role=status`).
-#[track_caller]
-fn notice(b: &Browser) -> String {
-    b.wait(
-        "the page's notice",
-        "return document.querySelector('[role=status]')?.innerText",
-        vec![],
-    )
-    .as_str()
-    .unwrap_or_default()
-    .to_owned()
-}
-
 #[test]
 fn a_task_is_opened_changed_in_every_field_and_completed() {
     let mut b = Browser::start();
@@ -43,7 +24,7 @@ fn a_task_is_opened_changed_in_every_field_and_completed() {
 
         // From the Inbox, by its title.
         visit(&b, &site, "/tasks", "tasks: inbox");
-        press_named(&b, "Renew the passport");
+        b.press_named("Renew the passport");
         b.wait_for_path(&format!("/tasks/{}", task.id));
         b.check("task");
         assert_eq!(b.heading(), "Renew the passport");
@@ -64,7 +45,7 @@ fn a_task_is_opened_changed_in_every_field_and_completed() {
         b.press("0930AM");
         b.tab_to("Save", |f| f.name == "Save");
         b.press(Key::Enter);
-        let said = notice(&b);
+        let said = b.notice();
         assert!(said.contains("Saved"), "the page says it saved: {said}");
         b.check("task (saved)");
 
@@ -98,7 +79,7 @@ fn a_task_is_opened_changed_in_every_field_and_completed() {
         );
 
         // Completed from its page; reopened there.
-        press_named(&b, "Complete");
+        b.press_named("Complete");
         b.wait(
             "the task completed",
             "return [...document.querySelectorAll('main button')].some(b => b.innerText.trim() === 'Reopen')",
@@ -106,7 +87,7 @@ fn a_task_is_opened_changed_in_every_field_and_completed() {
         );
         b.check("task (completed)");
         assert!(site.org().tasks().get(task.id).unwrap().status.is_closed());
-        press_named(&b, "Reopen");
+        b.press_named("Reopen");
         b.wait(
             "the task reopened",
             "return [...document.querySelectorAll('main button')].some(b => b.innerText.trim() === 'Complete')",
