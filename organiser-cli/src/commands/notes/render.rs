@@ -80,7 +80,7 @@ impl Renderer {
         let mut run: Vec<&Node> = Vec::new();
         for node in nodes {
             match node {
-                Node::Element(e) if is_block(e) => {
+                Node::Element(e) if e.is_block() => {
                     self.paragraph(&run, &mut out);
                     run.clear();
                     self.block(e, &mut out);
@@ -215,26 +215,6 @@ impl Renderer {
             _ => inner(),
         }
     }
-}
-
-/// Whether `e` is a block.
-fn is_block(e: &Element) -> bool {
-    matches!(
-        e.name.as_str(),
-        "p" | "h1"
-            | "h2"
-            | "h3"
-            | "h4"
-            | "h5"
-            | "h6"
-            | "ul"
-            | "ol"
-            | "li"
-            | "blockquote"
-            | "pre"
-            | "hr"
-            | "div"
-    )
 }
 
 /// Runs of white space as one space, as HTML shows text.

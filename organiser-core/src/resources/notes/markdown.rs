@@ -303,26 +303,6 @@ pub fn from_html(nodes: &[Node]) -> String {
     out
 }
 
-/// Whether `e` is a block of the body.
-fn is_block(e: &Element) -> bool {
-    matches!(
-        e.name.as_str(),
-        "p" | "h1"
-            | "h2"
-            | "h3"
-            | "h4"
-            | "h5"
-            | "h6"
-            | "ul"
-            | "ol"
-            | "li"
-            | "blockquote"
-            | "pre"
-            | "hr"
-            | "div"
-    )
-}
-
 /// The blocks of `nodes`, each as Markdown; inline nodes between blocks
 /// make a paragraph.
 fn blocks(nodes: &[Node]) -> Vec<String> {
@@ -340,7 +320,7 @@ fn blocks(nodes: &[Node]) -> Vec<String> {
             run.push(node.clone());
             continue;
         };
-        if !is_block(e) {
+        if !e.is_block() {
             run.push(node.clone());
             continue;
         }

@@ -25,6 +25,27 @@ pub struct Element {
 }
 
 impl Element {
+    /// Whether it is a block of the body (a paragraph, heading, list or
+    /// item, quote, code block, rule or division), not inline text.
+    pub fn is_block(&self) -> bool {
+        matches!(
+            self.name.as_str(),
+            "p" | "h1"
+                | "h2"
+                | "h3"
+                | "h4"
+                | "h5"
+                | "h6"
+                | "ul"
+                | "ol"
+                | "li"
+                | "blockquote"
+                | "pre"
+                | "hr"
+                | "div"
+        )
+    }
+
     /// The value of attribute `name`, if it has one.
     pub fn attr(&self, name: &str) -> Option<&str> {
         self.attrs
