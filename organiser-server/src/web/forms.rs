@@ -174,6 +174,90 @@ impl Posted {
     }
 }
 
+/// What a refused form of a record's page sent, to draw the page again
+/// with the core's refusals beside its fields (a person's and a project's
+/// pages): which form, the refusals, the fields as typed. The page's
+/// template asks it about each form it draws.
+#[derive(Debug, Default)]
+pub(crate) struct Draft {
+    /// The form refused; empty when none was.
+    pub(crate) form: &'static str,
+    /// The refusals, on the form's fields.
+    pub(crate) errors: FieldErrors,
+    /// The fields as typed.
+    pub(crate) values: Vec<(String, String)>,
+}
+
+impl Draft {
+    /// The refusal `details` of form `form` (API fields renamed by
+    /// `renames`; a row array's keys, `key_dates[0].day`, said on the row
+    /// form's fields, `day`), with the fields as typed.
+    pub(crate) fn refused(
+        form: &'static str,
+        details: &Details,
+        renames: &[(&str, &str)],
+        values: Vec<(String, String)>,
+    ) -> Draft {
+        let mut all: Vec<(String, String)> = renames
+            .iter()
+            .map(|(a, b)| ((*a).to_owned(), (*b).to_owned()))
+            .collect();
+        for (key, _) in details.iter() {
+            if let Some(rest) = key.strip_prefix(form)
+                && let Some(at) = rest.find("].")
+            {
+                all.push((key.to_owned(), rest[at + 2..].to_owned()));
+            }
+        }
+        let renames: Vec<(&str, &str)> =
+            all.iter().map(|(a, b)| (a.as_str(), b.as_str())).collect();
+        Draft {
+            form,
+            errors: FieldErrors::from_details(details, &renames),
+            values,
+        }
+    }
+
+    /// What form `form` sent for `field` when it was refused, else "".
+    pub(crate) fn typed(&self, form: &str, field: &str) -> &str {
+        self.value(form, field, "")
+    }
+
+    /// What form `form` sent for `field` when it was refused, else `shown`.
+    pub(crate) fn value<'s>(&'s self, form: &str, field: &str, shown: &'s str) -> &'s str {
+        if self.form != form {
+            return shown;
+        }
+        self.values
+            .iter()
+            .find(|(f, _)| f == field)
+            .map_or("", |(_, v)| v.as_str())
+    }
+
+    /// What the core said about `field` of form `form`.
+    pub(crate) fn error(&self, form: &str, field: &str) -> Option<String> {
+        (self.form == form).then(|| self.errors.of(field)).flatten()
+    }
+
+    /// What the core said about form `form` beside no field of it.
+    pub(crate) fn general<'f, T: AsRef<[&'f str]> + ?Sized>(
+        &self,
+        form: &str,
+        fields: &T,
+    ) -> Vec<String> {
+        if self.form == form {
+            self.errors.others(fields.as_ref())
+        } else {
+            Vec::new()
+        }
+    }
+
+    /// Whether form `form` was refused (its `<details>` drawn open).
+    pub(crate) fn open(&self, form: &str) -> bool {
+        self.form == form
+    }
+}
+
 /// A form with only its token and where to go back to.
 #[derive(Debug, Deserialize)]
 pub(crate) struct PlainForm {

@@ -9,57 +9,16 @@ use askama::Template;
 use axum::extract::{Path, Query};
 use axum::response::Response;
 use jiff::tz::TimeZone;
+use organiser_core::Id;
 use organiser_core::calendar::CalendarEvent;
 use organiser_core::people::{KeyDate, PersonOverview};
-use organiser_core::{Details, Id};
 use serde::Deserialize;
 
 use super::words;
-use crate::web::forms::{FieldErrors, SignedIn, answer, record_id};
+use crate::web::forms::{SignedIn, answer, record_id};
 use crate::web::{Chrome, Refusal, blocking};
 
-/// What a refused form sent, to draw it again with the core's refusals
-/// beside its fields.
-#[derive(Debug, Default)]
-pub(super) struct Draft {
-    /// The form refused: `person`, `link`, or a row array's name
-    /// (`key_dates`, `email_addresses`, ...); empty when none was.
-    pub(super) form: &'static str,
-    /// The refusals, on the form's fields.
-    pub(super) errors: FieldErrors,
-    /// The fields as typed.
-    pub(super) values: Vec<(String, String)>,
-}
-
-impl Draft {
-    /// The refusal `details` of form `form`: a row array's keys
-    /// (`key_dates[0].day`) said on the row form's fields (`day`).
-    pub(super) fn refused(
-        form: &'static str,
-        details: &Details,
-        renames: &[(&str, &str)],
-        values: Vec<(String, String)>,
-    ) -> Draft {
-        let mut all: Vec<(String, String)> = renames
-            .iter()
-            .map(|(a, b)| ((*a).to_owned(), (*b).to_owned()))
-            .collect();
-        for (key, _) in details.iter() {
-            if let Some(rest) = key.strip_prefix(form)
-                && let Some(at) = rest.find("].")
-            {
-                all.push((key.to_owned(), rest[at + 2..].to_owned()));
-            }
-        }
-        let renames: Vec<(&str, &str)> =
-            all.iter().map(|(a, b)| (a.as_str(), b.as_str())).collect();
-        Draft {
-            form,
-            errors: FieldErrors::from_details(details, &renames),
-            values,
-        }
-    }
-}
+pub(super) use crate::web::forms::Draft;
 
 /// A person's page.
 #[derive(Template)]
@@ -96,43 +55,10 @@ const MONTHS: [&str; 12] = [
 ];
 
 impl PersonPage<'_> {
-    /// What form `form` sent for `field` when it was refused, else "".
-    fn typed(&self, form: &str, field: &str) -> &str {
-        if self.draft.form != form {
-            return "";
-        }
-        self.draft
-            .values
-            .iter()
-            .find(|(f, _)| f == field)
-            .map_or("", |(_, v)| v.as_str())
-    }
-
-    /// What the core said about `field` of form `form`.
-    fn error(&self, form: &str, field: &str) -> Option<String> {
-        (self.draft.form == form)
-            .then(|| self.draft.errors.of(field))
-            .flatten()
-    }
-
-    /// What the core said about form `form` beside no field of it.
-    fn general<'f, T: AsRef<[&'f str]> + ?Sized>(&self, form: &str, fields: &T) -> Vec<String> {
-        if self.draft.form == form {
-            self.draft.errors.others(fields.as_ref())
-        } else {
-            Vec::new()
-        }
-    }
-
-    /// Whether the form `form` was refused (its `<details>` open).
-    fn open(&self, form: &str) -> bool {
-        self.draft.form == form
-    }
-
     /// The name typed in the person's form, else theirs.
     fn name_value(&self) -> &str {
         if self.draft.form == "person" {
-            self.typed("person", "name")
+            self.draft.typed("person", "name")
         } else {
             &self.o.person.name
         }

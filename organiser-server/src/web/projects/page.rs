@@ -19,21 +19,10 @@ use organiser_core::{Id, ListParams};
 use serde::Deserialize;
 
 use super::{day, status_label};
-use crate::web::forms::{FieldErrors, SignedIn, answer, every, record_id};
+use crate::web::forms::{SignedIn, answer, every, record_id};
 use crate::web::{Chrome, Refusal, blocking};
 
-/// What a refused form sent, to draw it again with the core's refusals
-/// beside its fields.
-#[derive(Debug, Default)]
-pub(super) struct Draft {
-    /// The form refused: `project`, `member` or `task`; empty when none
-    /// was.
-    pub(super) form: &'static str,
-    /// The refusals, on the form's fields.
-    pub(super) errors: FieldErrors,
-    /// The fields as typed.
-    pub(super) values: Vec<(String, String)>,
-}
+pub(super) use crate::web::forms::Draft;
 
 /// A line of the activity: when, and what.
 pub(super) struct Line {
@@ -72,39 +61,6 @@ pub(super) struct ProjectPage<'a> {
 }
 
 impl ProjectPage<'_> {
-    /// What form `form` sent for `field` when it was refused, else `shown`.
-    fn value<'s>(&'s self, form: &str, field: &str, shown: &'s str) -> &'s str {
-        if self.draft.form != form {
-            return shown;
-        }
-        self.draft
-            .values
-            .iter()
-            .find(|(f, _)| f == field)
-            .map_or("", |(_, v)| v.as_str())
-    }
-
-    /// What the core said about `field` of form `form`.
-    fn error(&self, form: &str, field: &str) -> Option<String> {
-        (self.draft.form == form)
-            .then(|| self.draft.errors.of(field))
-            .flatten()
-    }
-
-    /// What the core said about form `form` beside no field of it.
-    fn general<'f, T: AsRef<[&'f str]> + ?Sized>(&self, form: &str, fields: &T) -> Vec<String> {
-        if self.draft.form == form {
-            self.draft.errors.others(fields.as_ref())
-        } else {
-            Vec::new()
-        }
-    }
-
-    /// Whether form `form` was refused (its `<details>` open).
-    fn open(&self, form: &str) -> bool {
-        self.draft.form == form
-    }
-
     /// The status in words.
     fn status(&self) -> &'static str {
         status_label(self.p.status)
@@ -113,6 +69,7 @@ impl ProjectPage<'_> {
     /// Every status: key, words, whether the edit form picks it.
     fn statuses_offered(&self) -> Vec<(&'static str, &'static str, bool)> {
         let picked = self
+            .draft
             .value("project", "status", self.p.status.key())
             .to_owned();
         ProjectStatus::ALL
@@ -124,13 +81,13 @@ impl ProjectPage<'_> {
     /// The start date, as the form's date field takes it.
     fn start_value(&self) -> String {
         let shown = self.p.start_date.map(|d| d.to_string()).unwrap_or_default();
-        self.value("project", "start_date", &shown).to_owned()
+        self.draft.value("project", "start_date", &shown).to_owned()
     }
 
     /// The deadline, as the form's date field takes it.
     fn deadline_value(&self) -> String {
         let shown = self.p.deadline.map(|d| d.to_string()).unwrap_or_default();
-        self.value("project", "deadline", &shown).to_owned()
+        self.draft.value("project", "deadline", &shown).to_owned()
     }
 
     /// The paragraphs of the description.
