@@ -476,12 +476,24 @@ impl Browser {
         self.press(text);
     }
 
-    /// Presses `keys` (typed text and `Key`s) wherever the focus is.
+    /// Presses `keys` (typed text and `Key`s) wherever the focus is. A key
+    /// that starts a navigation (Enter on a link) can leave chromedriver
+    /// waiting on the page it left ("aborted by navigation"): the key was
+    /// delivered, and the caller waits for the page it leads to.
     pub(crate) fn press(&self, keys: impl Into<TypingData>) {
         let keys = keys.into();
-        self.rt
-            .block_on(self.driver().action_chain().send_keys(keys).perform())
-            .unwrap();
+        let pressed = self
+            .rt
+            .block_on(self.driver().action_chain().send_keys(keys).perform());
+        if let Err(e) = pressed
+            && !e.to_string().contains("aborted by navigation")
+        {
+            panic!(
+                "[{}] pressing keys on {}: {e}",
+                self.variant.name(),
+                self.path()
+            );
+        }
     }
 
     /// The navigation being shown now (to tell when a form's answer,
