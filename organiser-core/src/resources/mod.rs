@@ -587,6 +587,13 @@ pub(crate) static MIGRATIONS: &[Step] = &[
         schema::create_tables(tx, &[notes::tables::TABLES])?;
         notes::index_pinned(tx)
     },
+    // 20: the search index's postings grouped in blocks (index format 5,
+    // built again from the records when the store next opens), in place
+    // of one entry a posting.
+    |tx| {
+        schema::create_tables(tx, &[crate::search_index::tables::TABLES])?;
+        tx.drop_table(crate::search_index::tables::FORMER_TERMS)
+    },
 ];
 
 /// What the engine is wired to.

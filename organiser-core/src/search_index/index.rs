@@ -3,9 +3,10 @@
 //! the lexicon), in the caller's write transaction; the index's state and
 //! health; and its rebuild from scratch.
 //!
-//! Postings: `(type, term, id)` → the word's class bits, then the
-//! record's order key, so that a word's records, and a prefix's, are one
-//! range of their type that carries what ranking needs.
+//! Postings ([`super::postings`]): a word's records in blocks under
+//! `(type, term, first ID)`, each record with the word's class bits and
+//! its order key, so that a word's records, and a prefix's, are one range
+//! of their type that carries what ranking needs.
 
 use std::collections::{BTreeMap, BTreeSet};
 use std::sync::Arc;
@@ -13,8 +14,9 @@ use std::sync::Arc;
 use serde::{Deserialize, Serialize};
 
 use super::lexicon::{self, FRESH_MAX, Lexicon};
+use super::postings;
 use super::tables::{
-    SEARCH_COUNTS, SEARCH_DOCS, SEARCH_FRESH, SEARCH_META, SEARCH_ORDER, SEARCH_TERMS, TABLES,
+    SEARCH_COUNTS, SEARCH_DOCS, SEARCH_FRESH, SEARCH_META, SEARCH_ORDER, SEARCH_POSTINGS, TABLES,
 };
 use super::{Doc, Kind};
 use crate::engine::WriteCx;
@@ -25,7 +27,8 @@ use crate::store::key::Key;
 use crate::store::{Tables, WriteTx};
 
 /// The index's layout; a store whose index has another is rebuilt.
-pub(crate) const FORMAT: u32 = 4;
+/// 5: postings grouped in blocks.
+pub(crate) const FORMAT: u32 = 5;
 
 const STATE_KEY: &[u8] = b"state";
 
@@ -39,6 +42,8 @@ pub(crate) struct State {
     schema: u32,
     docs: u64,
     postings: u64,
+    /// Entries of `search_postings`: the blocks postings are kept in.
+    blocks: u64,
     /// Entries of `search_counts`: the distinct (type, word) pairs.
     terms: u64,
     fresh: u64,
@@ -48,12 +53,7 @@ pub(crate) struct State {
 
 impl Record for State {
     const NAME: &'static str = "search state";
-    const FORMAT: u8 = 1;
-}
-
-/// The key of a posting.
-pub(crate) fn term_key(kind: Kind, term: &str, id: Id) -> Key {
-    Key::new().tag(kind.tag()).str(term).id(id)
+    const FORMAT: u8 = 2;
 }
 
 /// The key of a word's count.
@@ -164,7 +164,7 @@ pub(crate) fn healthy<T: Tables>(tx: &T, schema: u32) -> bool {
             && state.schema == schema
             && tx.len(SEARCH_DOCS)? == state.docs
             && tx.len(SEARCH_ORDER)? == state.docs
-            && tx.len(SEARCH_TERMS)? == state.postings
+            && tx.len(SEARCH_POSTINGS)? == state.blocks
             && tx.len(SEARCH_COUNTS)? == state.terms
             && tx.len(SEARCH_FRESH)? == state.fresh
             && lexicon::readable(tx))
@@ -253,10 +253,15 @@ impl<'t> Writer<'t> {
         let carried = kind.order_in_postings();
         let same_order = |a: &Doc, b: &Doc| !carried || a.order == b.order;
         if let Some(old) = &old {
-            tx.batch(SEARCH_TERMS, |postings| {
+            tx.batch(SEARCH_POSTINGS, |b| {
                 for (term, class) in &old.terms {
                     let kept = new.is_some_and(|n| same_order(n, old) && holds(n, term, *class));
-                    if !kept && postings.remove(term_key(kind, term, id).as_slice())? {
+                    if kept {
+                        continue;
+                    }
+                    let (blocks, held) = postings::remove(b, kind, term, id)?;
+                    self.state.blocks = self.state.blocks.saturating_add_signed(blocks);
+                    if held {
                         self.state.postings = self.state.postings.saturating_sub(1);
                         if kind.counted() {
                             *self.counts.entry((kind, term.clone())).or_default() -= 1;
@@ -277,19 +282,21 @@ impl<'t> Writer<'t> {
                             .is_some_and(|o| same_order(o, new) && holds(o, term, *class))
                     })
                     .collect();
-                tx.batch(SEARCH_TERMS, |postings| {
-                    let mut value = Vec::with_capacity(1 + new.order.len());
+                let order: &[u8] = if carried { &new.order } else { &[] };
+                let mut fresh = Vec::with_capacity(added.len());
+                tx.batch(SEARCH_POSTINGS, |b| {
                     for (term, class) in &added {
-                        value.clear();
-                        value.push(*class);
-                        if carried {
-                            value.extend_from_slice(&new.order);
-                        }
-                        postings.insert(term_key(kind, term, id).as_slice(), &value)?;
+                        let (blocks, new_to_word) = postings::add(b, kind, term, id, *class, order)?;
+                        self.state.blocks = self.state.blocks.saturating_add_signed(blocks);
+                        fresh.push(new_to_word);
                     }
                     Ok(())
                 })?;
-                for (term, _) in added {
+                for ((term, _), new_to_word) in added.into_iter().zip(fresh) {
+                    if !new_to_word {
+                        // Its class or order changed: the word's count stands.
+                        continue;
+                    }
                     self.state.postings += 1;
                     if kind.counted() {
                         *self.counts.entry((kind, term.clone())).or_default() += 1;

@@ -23,9 +23,10 @@
 
 use std::collections::{HashMap, HashSet};
 
-use super::index::{DocRef, count, doc_bytes, order_of, prefix_count, term_key};
+use super::index::{DocRef, count, doc_bytes, order_of, prefix_count};
 use super::lexicon::Lexicon;
-use super::tables::{SEARCH_ORDER, SEARCH_TERMS};
+use super::postings;
+use super::tables::SEARCH_ORDER;
 use super::words::{self, PHONE};
 use super::{Kind, SearchPlan, class};
 use crate::engine::Cx;
@@ -237,17 +238,11 @@ pub(crate) fn best<T: Tables>(
 /// How many postings of `kind` the words beginning with `text` hold, read
 /// up to one more than `cap` (for a type whose words are not counted).
 fn read_up_to<T: Tables>(cx: &Cx<'_, T>, kind: Kind, text: &str, cap: u64) -> Result<u64> {
-    let mut n = 0;
-    cx.scan_prefix(
-        SEARCH_TERMS,
+    postings::count_under(
+        &cx.tx,
         Key::new().tag(kind.tag()).str_start(text).as_slice(),
-        Dir::Asc,
-        &mut |_, _| {
-            n += 1;
-            Ok(n <= cap)
-        },
-    )?;
-    Ok(n)
+        cap,
+    )
 }
 
 /// A record holding a word, with its order key.
@@ -263,18 +258,15 @@ fn whole_postings<T: Tables>(
 ) -> Result<Option<Vec<Posting>>> {
     let mut postings = Vec::new();
     let mut over = false;
-    cx.scan_prefix(
-        SEARCH_TERMS,
+    postings::scan(
+        &cx.tx,
         Key::new().tag(kind.tag()).str(text).as_slice(),
-        Dir::Asc,
-        &mut |k, v| {
-            if let Some((&c, order)) = v.split_first()
-                && c & (class::NAME | class::WORD) != 0
-            {
-                postings.push((tail_id(k), order.to_vec()));
+        &mut |_, id, class, order| {
+            if class & (class::NAME | class::WORD) != 0 {
+                postings.push((id, order.to_vec()));
             }
             over = postings.len() as u64 > cap;
-            Ok(!over)
+            !over
         },
     )?;
     Ok((!over).then_some(postings))
@@ -282,11 +274,8 @@ fn whole_postings<T: Tables>(
 
 /// Whether record `id` of `kind` holds `word` itself (its posting).
 fn holds_whole<T: Tables>(cx: &Cx<'_, T>, kind: Kind, word: &Word, id: Id) -> Result<bool> {
-    let posting = cx.get(SEARCH_TERMS, term_key(kind, &word.text, id).as_slice())?;
-    Ok(posting.is_some_and(|v| {
-        v.first()
-            .is_some_and(|c| c & (class::NAME | class::WORD) != 0)
-    }))
+    let posting = postings::get(&cx.tx, kind, &word.text, id)?;
+    Ok(posting.is_some_and(|(c, _)| c & (class::NAME | class::WORD) != 0))
 }
 
 /// Keeps `tier` for `id` in `hits` when it is better than the one found
@@ -392,32 +381,26 @@ fn read_word<T: Tables>(
     each: &mut dyn FnMut(Id, Tier, &[u8]),
 ) -> Result<()> {
     let whole = Key::new().tag(kind.tag()).str(&w.text).into_vec().len() + 16;
-    cx.scan_prefix(
-        SEARCH_TERMS,
+    postings::scan(
+        &cx.tx,
         Key::new().tag(kind.tag()).str_start(&w.text).as_slice(),
-        Dir::Asc,
-        &mut |k, v| {
-            if let Some((&class, order)) = v.split_first()
-                && class & (class::NAME | class::WORD) != 0
-            {
+        &mut |k, id, class, order| {
+            if class & (class::NAME | class::WORD) != 0 {
                 let tier = if k.len() == whole { EXACT } else { PREFIX };
-                each(tail_id(k), tier, order);
+                each(id, tier, order);
             }
-            Ok(true)
+            true
         },
     )?;
     for near in w.near(kind) {
-        cx.scan_prefix(
-            SEARCH_TERMS,
+        postings::scan(
+            &cx.tx,
             Key::new().tag(kind.tag()).str(near).as_slice(),
-            Dir::Asc,
-            &mut |k, v| {
-                if let Some((&class, order)) = v.split_first()
-                    && class & class::NAME != 0
-                {
-                    each(tail_id(k), MISSPELT, order);
+            &mut |_, id, class, order| {
+                if class & class::NAME != 0 {
+                    each(id, MISSPELT, order);
                 }
-                Ok(true)
+                true
             },
         )?;
     }
@@ -435,23 +418,19 @@ fn read_phones<T: Tables>(
         let mut term = String::from(PHONE);
         term.push_str(digits);
         let whole = Key::new().tag(kind.tag()).str(&term).into_vec().len() + 16;
-        cx.scan_prefix(
-            SEARCH_TERMS,
+        postings::scan(
+            &cx.tx,
             Key::new().tag(kind.tag()).str_start(&term).as_slice(),
-            Dir::Asc,
-            &mut |k, v| {
-                let Some((&class, order)) = v.split_first() else {
-                    return Ok(true);
-                };
+            &mut |k, id, class, order| {
                 if class & class::PHONE != 0 {
                     let tier = if k.len() == whole && class & class::WHOLE_PHONE != 0 {
                         EXACT
                     } else {
                         PREFIX
                     };
-                    keep_best(&mut found, tail_id(k), tier, order);
+                    keep_best(&mut found, id, tier, order);
                 }
-                Ok(true)
+                true
             },
         )?;
     }
@@ -667,20 +646,16 @@ impl Prefixed {
                 break;
             }
             let mut ids = HashSet::new();
-            cx.scan_prefix(
-                SEARCH_TERMS,
+            postings::scan(
+                &cx.tx,
                 Key::new().tag(self.kind.tag()).str_start(word).as_slice(),
-                Dir::Asc,
-                &mut |k, v| {
-                    if v.first()
-                        .is_some_and(|c| c & (class::NAME | class::WORD) != 0)
+                &mut |_, id, class, _| {
+                    if class & (class::NAME | class::WORD) != 0
+                        && kept.as_ref().is_none_or(|kept| kept.contains(&id))
                     {
-                        let id = tail_id(k);
-                        if kept.as_ref().is_none_or(|kept| kept.contains(&id)) {
-                            ids.insert(id);
-                        }
+                        ids.insert(id);
                     }
-                    Ok(true)
+                    true
                 },
             )?;
             let done = ids.is_empty();

@@ -10,6 +10,8 @@
 //!   found, and its place in its type's order) stored, changed and
 //!   removed, with how many records of its type hold each word; the
 //!   index's health and its rebuild.
+//! - [`postings`]: a word's records grouped in blocks, each record's ID
+//!   written as the bytes that differ from the one before.
 //! - [`lexicon`]: every word the index holds, as an FST, which Levenshtein
 //!   automata walk to find misspellings.
 //! - [`lookup`]: the matching: the records a query finds, best first (its
@@ -22,6 +24,7 @@
 pub(crate) mod index;
 pub(crate) mod lexicon;
 pub(crate) mod lookup;
+pub(crate) mod postings;
 pub(crate) mod tables;
 pub(crate) mod words;
 

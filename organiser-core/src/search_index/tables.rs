@@ -5,9 +5,13 @@
 use crate::store::Tbl;
 use crate::store::schema::table;
 
-/// The postings: (type, term, id) → class bits, then the record's order
-/// key. A word's records, and a prefix's, are one range of a type.
-pub(crate) const SEARCH_TERMS: Tbl = table("search_terms");
+/// The postings, grouped ([`super::postings`]): (type, term, first ID) →
+/// a block of records with their class bits and order keys. A word's
+/// records, and a prefix's, are one range of a type.
+pub(crate) const SEARCH_POSTINGS: Tbl = table("search_postings");
+/// The table of postings one entry each, which index format 4 and
+/// earlier kept: dropped when the store is migrated (schema 20).
+pub(crate) const FORMER_TERMS: &str = "search_terms";
 /// Each indexed record: (type, id) → its stored [`super::Doc`].
 pub(crate) const SEARCH_DOCS: Tbl = table("search_docs");
 /// Each indexed record in its type's order: (type, order key, id).
@@ -22,7 +26,7 @@ pub(crate) const SEARCH_META: Tbl = table("search_meta");
 
 /// Every table of the index.
 pub(crate) const TABLES: &[Tbl] = &[
-    SEARCH_TERMS,
+    SEARCH_POSTINGS,
     SEARCH_DOCS,
     SEARCH_ORDER,
     SEARCH_COUNTS,

@@ -89,6 +89,21 @@ impl<'a> Unpack<'a> {
         }
     }
 
+    /// The next `n` bytes; `None` when fewer are left.
+    pub(crate) fn take(&mut self, n: usize) -> Option<&'a [u8]> {
+        if n > self.0.len() {
+            return None;
+        }
+        let (head, rest) = self.0.split_at(n);
+        self.0 = rest;
+        Some(head)
+    }
+
+    /// Whether every byte was read.
+    pub(crate) fn is_empty(&self) -> bool {
+        self.0.is_empty()
+    }
+
     pub(crate) fn varint(&mut self) -> i64 {
         let mut z = 0u64;
         for shift in (0..64).step_by(7) {

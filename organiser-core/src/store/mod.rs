@@ -452,6 +452,12 @@ impl Batch<'_> {
     pub(crate) fn remove(&mut self, key: &[u8]) -> Result<bool> {
         Ok(self.0.remove(key).map_err(stored)?.is_some())
     }
+
+    /// Calls `f` with each entry between `lo` and `hi` in `dir` order
+    /// until it returns `false` ([`Tables::scan`] inside a batch).
+    pub(crate) fn scan(&self, lo: Bound<&[u8]>, hi: Bound<&[u8]>, dir: Dir, f: Visit<'_>) -> Result<()> {
+        scan_table(&self.0, lo, hi, dir, f)
+    }
 }
 
 /// What both kinds of transaction can read.

@@ -233,11 +233,11 @@ fn a_removed_or_damaged_index_is_rebuilt_when_the_store_opens() {
     type Damage = fn(&redb::WriteTransaction);
     let damages: [(&str, Damage); 4] = [
         ("the postings removed", |tx| {
-            tx.delete_table(Table::new("search_terms")).unwrap();
+            tx.delete_table(Table::new("search_postings")).unwrap();
         }),
         ("every table of the index removed", |tx| {
             for t in [
-                "search_terms",
+                "search_postings",
                 "search_docs",
                 "search_order",
                 "search_fresh",
@@ -246,8 +246,8 @@ fn a_removed_or_damaged_index_is_rebuilt_when_the_store_opens() {
                 tx.delete_table(Table::new(t)).unwrap();
             }
         }),
-        ("a posting lost", |tx| {
-            let mut t = tx.open_table(Table::new("search_terms")).unwrap();
+        ("a block of postings lost", |tx| {
+            let mut t = tx.open_table(Table::new("search_postings")).unwrap();
             let first = t.first().unwrap().unwrap().0.value().to_vec();
             t.remove(first.as_slice()).unwrap();
         }),
