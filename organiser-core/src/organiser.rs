@@ -216,11 +216,12 @@ impl Organiser {
             None
         };
         drop(tx);
+        let mut migrated_from = None;
         let owner = match owner {
             Some(owner) => owner,
             None => {
                 let tx = store.begin_write().map_err(storage)?;
-                schema::migrate(&tx, crate::resources::MIGRATIONS)?;
+                migrated_from = Some(schema::migrate(&tx, crate::resources::MIGRATIONS)?);
                 let owner = owner::ensure(&tx, now).map_err(storage)?;
                 tx.commit().map_err(storage)?;
                 owner
@@ -231,13 +232,28 @@ impl Organiser {
         let whole = store
             .begin_read()
             .is_ok_and(|tx| crate::search_index::index::healthy(&tx, WIRING.schema_version()));
-        let org = Organiser::assemble(store, options, secret, owner, data_dir);
+        // A store migrated across a step that reshapes its largest tables
+        // is rewritten in key order once migrated, so that it is as small
+        // as a new store of the same records (`organiser compact`).
+        let rewrite = match (&data_dir, migrated_from) {
+            (Some(dir), Some(from)) if from > 0 && from < crate::resources::REWRITE_BELOW => {
+                Some((dir.join(STORE_FILE), options.clone(), secret.clone()))
+            }
+            _ => None,
+        };
+        let org = Organiser::assemble(store, options, secret, owner, data_dir.clone());
         if !whole {
             org.inner
                 .write_unsettled(crate::resources::rebuild_search_index)
                 .map_err(storage)?;
         }
-        Ok(org)
+        let Some((path, options, secret)) = rewrite else {
+            return Ok(org);
+        };
+        drop(org);
+        // A rewrite that fails leaves the store as it was, migrated.
+        let _ = Store::compact_file(&path);
+        Organiser::start(Store::open(&path)?, options, secret, data_dir)
     }
 
     fn assemble(

@@ -286,7 +286,8 @@ impl<'t> Writer<'t> {
                 let mut fresh = Vec::with_capacity(added.len());
                 tx.batch(SEARCH_POSTINGS, |b| {
                     for (term, class) in &added {
-                        let (blocks, new_to_word) = postings::add(b, kind, term, id, *class, order)?;
+                        let (blocks, new_to_word) =
+                            postings::add(b, kind, term, id, *class, order)?;
                         self.state.blocks = self.state.blocks.saturating_add_signed(blocks);
                         fresh.push(new_to_word);
                     }

@@ -353,7 +353,11 @@ mod tests {
             // IDs of two kinds: close together (sharing most bytes) and
             // spread out.
             let n = next(600);
-            let raw = if n % 2 == 0 { 1u128 << 90 | u128::from(n) } else { u128::from(n) << 80 };
+            let raw = if n % 2 == 0 {
+                1u128 << 90 | u128::from(n)
+            } else {
+                u128::from(n) << 80
+            };
             let id = Id::from_bytes(raw.to_be_bytes());
             let order = vec![(step % 7) as u8; (step % 3) as usize * 9];
             tx.batch(SEARCH_POSTINGS, |b| {
@@ -365,7 +369,12 @@ mod tests {
                     let class = (step % 4) as u8 + 1;
                     let (gained, new) = add(b, Kind::Task, term, id, class, &order)?;
                     blocks += gained;
-                    assert_eq!(new, model.insert((term, id.to_bytes()), (class, order)).is_none());
+                    assert_eq!(
+                        new,
+                        model
+                            .insert((term, id.to_bytes()), (class, order))
+                            .is_none()
+                    );
                 }
                 Ok(())
             })
@@ -388,7 +397,10 @@ mod tests {
             })
             .unwrap();
             assert_eq!(got, want, "{term}");
-            assert_eq!(count_under(&tx, &prefix, u64::MAX).unwrap(), want.len() as u64);
+            assert_eq!(
+                count_under(&tx, &prefix, u64::MAX).unwrap(),
+                want.len() as u64
+            );
             for (id, class, order) in &want {
                 assert_eq!(
                     get(&tx, Kind::Task, term, *id).unwrap(),
@@ -405,7 +417,10 @@ mod tests {
         let both = Key::new().tag(Kind::Task.tag()).str_start("oil").into_vec();
         let n = model.keys().filter(|(t, _)| t.starts_with("oil")).count();
         assert_eq!(count_under(&tx, &both, u64::MAX).unwrap(), n as u64);
-        assert_eq!(get(&tx, Kind::Task, "oil", Id::from_bytes([0xee; 16])).unwrap(), None);
+        assert_eq!(
+            get(&tx, Kind::Task, "oil", Id::from_bytes([0xee; 16])).unwrap(),
+            None
+        );
     }
 
     #[test]
@@ -421,5 +436,128 @@ mod tests {
             let _ = decode(key.as_slice(), bytes);
             let _ = Postings::count(bytes);
         }
+    }
+}
+
+#[cfg(test)]
+mod migration {
+    use crate::Organiser;
+    use crate::resources::search::SearchQuery;
+    use crate::resources::tasks::TaskInput;
+    use crate::search_index::tables::{FORMER_TERMS, SEARCH_META, SEARCH_POSTINGS};
+    use crate::store::{Dir, Store, Tables, Tbl};
+
+    fn titles(org: &Organiser, q: &str) -> Vec<String> {
+        let mut found: Vec<String> = org
+            .search()
+            .find(&SearchQuery::new(q))
+            .unwrap()
+            .into_iter()
+            .flat_map(|g| g.results)
+            .map(|r| r.title)
+            .collect();
+        found.sort();
+        found
+    }
+
+    /// A store of schema 19 (one entry a posting in `search_terms`, index
+    /// format 4) is migrated in place when it opens: the former table
+    /// dropped, the postings grouped, the file rewritten in key order (no
+    /// bigger than the same store compacted by hand), and search answers
+    /// as it did.
+    #[test]
+    fn a_store_of_schema_19_is_migrated_to_grouped_postings_and_rewritten() {
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join(crate::STORE_FILE);
+        {
+            let org = Organiser::open(dir.path()).unwrap();
+            for n in 0..600 {
+                let title = format!("Change the engine oil {n} of fleet {}", n % 7);
+                org.tasks().create(TaskInput::titled(&title)).unwrap();
+            }
+        }
+        let before = {
+            let org = Organiser::open(dir.path()).unwrap();
+            (
+                titles(&org, "engine 42"),
+                titles(&org, "enigne 17"),
+                titles(&org, "fle 3 oil 10"),
+            )
+        };
+        assert!(
+            before
+                .0
+                .iter()
+                .any(|t| t == "Change the engine oil 42 of fleet 0")
+        );
+        assert!(!before.1.is_empty() && !before.2.is_empty(), "{before:?}");
+        // Back to schema 19: each posting one entry of `search_terms`
+        // ((type, term, id) → class bits, order key), the grouped table
+        // gone, the index's state of format 4.
+        {
+            let store = Store::open(&path).unwrap();
+            let tx = store.begin_write().unwrap();
+            let mut former = Vec::new();
+            tx.scan_prefix(SEARCH_POSTINGS, &[], Dir::Asc, &mut |k, v| {
+                let term_key = &k[..k.len() - 16];
+                for (id, class, order) in super::Postings::read(k, v) {
+                    let mut key = term_key.to_vec();
+                    key.extend_from_slice(&id.to_bytes());
+                    let mut value = vec![class];
+                    value.extend_from_slice(order);
+                    former.push((key, value));
+                }
+                Ok(true)
+            })
+            .unwrap();
+            assert!(former.len() > 3_000, "{} postings", former.len());
+            let terms: Tbl = crate::store::schema::table(FORMER_TERMS);
+            tx.ensure(terms).unwrap();
+            for (k, v) in &former {
+                tx.insert(terms, k, v).unwrap();
+            }
+            tx.drop_table("search_postings").unwrap();
+            tx.insert(SEARCH_META, b"state", &[1, 4, 19]).unwrap();
+            tx.insert(
+                crate::store::schema::META,
+                b"schema_version",
+                &19u32.to_be_bytes(),
+            )
+            .unwrap();
+            tx.commit().unwrap();
+        }
+        let migrated_from = std::fs::metadata(&path).unwrap().len();
+        let org = Organiser::open(dir.path()).unwrap();
+        let after = (
+            titles(&org, "engine 42"),
+            titles(&org, "enigne 17"),
+            titles(&org, "fle 3 oil 10"),
+        );
+        assert_eq!(after, before);
+        let names: Vec<String> = org
+            .table_sizes()
+            .unwrap()
+            .into_iter()
+            .map(|t| t.name)
+            .collect();
+        assert!(!names.iter().any(|n| n == FORMER_TERMS), "{names:?}");
+        assert!(names.iter().any(|n| n == "search_postings"));
+        // Still healthy: opened again, it is not rebuilt (nor rewritten).
+        drop(org);
+        let rewritten = std::fs::metadata(&path).unwrap().len();
+        let org = Organiser::open(dir.path()).unwrap();
+        assert_eq!(titles(&org, "engine 42"), before.0);
+        drop(org);
+        assert_eq!(std::fs::metadata(&path).unwrap().len(), rewritten);
+        assert!(
+            rewritten < migrated_from * 3 / 4,
+            "{migrated_from} bytes before the migration, {rewritten} after"
+        );
+        Store::compact_file(&path).unwrap();
+        let by_hand = std::fs::metadata(&path).unwrap().len();
+        assert!(
+            rewritten <= by_hand + 64 * 1024,
+            "{rewritten} rewritten, {by_hand} compacted by hand"
+        );
     }
 }

@@ -455,7 +455,13 @@ impl Batch<'_> {
 
     /// Calls `f` with each entry between `lo` and `hi` in `dir` order
     /// until it returns `false` ([`Tables::scan`] inside a batch).
-    pub(crate) fn scan(&self, lo: Bound<&[u8]>, hi: Bound<&[u8]>, dir: Dir, f: Visit<'_>) -> Result<()> {
+    pub(crate) fn scan(
+        &self,
+        lo: Bound<&[u8]>,
+        hi: Bound<&[u8]>,
+        dir: Dir,
+        f: Visit<'_>,
+    ) -> Result<()> {
         scan_table(&self.0, lo, hi, dir, f)
     }
 }
