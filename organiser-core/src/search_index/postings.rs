@@ -267,6 +267,10 @@ pub(crate) fn get<T: Tables>(
     Ok(found)
 }
 
+/// Called by [`scan`] with a block's key, a record, its class bits and
+/// its order key; `false` stops the scan.
+pub(crate) type EachPosting<'a> = &'a mut dyn FnMut(&[u8], Id, u8, &[u8]) -> bool;
+
 /// Calls `each` with every posting of the blocks whose keys begin with
 /// `prefix` (a word's, or the words a beginning begins): the block's key
 /// (its length tells the word's), the record, its class bits and its
@@ -274,7 +278,7 @@ pub(crate) fn get<T: Tables>(
 pub(crate) fn scan<T: Tables>(
     tx: &T,
     prefix: &[u8],
-    each: &mut dyn FnMut(&[u8], Id, u8, &[u8]) -> bool,
+    each: EachPosting<'_>,
 ) -> Result<()> {
     tx.scan_prefix(SEARCH_POSTINGS, prefix, Dir::Asc, &mut |k, v| {
         for (id, class, order) in Postings::read(k, v) {
