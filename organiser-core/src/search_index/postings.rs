@@ -275,11 +275,7 @@ pub(crate) type EachPosting<'a> = &'a mut dyn FnMut(&[u8], Id, u8, &[u8]) -> boo
 /// `prefix` (a word's, or the words a beginning begins): the block's key
 /// (its length tells the word's), the record, its class bits and its
 /// order key, until `each` says stop.
-pub(crate) fn scan<T: Tables>(
-    tx: &T,
-    prefix: &[u8],
-    each: EachPosting<'_>,
-) -> Result<()> {
+pub(crate) fn scan<T: Tables>(tx: &T, prefix: &[u8], each: EachPosting<'_>) -> Result<()> {
     tx.scan_prefix(SEARCH_POSTINGS, prefix, Dir::Asc, &mut |k, v| {
         for (id, class, order) in Postings::read(k, v) {
             if !each(k, id, class, order) {
