@@ -338,7 +338,9 @@ mod tests {
         let store = crate::store::Store::in_memory().unwrap();
         let tx = store.begin_write().unwrap();
         tx.ensure(SEARCH_POSTINGS).unwrap();
-        let mut model: BTreeMap<(&str, [u8; 16]), (u8, Vec<u8>)> = BTreeMap::new();
+        /// (term, ID) → (class bits, order key).
+        type Model<'t> = BTreeMap<(&'t str, [u8; 16]), (u8, Vec<u8>)>;
+        let mut model: Model<'_> = BTreeMap::new();
         let mut blocks = 0i64;
         // A small linear congruential generator: the order is shuffled
         // but the same on every run.
