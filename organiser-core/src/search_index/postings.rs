@@ -37,6 +37,16 @@ fn term_prefix(kind: Kind, term: &str) -> Vec<u8> {
     Key::new().tag(kind.tag()).str(term).into_vec()
 }
 
+/// The range whose last key is the block holding (or that would hold)
+/// record `id` of `kind`'s `term`: from the term's prefix to the key of a
+/// block that `id` would start, both included (read backwards, first).
+fn holding(kind: Kind, term: &str, id: Id) -> (Vec<u8>, Vec<u8>) {
+    (
+        term_prefix(kind, term),
+        block_key(kind, term, id).into_vec(),
+    )
+}
+
 /// One record of a block, owned (for changing a block).
 #[derive(Debug, Clone, PartialEq, Eq)]
 struct Entry {
@@ -127,12 +137,11 @@ fn block_of(
     id: Id,
     or_first: bool,
 ) -> Result<Option<(Vec<u8>, Vec<u8>)>> {
-    let prefix = term_prefix(kind, term);
-    let key = block_key(kind, term, id);
+    let (prefix, key) = holding(kind, term, id);
     let mut found = None;
     b.scan(
         Bound::Included(&prefix),
-        Bound::Included(key.as_slice()),
+        Bound::Included(&key),
         Dir::Desc,
         &mut |k, v| {
             found = Some((k.to_vec(), v.to_vec()));
@@ -160,13 +169,13 @@ fn store(
     old: Option<&[u8]>,
     entries: &[Entry],
 ) -> Result<i64> {
-    let mut blocks: Vec<&[Entry]> = vec![entries];
-    let mut whole = encode(entries);
-    if whole.len() > BLOCK_MAX && entries.len() > 1 {
+    let whole = encode(entries);
+    let blocks: Vec<(&[Entry], Vec<u8>)> = if whole.len() > BLOCK_MAX && entries.len() > 1 {
         let (a, z) = entries.split_at(entries.len() / 2);
-        blocks = vec![a, z];
-        whole.clear();
-    }
+        vec![(a, encode(a)), (z, encode(z))]
+    } else {
+        vec![(entries, whole)]
+    };
     let mut gained = 0i64;
     let first_key = block_key(kind, term, Id::from_bytes(entries[0].id));
     if let Some(old) = old
@@ -175,15 +184,10 @@ fn store(
         b.remove(old)?;
         gained -= 1;
     }
-    for (i, block) in blocks.iter().enumerate() {
+    for (block, value) in blocks {
         let key = block_key(kind, term, Id::from_bytes(block[0].id));
-        let value = match (i, whole.is_empty()) {
-            (0, false) => std::mem::take(&mut whole),
-            _ => encode(block),
-        };
-        let replaces = old == Some(key.as_slice());
         b.insert(key.as_slice(), &value)?;
-        if !replaces {
+        if old != Some(key.as_slice()) {
             gained += 1;
         }
     }
@@ -249,13 +253,12 @@ pub(crate) fn get<T: Tables>(
     term: &str,
     id: Id,
 ) -> Result<Option<(u8, Vec<u8>)>> {
-    let prefix = term_prefix(kind, term);
-    let key = block_key(kind, term, id);
+    let (prefix, key) = holding(kind, term, id);
     let mut found = None;
     tx.scan(
         SEARCH_POSTINGS,
         Bound::Included(&prefix),
-        Bound::Included(key.as_slice()),
+        Bound::Included(&key),
         Dir::Desc,
         &mut |k, v| {
             found = Postings::read(k, v)
